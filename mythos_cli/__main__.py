@@ -1,0 +1,4 @@
+from mythos_cli.cli import main
+
+if __name__ == "__main__":
+    main()

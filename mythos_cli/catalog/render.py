@@ -1,0 +1,22 @@
+"""Plain-English descriptions of effect lines, derived from their encoding.
+
+The text is the tool's own: it is generated from the effect-language tree, so it can
+never disagree with what the engine does. A line not yet encoded says so.
+"""
+
+from __future__ import annotations
+
+from mythos_cli.catalog.model import TIMING_LABELS, EffectLine
+
+NOT_ENCODED = "(not yet encoded: the engine cannot play this line)"
+
+
+def describe(line: EffectLine) -> str:
+    """The tool's wording of one effect line."""
+    if line.encoding is None:
+        if line.kind == "modifier" and line.modifies:
+            return f"changes the {TIMING_LABELS[line.modifies]} line {NOT_ENCODED}"
+        return NOT_ENCODED
+    from mythos_cli.engine.effects import render  # the language knows how to say itself
+
+    return render(line.encoding)

@@ -1,0 +1,38 @@
+"""The ``mythos`` command line: a thin layer that parses, calls one function, renders."""
+
+from __future__ import annotations
+
+import typer
+
+from mythos_cli import __version__
+from mythos_cli.cli import cards as cards_cli
+
+app = typer.Typer(
+    name="mythos",
+    help=(
+        "Deck validation, game simulation and tournament-prep reports for the Naruto Mythos TCG "
+        "(Konoha Shidō and Shinobi Shiren).\n\n"
+        "Example: mythos cards show kakashi"
+    ),
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    pretty_exceptions_enable=False,
+)
+app.add_typer(cards_cli.app, name="cards")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"mythos {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """Naruto Mythos TCG tool."""
+
+
+def main() -> None:
+    app(prog_name="mythos")

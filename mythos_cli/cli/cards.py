@@ -1,0 +1,150 @@
+"""``mythos cards``: list, show and measure the card catalog."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from mythos_cli.catalog import Card, CatalogError, default_catalog
+from mythos_cli.catalog.coverage import coverage
+from mythos_cli.catalog.model import CARD_TYPES, SET_NAMES, SETS, TIMING_LABELS
+from mythos_cli.catalog.render import describe
+from mythos_cli.cli.output import fail, out, print_json
+
+app = typer.Typer(help="Browse the card catalog of both sets.", no_args_is_help=True)
+
+
+def _catalog():
+    try:
+        return default_catalog()
+    except CatalogError as exc:
+        fail(str(exc), "the installed card data is damaged; reinstall mythos", code=2)
+
+
+def _stats(c: Card) -> str:
+    if c.type == "mission":
+        return f"{c.points} pts"
+    return f"{c.cost}/{c.power}"
+
+
+@app.command("list")
+def list_cards(
+    set: Optional[str] = typer.Option(None, "--set", help="KS or SS."),
+    type: Optional[str] = typer.Option(None, "--type", help="character, mission or attachment."),
+    group: Optional[str] = typer.Option(None, "--group", help='Faction, e.g. "Leaf Village" (or "leaf").'),
+    keyword: Optional[str] = typer.Option(None, "--keyword", help='e.g. "Team 7", "Jutsu".'),
+    cost: Optional[int] = typer.Option(None, "--cost", help="Exact chakra cost."),
+    name: Optional[str] = typer.Option(None, "--name", help="Part of a name or title."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """List cards, filtered.
+
+    Example: mythos cards list --set KS --group leaf --keyword "Team 7" --cost 3
+    """
+    if set and set.upper() not in SETS:
+        fail(f"unknown set {set!r}", f"use one of {', '.join(SETS)}", code=2)
+    if type and type.lower() not in CARD_TYPES:
+        fail(f"unknown card type {type!r}", f"use one of {', '.join(CARD_TYPES)}", code=2)
+    cards = _catalog().filter(set=set, type=type, group=group, keyword=keyword, cost=cost, name=name)
+    if as_json:
+        print_json([c.to_dict() for c in cards])
+        return
+    table = Table(title=f"{len(cards)} card(s)")
+    for col in ("id", "name", "title", "type", "cost/power", "group", "keywords"):
+        table.add_column(col, overflow="fold")
+    for c in cards:
+        table.add_row(c.id, c.name, c.title, c.type, _stats(c), c.group or "", ", ".join(c.keywords))
+    out.print(table)
+
+
+def _show_one(c: Card, printing: str | None) -> None:
+    head = f"[bold]{c.name}[/]" + (f" — {c.title}" if c.title else "")
+    out.print(head, highlight=False)
+    facts = Table.grid(padding=(0, 2))
+    facts.add_row("version", f"{c.id} ({SET_NAMES[c.set]} #{c.number})")
+    if printing:
+        facts.add_row("printing", printing)
+    facts.add_row("type", c.type + (f" (attaches to a {c.attach_to})" if c.attach_to else ""))
+    if c.type == "mission":
+        facts.add_row("points", f"{c.points} base + rank bonus (D 1, C 2, B 3, A 4)")
+    else:
+        facts.add_row("cost", str(c.cost))
+        facts.add_row("power", f"{c.power:+d}" if c.type == "attachment" else str(c.power))
+        facts.add_row("group", c.group or "")
+        facts.add_row("keywords", ", ".join(c.keywords) or "—")
+    facts.add_row("rarity", c.rarity)
+    facts.add_row("printings", ", ".join(c.printings))
+    facts.add_row("name key", c.name_key)
+    out.print(facts, highlight=False)
+    if c.effects:
+        out.print("effects:")
+        for line in c.effects:
+            out.print(f"  [cyan]{line.label}[/]  {describe(line)}", highlight=False)
+    else:
+        out.print("effects: none (a vanilla card)")
+
+
+@app.command("show")
+def show(
+    ref: str = typer.Argument(..., metavar="ID-OR-NAME", help="A printing (KS-108-RA), a version (KS-108) or a name."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Show one card: facts, printings and the tool's own rendering of its effects.
+
+    Examples: mythos cards show KS-108-RA · mythos cards show "kakashi hatake / leader of team 7"
+    """
+    found = _catalog().lookup(ref)
+    if found.found:
+        if as_json:
+            print_json(found.card.to_dict() | ({"printing": found.printing} if found.printing else {}))
+        else:
+            _show_one(found.card, found.printing)
+        return
+    if found.ambiguous:
+        if as_json:
+            print_json({"query": ref, "ambiguous": [c.to_dict() for c in found.cards]})
+            return
+        table = Table(title=f"{len(found.cards)} cards match {ref!r}: pick one by id or 'name / title'")
+        for col in ("id", "name", "title", "cost/power", "group"):
+            table.add_column(col)
+        for c in found.cards:
+            table.add_row(c.id, c.name, c.title, _stats(c), c.group or "")
+        out.print(table)
+        return
+    hint = None
+    if found.suggestions:
+        hint = "did you mean " + ", ".join(f"{c.id} {c.full_name}" for c in found.suggestions) + "?"
+    if as_json:
+        print_json({"query": ref, "error": found.problem, "suggestions": [c.id for c in found.suggestions]})
+        raise typer.Exit(1)
+    fail(found.problem or f"no card matches {ref!r}", hint or "try `mythos cards list --name PART`")
+
+
+@app.command("coverage")
+def coverage_cmd(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
+    """How many effect lines, per set and timing, the engine can execute.
+
+    Example: mythos cards coverage --json
+    """
+    from mythos_cli.engine import executable  # the engine decides what it can run
+
+    rows = coverage(_catalog(), executable)
+    if as_json:
+        print_json([{"set": r.set, "timing": r.timing, "lines": r.lines, "encoded": r.encoded,
+                     "executable": r.executable, "percent": round(r.percent, 1)} for r in rows])
+        return
+    table = Table(title="Effect coverage")
+    for col in ("set", "timing", "lines", "encoded", "executable", "%"):
+        table.add_column(col, justify="right" if col not in ("set", "timing") else "left")
+    totals: dict[str, list[int]] = {}
+    for r in rows:
+        table.add_row(r.set, TIMING_LABELS[r.timing], str(r.lines), str(r.encoded), str(r.executable), f"{r.percent:.0f}")
+        t = totals.setdefault(r.set, [0, 0, 0])
+        t[0] += r.lines
+        t[1] += r.encoded
+        t[2] += r.executable
+    for s, (n, e, x) in totals.items():
+        table.add_row(f"[bold]{s}[/]", "[bold]all[/]", str(n), str(e), str(x), f"{100 * x / n:.0f}" if n else "100")
+    out.print(table)
