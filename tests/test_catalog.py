@@ -34,7 +34,7 @@ def test_every_card_has_its_facts(catalog):
             assert c.attach_to in ("character", "mission")
             assert any(e.timing == "attach" for e in c.effects)
         for e in c.effects:
-            assert e.encoding is None or isinstance(e.encoding, (dict, list))
+            assert e.encoding is None or e.encoding.render(e.modifies)
 
 
 def test_printings_map_to_one_version(catalog):

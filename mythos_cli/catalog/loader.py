@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from mythos_cli.catalog.language import LanguageError, parse_encoding
 from mythos_cli.catalog.model import (
     ATTACH_TARGETS,
     CARD_TYPES,
@@ -73,7 +74,13 @@ def _parse_effect(raw: Any, where: str) -> EffectLine:
         raise CatalogError(f"{where}: a DUEL line needs duel = \"<character name>\"")
     if kind == "modifier" and raw.get("modifies") not in TIMINGS:
         raise CatalogError(f"{where}: a modifier line needs modifies = one of {', '.join(TIMINGS)}")
-    return EffectLine(timing=timing, kind=kind, duel=raw.get("duel"), modifies=raw.get("modifies"), encoding=raw.get("do"))
+    encoding = None
+    if "do" in raw:
+        try:
+            encoding = parse_encoding(raw["do"], where, kind)
+        except LanguageError as exc:
+            raise CatalogError(str(exc)) from None
+    return EffectLine(timing=timing, kind=kind, duel=raw.get("duel"), modifies=raw.get("modifies"), encoding=encoding)
 
 
 def _parse_card(ctype: str, raw: dict[str, Any], set_code: str, where: str) -> Card:

@@ -17,6 +17,4 @@ def describe(line: EffectLine) -> str:
         if line.kind == "modifier" and line.modifies:
             return f"changes the {TIMING_LABELS[line.modifies]} line {NOT_ENCODED}"
         return NOT_ENCODED
-    from mythos_cli.engine.effects import render  # the language knows how to say itself
-
-    return render(line.encoding)
+    return line.encoding.render(line.modifies)

@@ -6,6 +6,7 @@ import typer
 
 from mythos_cli import __version__
 from mythos_cli.cli import cards as cards_cli
+from mythos_cli.cli import scenario as scenario_cli
 
 app = typer.Typer(
     name="mythos",
@@ -19,6 +20,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(cards_cli.app, name="cards")
+app.add_typer(scenario_cli.app, name="scenario")
 
 
 def _version(value: bool) -> None:

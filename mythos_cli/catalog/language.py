@@ -1,0 +1,696 @@
+"""The mythos effect language: typed trees parsed from the card files, and their English.
+
+An effect line's ``do`` is a list of *clauses*. A clause is one of:
+
+* an **instant step**: one verb key with its argument, plus optional modifiers, e.g.
+  ``{ powerup = 2, target = { side = "friendly", other = true, group = "Leaf Village" } }``
+  or ``{ hide = { side = "enemy", where = "this", power_max = 3 }, as = "hidden" }``;
+* a **static** (continuous lines): ``{ static = "power", n = 1, target = {…}, if = {…} }``;
+* a **trigger** (continuous lines): ``{ on = "defeated", who = {…}, do = [ …steps… ] }``;
+* a **modifier** (lines that change another line): ``{ instead = [ … ] }`` or ``{ also = [ … ] }``.
+
+Selectors pick characters: ``side`` (friendly/enemy/any, relative to the effect's
+controller), ``self``/``other``, ``where`` (this / in_play / other_missions), ``hidden``,
+``group``, ``keyword``, ``name``, power and cost bounds, ``pick`` (weakest, strongest,
+lowest_cost) and ``count`` (1, "all", or ``{ up_to = N }``). Numbers are ints, a remembered
+value (``"x"``), or a count (``{ count = {…selector…} }``, ``{ missions_with = {…} }``).
+Every node renders itself to English, so the description can never disagree with the
+engine, which interprets the same trees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class LanguageError(ValueError):
+    """An encoding uses an unknown verb or field, or a value of the wrong kind."""
+
+
+# ---------------------------------------------------------------------------------------
+# selectors
+SIDES = ("friendly", "enemy", "any")
+WHERE = ("this", "in_play", "other_missions", "chosen")
+PICKS = ("weakest", "strongest", "lowest_cost")
+_SEL_FIELDS = {
+    "side", "self", "other", "where", "hidden", "group", "keyword", "not_keyword", "name", "names",
+    "not_name", "power_max", "power_min", "power_eq", "cost_max", "cost_min", "printed_cost_max",
+    "upgraded", "has_tokens", "no_tokens", "var", "not_var", "pick", "count", "played_last_turn",
+    "power_lt_self", "power_le_self", "cost_lt", "power_max_var", "cost_max_var",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    side: str = "any"
+    self_: bool = False
+    other: bool = False
+    where: str = "in_play"
+    hidden: bool | None = None
+    group: str | None = None
+    keyword: str | None = None
+    not_keyword: str | None = None
+    names: tuple[str, ...] = ()
+    not_name: tuple[str, ...] = ()
+    power_max: int | None = None
+    power_min: int | None = None
+    power_eq: int | None = None
+    cost_max: int | None = None
+    cost_min: int | None = None
+    printed_cost_max: int | None = None
+    upgraded: bool | None = None
+    has_tokens: bool | None = None
+    var: str | None = None
+    not_var: str | None = None
+    pick: str | None = None
+    count: Any = 1  # 1, "all", ("up_to", N)
+    played_last_turn: bool = False
+    power_lt_self: bool = False
+    power_le_self: bool = False
+    power_max_var: str | None = None
+    cost_max_var: str | None = None
+    cost_lt: Any = None  # a Number
+
+    @property
+    def is_all(self) -> bool:
+        return self.count == "all"
+
+    def render(self, plural: bool | None = None, *, bare: bool = False) -> str:
+        """English for the selection. ``plural``: "all … characters"; ``bare``: no determiner."""
+        if self.self_:
+            return "this character"
+        if self.var:
+            return {"played": "the character played this way", "hidden": "the character hidden this way",
+                    "moved": "the character moved this way", "defeated": "the character defeated this way",
+                    "target": "that character"}.get(self.var, f"the character remembered as {self.var}")
+        many = self.is_all if plural is None else plural
+        det = ""
+        if self.pick:
+            det = "the " + {"weakest": "weakest", "strongest": "strongest", "lowest_cost": "lowest-cost"}[self.pick]
+            if self.is_all:
+                det = "all the " + det.removeprefix("the ")
+                many = True
+        elif many:
+            det = "all"
+        elif isinstance(self.count, tuple):
+            det = f"up to {self.count[1]}"
+            many = self.count[1] > 1
+        else:
+            det = "another" if self.other else "a"
+        adj = []
+        if self.other and (many or self.pick or isinstance(self.count, tuple)):
+            adj.append("other")
+        if self.side != "any":
+            adj.append(self.side)
+        if self.hidden is True:
+            adj.append("hidden")
+        elif self.hidden is False:
+            adj.append("non-hidden")
+        if self.upgraded:
+            adj.append("upgraded")
+        if self.group:
+            adj.append(self.group)
+        if self.keyword:
+            adj.append(self.keyword)
+        if self.names:
+            adj.append(" or ".join(n.replace("-", " ").title() for n in self.names))
+        noun = "characters" if many else "character"
+        quals = []
+        if self.not_keyword:
+            quals.append(f"without the {self.not_keyword} keyword")
+        if self.not_name:
+            quals.append("not named " + " or ".join(n.replace("-", " ").title() for n in self.not_name))
+        if self.power_eq is not None:
+            quals.append(f"with exactly {self.power_eq} Power")
+        if self.power_max is not None:
+            quals.append(f"with Power {self.power_max} or less")
+        if self.power_max_var:
+            quals.append(f"with Power {self.power_max_var.upper()} or less")
+        if self.power_min is not None:
+            quals.append(f"with Power {self.power_min} or more")
+        if self.power_lt_self:
+            quals.append("with less Power than this character")
+        if self.power_le_self:
+            quals.append("with Power equal to or less than this character's")
+        if self.cost_max is not None:
+            quals.append(f"costing {self.cost_max} or less")
+        if self.cost_max_var:
+            quals.append(f"costing {self.cost_max_var.upper()} or less")
+        if self.cost_min is not None:
+            quals.append(f"costing {self.cost_min} or more")
+        if self.printed_cost_max is not None:
+            quals.append(f"with a printed cost of {self.printed_cost_max} or less")
+        if self.cost_lt is not None:
+            quals.append(f"costing less than {render_number(self.cost_lt)}")
+        if self.has_tokens is True:
+            quals.append("with Power tokens")
+        elif self.has_tokens is False:
+            quals.append("without Power tokens")
+        if self.played_last_turn:
+            quals.append("played during the opponent's previous turn")
+        if self.not_var:
+            quals.append(f"other than the {self.not_var} one")
+        quals.append({"this": "in this mission", "in_play": "in play", "other_missions": "in another mission",
+                      "chosen": "in the chosen mission"}[self.where])
+        parts = ([] if bare else [det]) + adj + [noun] + quals
+        text = " ".join(p for p in parts if p)
+        if text.startswith("a ") and text[2:3] in "aeiou":
+            text = "an " + text[2:]
+        return text
+
+
+def _int(v: Any, where: str, key: str) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise LanguageError(f"{where}: {key} must be a whole number, not {v!r}")
+    return v
+
+
+def parse_selector(raw: Any, where: str) -> Selector:
+    if raw == "self":
+        return Selector(self_=True, where="in_play")
+    if not isinstance(raw, dict):
+        raise LanguageError(f"{where}: a selector is a table like {{ side = \"enemy\", where = \"this\" }} or \"self\"")
+    unknown = set(raw) - _SEL_FIELDS
+    if unknown:
+        raise LanguageError(f"{where}: unknown selector field(s) {sorted(unknown)}")
+    kw: dict[str, Any] = {}
+    for k, v in raw.items():
+        if k == "side":
+            if v not in SIDES:
+                raise LanguageError(f"{where}: side must be one of {SIDES}")
+            kw["side"] = v
+        elif k == "where":
+            if v not in WHERE:
+                raise LanguageError(f"{where}: where must be one of {WHERE}")
+            kw["where"] = v
+        elif k == "self":
+            kw["self_"] = bool(v)
+        elif k in ("name", "names"):
+            from mythos_cli.catalog.names import name_key
+
+            kw["names"] = tuple(name_key(n) for n in ([v] if isinstance(v, str) else v))
+        elif k == "not_name":
+            from mythos_cli.catalog.names import name_key
+
+            kw["not_name"] = tuple(name_key(n) for n in ([v] if isinstance(v, str) else v))
+        elif k == "pick":
+            if v not in PICKS:
+                raise LanguageError(f"{where}: pick must be one of {PICKS}")
+            kw["pick"] = v
+        elif k == "count":
+            if v == "all" or v == 1:
+                kw["count"] = v
+            elif isinstance(v, dict) and set(v) == {"up_to"}:
+                kw["count"] = ("up_to", _int(v["up_to"], where, "up_to"))
+            else:
+                raise LanguageError(f"{where}: count is 1, \"all\" or {{ up_to = N }}")
+        elif k in ("power_max", "power_min", "power_eq", "cost_max", "cost_min", "printed_cost_max"):
+            kw[k] = _int(v, where, k)
+        elif k == "cost_lt":
+            kw[k] = parse_number(v, where)
+        elif k == "no_tokens":
+            kw["has_tokens"] = False if v else None
+        else:
+            kw[k] = v
+    return Selector(**kw)
+
+
+# ---------------------------------------------------------------------------------------
+# numbers and conditions
+@dataclass(frozen=True, slots=True)
+class Count:
+    selector: Selector
+    missions: bool = False  # count missions holding at least one match instead
+    plus: int = 0
+
+
+def parse_number(raw: Any, where: str) -> Any:
+    if isinstance(raw, bool):
+        raise LanguageError(f"{where}: a number, not a boolean")
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, str):
+        return raw.lower()
+    if isinstance(raw, dict):
+        plus = raw.get("plus", 0)
+        if "count" in raw:
+            return Count(parse_selector(raw["count"], where), plus=plus)
+        if "missions_with" in raw:
+            return Count(parse_selector(raw["missions_with"], where), missions=True, plus=plus)
+    raise LanguageError(f"{where}: a number is N, a remembered value name, {{ count = … }} or {{ missions_with = … }}")
+
+
+VAR_WORDS = {
+    "x": "X",
+    "spent": "the extra chakra spent",
+    "hidden_power": "the Power of the character hidden this way",
+    "discarded_cost": "the cost of the discarded card",
+    "moved_count": "the number of characters moved this way",
+    "defeated_count": "the number of characters defeated this way",
+    "discarded_count": "the number of cards discarded this way",
+    "upgraded_power": "the Power of the character upgraded over",
+}
+
+
+def render_number(n: Any) -> str:
+    if isinstance(n, int):
+        return str(n)
+    if isinstance(n, str):
+        return VAR_WORDS.get(n, n)
+    if isinstance(n, Count):
+        base = (f"the number of missions where you have {n.selector.render(False)}" if n.missions
+                else f"the number of {n.selector.render(True, bare=True)}")
+        return base + (f" plus {n.plus}" if n.plus else "")
+    return str(n)
+
+
+def x_of(n: Any) -> tuple[str, str]:
+    """A number as it stands in a sentence, plus the clause that explains X when it is not a constant."""
+    if isinstance(n, int) or n == "x":
+        return str(n).upper(), ""
+    return "X", f", where X is {render_number(n)}"
+
+
+_COND_FIELDS = {"edge", "exists", "absent", "only", "winning", "losing", "fewer_nonhidden_than_enemy", "at_least", "hand_empty",
+                "var_min", "var_set", "upgraded_from_power_min", "enemy_count_min"}
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    edge: bool | None = None
+    exists: Selector | None = None
+    absent: Selector | None = None
+    only: Selector | None = None  # exactly one character matches
+    winning: bool | None = None  # the controller is winning this mission right now
+    fewer_nonhidden_than_enemy: bool = False
+    hand_empty: bool | None = None
+    var_set: str | None = None  # "if you do": a previous step did something
+    var_min: tuple[str, int] | None = None
+
+    def render(self) -> str:
+        parts = []
+        if self.edge is True:
+            parts.append("you have the Edge")
+        if self.edge is False:
+            parts.append("you do not have the Edge")
+        if self.exists:
+            parts.append(f"there is {self.exists.render(False)}")
+        if self.absent:
+            parts.append(f"there is no {self.absent.render(False, bare=True)}")
+        if self.only:
+            parts.append(f"there is only one {self.only.render(False, bare=True)}")
+        if self.winning:
+            parts.append("you are winning this mission")
+        if self.fewer_nonhidden_than_enemy:
+            parts.append("you have fewer non-hidden characters than the opponent in this mission")
+        if self.hand_empty:
+            parts.append("you have no cards in hand")
+        if self.var_set:
+            parts.append("you did so")
+        if self.var_min:
+            parts.append(f"{render_number(self.var_min[0])} is at least {self.var_min[1]}")
+        return " and ".join(parts)
+
+
+def parse_condition(raw: Any, where: str) -> Condition:
+    if not isinstance(raw, dict):
+        raise LanguageError(f"{where}: a condition is a table, e.g. {{ edge = true }}")
+    unknown = set(raw) - _COND_FIELDS
+    if unknown:
+        raise LanguageError(f"{where}: unknown condition field(s) {sorted(unknown)}; allowed {sorted(_COND_FIELDS)}")
+    kw: dict[str, Any] = {}
+    for k, v in raw.items():
+        if k in ("exists", "absent", "only"):
+            kw[k] = parse_selector(v, where)
+        elif k == "var_min":
+            kw[k] = (v[0], int(v[1]))
+        else:
+            kw[k] = v
+    return Condition(**kw)
+
+
+# ---------------------------------------------------------------------------------------
+# instant steps
+@dataclass(frozen=True, slots=True)
+class Step:
+    verb: str
+    arg: Any = None  # the verb's main argument (a selector, a number …)
+    target: Selector | None = None
+    cond: Condition | None = None
+    opts: dict[str, Any] = field(default_factory=dict)
+    must: bool = False  # "you must": not optional
+    as_: str | None = None  # remember the result under this name
+
+    def render(self) -> str:
+        text = VERBS[self.verb].render(self)
+        if self.cond is not None:
+            text = f"if {self.cond.render()}, {text}"
+        if self.must:
+            text = f"{text} (mandatory)"
+        return text
+
+
+class VerbSpec:
+    """How one verb is written in the card files and how it reads in English."""
+
+    def __init__(self, name: str, arg: str, opts: tuple[str, ...], render):
+        self.name, self.arg, self.opts, self._render = name, arg, opts, render
+
+    def render(self, step: Step) -> str:
+        return self._render(step)
+
+
+def _n(step: Step) -> str:
+    return render_number(step.arg)
+
+
+def _tgt(step: Step, default: str = "this character") -> str:
+    return step.target.render() if step.target else default
+
+
+def _sel(step: Step) -> str:
+    return step.arg.render()
+
+
+def _render_play(step: Step) -> str:
+    o = step.opts
+    src = {"hand": "from your hand", "discard": "from your discard pile", "deck_top": "from the top cards of your deck"}[o.get("from", "hand")]
+    what = step.arg.render(False) if isinstance(step.arg, Selector) else "a character"
+    what = what.replace(" in play", "")
+    place = {"anywhere": "in any mission", "this": "in this mission"}[o.get("to", "anywhere")]
+    price = ""
+    if o.get("discount"):
+        price = f", paying {render_number(o['discount'])} less"
+    if o.get("hidden"):
+        return f"play {what} {src} hidden {place}{price}"
+    return f"play {what} {src} {place}{price}"
+
+
+def _render_move(step: Step) -> str:
+    to = step.opts.get("to", "other")
+    dest = {"other": "to another mission", "this": "to this mission", "any": "to any mission"}[to]
+    return f"move {_sel(step)} {dest}"
+
+
+VERBS: dict[str, VerbSpec] = {}
+
+
+def _verb(name, arg, opts=(), render=None):
+    VERBS[name] = VerbSpec(name, arg, opts, render)
+
+
+def _render_powerup(s: Step) -> str:
+    n, why = x_of(s.arg)
+    return (f"POWERUP {n} on {_tgt(s)}" if s.target else f"POWERUP {n}") + why
+
+
+_verb("powerup", "number", ("target",), _render_powerup)
+_verb("remove_tokens", "number_or_all", ("target", "give_self"),
+      lambda s: ("remove all Power tokens" if s.arg == "all" else f"remove up to {_n(s)} Power tokens")
+      + f" from {_tgt(s)}" + (" and put them on this character" if s.opts.get("give_self") else ""))
+_verb("gain_chakra", "number", ("who",), lambda s: ("the opponent gains" if s.opts.get("who") == "opponent" else "gain") + f" {_n(s)} chakra")
+_verb("steal_chakra", "number", (), lambda s: f"take {_n(s)} chakra from the opponent's pool")
+_verb("draw", "number", ("who",), lambda s: {"opponent": "the opponent draws", "each": "each player draws"}.get(s.opts.get("who"), "draw") + f" {x_of(s.arg)[0]} card" + ("s" if s.arg != 1 else "") + x_of(s.arg)[1])
+_verb("discard", "number", ("who", "chooser", "random"),
+      lambda s: ("the opponent discards" if s.opts.get("who") == "opponent" else "discard")
+      + f" {_n(s)} card" + ("s" if s.arg != 1 else "") + " from hand"
+      + (" at random" if s.opts.get("random") else "")
+      + (", chosen by you" if s.opts.get("chooser") == "you" and s.opts.get("who") == "opponent" else ""))
+_verb("look_hand", "none", (), lambda s: "look at the opponent's hand")
+_verb("look_hidden", "selector", (), lambda s: f"look at {_sel(s)}")
+_verb("move", "selector", ("to",), _render_move)
+_verb("hide", "selector", (), lambda s: f"hide {_sel(s)}")
+_verb("defeat", "selector", (), lambda s: f"defeat {_sel(s)}")
+_verb("take_control", "selector", ("move",), lambda s: f"take control of {_sel(s)}")
+_verb("return_to_hand", "selector", (), lambda s: f"return {_sel(s)} to its owner's hand")
+_verb("play", "selector_or_none", ("from", "to", "discount", "hidden", "look"),
+      _render_play)
+_verb("place_hidden", "none", ("from", "to"),
+      lambda s: {"hand": "put a card from your hand", "deck_top": "put the top card of your deck",
+                 "opponent_deck_top": "put the top card of the opponent's deck"}[s.opts.get("from", "hand")]
+      + " as a hidden character " + {"this": "in this mission", "anywhere": "in any mission"}[s.opts.get("to", "anywhere")])
+_verb("gain_edge", "none", ("lock",), lambda s: "gain the Edge" + ("; you cannot lose it this round" if s.opts.get("lock") else ""))
+_verb("gain_points", "number", (), lambda s: f"gain {_n(s)} mission point" + ("s" if s.arg != 1 else ""))
+_verb("spend_chakra", "none", (), lambda s: "spend any amount of extra chakra (X)")
+_verb("discard_top", "none", ("who",), lambda s: "discard the top card of " + ("the opponent's" if s.opts.get("who") == "opponent" else "your") + " deck")
+_verb("search_top", "number", ("filter",), lambda s: f"look at the top {_n(s)} cards of your deck, draw every {s.opts['filter'].render(False).removeprefix('a ').replace(' in play', '')} among them and put the rest back")
+_verb("put_on_deck", "number", (), lambda s: f"put {_n(s)} card from your hand on top of your deck")
+_verb("repeat", "none", ("line",), lambda s: f"apply the {s.opts.get('line', 'main').upper()} effect again")
+
+_STEP_KEYS = {"target", "if", "must", "as", "to", "who", "chooser", "random", "from", "discount", "hidden", "give_self", "lock", "line", "filter", "look", "move"}
+
+
+def parse_step(raw: dict, where: str) -> Step:
+    verbs = [k for k in raw if k in VERBS]
+    if len(verbs) != 1:
+        known = ", ".join(sorted(VERBS))
+        raise LanguageError(f"{where}: a step needs exactly one verb (one of: {known}); got {sorted(raw)}")
+    verb = verbs[0]
+    spec = VERBS[verb]
+    unknown = set(raw) - {verb} - _STEP_KEYS
+    if unknown:
+        raise LanguageError(f"{where}: unknown field(s) {sorted(unknown)} on {verb}")
+    value = raw[verb]
+    if spec.arg == "number":
+        arg = parse_number(value, where)
+    elif spec.arg == "number_or_all":
+        arg = "all" if value == "all" else parse_number(value, where)
+    elif spec.arg == "selector":
+        arg = parse_selector(value, where)
+    elif spec.arg == "selector_or_none":
+        arg = parse_selector(value, where) if isinstance(value, dict) else None
+    else:
+        arg = None
+    opts = {k: v for k, v in raw.items() if k in _STEP_KEYS - {"target", "if", "must", "as"}}
+    if "discount" in opts:
+        opts["discount"] = parse_number(opts["discount"], where)
+    if "filter" in opts:
+        opts["filter"] = parse_selector(opts["filter"], where)
+    if opts.get("to") not in (None, "other", "this", "any", "anywhere"):
+        raise LanguageError(f"{where}: to must be other, this, any or anywhere")
+    return Step(
+        verb=verb,
+        arg=arg,
+        target=parse_selector(raw["target"], where) if "target" in raw else None,
+        cond=parse_condition(raw["if"], where) if "if" in raw else None,
+        opts=opts,
+        must=bool(raw.get("must", False)),
+        as_=raw.get("as"),
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# statics, triggers and modifiers (continuous lines)
+STATICS = {
+    "power": "characters get +N (or −N) Power",
+    "power_zero": "characters have their Power set to 0",
+    "chakra": "CHAKRA +N in the Start phase",
+    "cost": "playing characters costs N more or less",
+    "reveal_cost": "revealing this character costs N less",
+    "no_play_hidden": "the opponent cannot play characters hidden here",
+    "no_move_from": "characters cannot move from this mission",
+    "play_only_winning": "this character can only be played where you are winning",
+    "immune": "characters cannot be hidden or defeated by enemy effects",
+    "defeat_to_hand": "defeated friendly characters go to hand instead of the discard pile",
+    "defeat_becomes_hide": "if this character would be defeated (or moved) it is hidden instead",
+    "keep_tokens": "this character keeps its Power tokens at the end of the round",
+    "upgrade_over": "this character can be played as an upgrade over other characters",
+}
+TRIGGERS = ("defeated", "played", "end_of_round", "lost_mission", "moved")
+_STATIC_KEYS = {"static", "n", "target", "if", "min", "each", "both", "events", "from", "over", "per", "when"}
+
+
+@dataclass(frozen=True, slots=True)
+class Static:
+    kind: str
+    n: Any = 0
+    target: Selector | None = None
+    cond: Condition | None = None
+    opts: dict[str, Any] = field(default_factory=dict)
+
+    def render(self) -> str:
+        o, t = self.opts, self.target
+        k = self.kind
+        who = t.render() if t else "this character"
+        if k == "power":
+            n = self.n
+            if "per" in o:
+                text = f"{who} has {'+' if n > 0 else '−'}{abs(n)} Power for each {o['per'].render(False, bare=True)}"
+            else:
+                sign = ("+" if n > 0 else "−") + str(abs(n)) if isinstance(n, int) else f"+{render_number(n)}"
+                text = f"{who} {'has' if not (t and t.is_all) else 'have'} {sign} Power"
+        elif k == "power_zero":
+            text = f"{who} loses all Power tokens and has its Power set to 0"
+        elif k == "chakra":
+            n, why = x_of(self.n)
+            text = f"CHAKRA +{n}" + (" for both players" if o.get("both") else "") + why
+            if o.get("both") == "losing":
+                text = f"CHAKRA +{render_number(self.n)} for the player losing this mission"
+        elif k == "cost":
+            sign = "less" if isinstance(self.n, int) and self.n < 0 else "more"
+            text = f"{t.render(True, bare=True).replace(' in play', '')} cost {abs(self.n) if isinstance(self.n, int) else render_number(self.n)} {sign} to play in this mission"
+            if o.get("min"):
+                text += f" (minimum {o['min']})"
+        elif k == "reveal_cost":
+            text = f"this character can be played from hidden paying {abs(self.n)} less"
+        elif k == "no_play_hidden":
+            text = "the opponent cannot play characters hidden in this mission"
+        elif k == "no_move_from":
+            text = f"{who} cannot be moved from this mission"
+        elif k == "play_only_winning":
+            text = "this character can only be played in a mission where you are winning"
+        elif k == "immune":
+            events = o.get("events", ["hide", "defeat"])
+            text = f"{who} cannot be {' or '.join('hidden' if e == 'hide' else 'defeated' if e == 'defeat' else 'moved' for e in events)} by enemy effects"
+        elif k == "defeat_to_hand":
+            text = "defeated friendly characters go to your hand instead of your discard pile"
+        elif k == "defeat_becomes_hide":
+            events = o.get("events", ["defeat"])
+            src = " by enemy effects" if o.get("from") == "enemy" else ""
+            text = f"if this character would be {' or '.join('moved' if e == 'move' else 'defeated' for e in events)}{src}, hide it instead"
+        elif k == "keep_tokens":
+            text = "this character does not lose its Power tokens at the end of the round"
+        elif k == "upgrade_over":
+            text = f"this character can be played as an upgrade over any {o['over'].render(False, bare=True).replace(' in play', '')}"
+        else:  # pragma: no cover - parse_static refuses unknown kinds
+            text = STATICS[k]
+        if self.cond is not None:
+            text = f"if {self.cond.render()}, {text}"
+        return text
+
+
+def parse_static(raw: dict, where: str) -> Static:
+    kind = raw["static"]
+    if kind not in STATICS:
+        raise LanguageError(f"{where}: unknown static {kind!r}; known: {', '.join(STATICS)}")
+    unknown = set(raw) - _STATIC_KEYS
+    if unknown:
+        raise LanguageError(f"{where}: unknown field(s) {sorted(unknown)} on static {kind}")
+    opts = {k: v for k, v in raw.items() if k in ("min", "both", "events", "from", "when")}
+    if "over" in raw:
+        opts["over"] = parse_selector(raw["over"], where)
+    if "per" in raw:
+        opts["per"] = parse_selector(raw["per"], where)
+    return Static(
+        kind=kind,
+        n=parse_number(raw.get("n", 0), where),
+        target=parse_selector(raw["target"], where) if "target" in raw else None,
+        cond=parse_condition(raw["if"], where) if "if" in raw else None,
+        opts=opts,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    on: str
+    who: Selector | None
+    steps: tuple[Step, ...]
+    must: bool = False
+    opts: dict[str, Any] = field(default_factory=dict)
+
+    def render(self) -> str:
+        body = "; then ".join(s.render() for s in self.steps)
+        who = self.who.render(False) if self.who else "this character"
+        if self.on == "defeated":
+            head = f"when {who} is defeated"
+        elif self.on == "played":
+            head = f"when {who} is played"
+        elif self.on == "end_of_round":
+            head = "at the end of the round"
+        elif self.on == "lost_mission":
+            head = "if you lose this mission in the Mission evaluation phase"
+        else:
+            head = f"after {who} moves"
+        return f"{head}, {body}" + (" (mandatory)" if self.must else "")
+
+
+def parse_trigger(raw: dict, where: str) -> Trigger:
+    on = raw["on"]
+    if on not in TRIGGERS:
+        raise LanguageError(f"{where}: unknown trigger {on!r}; known: {', '.join(TRIGGERS)}")
+    unknown = set(raw) - {"on", "who", "do", "must", "if"}
+    if unknown:
+        raise LanguageError(f"{where}: unknown field(s) {sorted(unknown)} on trigger {on}")
+    steps = raw.get("do")
+    if not isinstance(steps, list) or not steps:
+        raise LanguageError(f"{where}: a trigger needs do = [ …steps… ]")
+    parsed = tuple(parse_step(s, f"{where}, do {i + 1}") for i, s in enumerate(steps))
+    if "if" in raw:
+        cond = parse_condition(raw["if"], where)
+        parsed = (Step(parsed[0].verb, parsed[0].arg, parsed[0].target, cond, parsed[0].opts, parsed[0].must, parsed[0].as_),) + parsed[1:]
+    return Trigger(on=on, who=parse_selector(raw["who"], where) if "who" in raw else None, steps=parsed,
+                   must=bool(raw.get("must", False)))
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    mode: str  # "instead" (replace the modified line) or "also" (append to it)
+    steps: tuple[Step, ...]
+
+    def render(self, modifies: str) -> str:
+        body = "; then ".join(s.render() for s in self.steps)
+        if self.mode == "instead":
+            return f"{modifies.upper()} effect instead: {body}"
+        return f"{modifies.upper()} effect, in addition: {body}"
+
+
+@dataclass(frozen=True, slots=True)
+class Encoding:
+    """The parsed ``do`` of one effect line."""
+
+    steps: tuple[Step, ...] = ()
+    statics: tuple[Static, ...] = ()
+    triggers: tuple[Trigger, ...] = ()
+    modifier: Modifier | None = None
+    must: bool = False
+
+    def render(self, modifies: str | None = None) -> str:
+        parts = []
+        if self.modifier is not None:
+            parts.append(self.modifier.render(modifies or "main"))
+        if self.steps:
+            parts.append("; then ".join(s.render() for s in self.steps))
+        parts.extend(s.render() for s in self.statics)
+        parts.extend(t.render() for t in self.triggers)
+        text = ". ".join(p[:1].upper() + p[1:] for p in parts if p)
+        return text + "." if text else text
+
+
+def parse_encoding(raw: Any, where: str, kind: str) -> Encoding:
+    """Parse and validate one line's ``do``; ``kind`` is the line's kind (instant, continuous …)."""
+    if isinstance(raw, dict):
+        raw = [raw]
+    if not isinstance(raw, list) or not raw:
+        raise LanguageError(f"{where}: do must be a non-empty list of clauses")
+    steps, statics, triggers = [], [], []
+    modifier = None
+    for i, clause in enumerate(raw):
+        here = f"{where}, clause {i + 1}"
+        if not isinstance(clause, dict):
+            raise LanguageError(f"{here}: a clause is a table")
+        if "static" in clause:
+            statics.append(parse_static(clause, here))
+        elif "on" in clause:
+            triggers.append(parse_trigger(clause, here))
+        elif "instead" in clause or "also" in clause:
+            mode = "instead" if "instead" in clause else "also"
+            body = clause[mode]
+            if set(clause) - {mode}:
+                raise LanguageError(f"{here}: a modifier has only 'instead' or 'also'")
+            modifier = Modifier(mode, tuple(parse_step(s, f"{here}, step {j + 1}") for j, s in enumerate(body)))
+        else:
+            steps.append(parse_step(clause, here))
+    if kind == "continuous" and steps:
+        raise LanguageError(f"{where}: a continuous line holds statics and triggers, not instant steps")
+    if kind == "instant" and (statics or triggers) and kind != "continuous":
+        # Some instant lines carry a lasting effect for the round (e.g. gain the Edge and keep it);
+        # statics on instant lines are refused to keep the two kinds honest.
+        raise LanguageError(f"{where}: an instant line holds steps only")
+    if kind == "modifier" and modifier is None:
+        raise LanguageError(f"{where}: a modifier line needs {{ instead = [...] }} or {{ also = [...] }}")
+    return Encoding(tuple(steps), tuple(statics), tuple(triggers), modifier)
+
+
+def render(encoding: Encoding, modifies: str | None = None) -> str:
+    return encoding.render(modifies)

@@ -1,0 +1,448 @@
+"""The game of Naruto Mythos for two players, in the OpenSpiel shape.
+
+>>> g = new_game(deck_a, deck_b, seed=7)
+>>> while not g.is_terminal:
+...     apply(g, random.choice(legal_actions(g)))
+>>> g.winner, scores(g)
+
+Every choice, from the mulligan to the target of an effect, is a ``Decision`` of one
+player, answered with one of ``legal_actions(g)``. Main actions are tuples:
+``("pass",)``, ``("play", card, mission, hidden, over)`` (``over`` is the uid of the
+character upgraded over, or -1), ``("reveal", uid)``; answers to other decisions are
+``("choose", option)``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from mythos_cli.catalog.model import Card
+from mythos_cli.engine import interp, rules
+from mythos_cli.engine.interp import NeedChoice
+from mythos_cli.engine.rules import IllegalAction
+from mythos_cli.engine.state import (
+    DRAW_PER_ROUND,
+    HAND_SIZE,
+    RANKS,
+    ROUNDS,
+    Decision,
+    GameState,
+    Mission,
+    Player,
+    Unit,
+)
+
+MAX_STEPS = 200_000  # a game that needs more engine steps than this is stalled: a bug
+
+
+class EngineStall(RuntimeError):
+    """The engine made no progress: a bug, reported with the state's round and phase."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameDeck:
+    """What a player brings: the deck (characters and attachments) and 3 missions."""
+
+    cards: tuple[Card, ...]
+    missions: tuple[Card, ...]
+    name: str = ""
+
+
+# ---------------------------------------------------------------------------------------
+# setup
+def new_game(deck_a: GameDeck, deck_b: GameDeck, seed: int, *, events: bool = False,
+             first: int | None = None) -> GameState:
+    """Set up a game: Edge to a random first player, the mission deck, shuffled decks, 5 cards."""
+    rng = random.Random(seed)
+    cards: list[Card] = []
+    owner: list[int] = []
+    players = (Player(0), Player(1))
+    for p, deck in zip(players, (deck_a, deck_b)):
+        if len(deck.missions) != 3:
+            raise ValueError(f"deck {deck.name or p.index}: a player brings exactly 3 missions")
+        for c in deck.cards:
+            cards.append(c)
+            owner.append(p.index)
+            p.deck.append(len(cards) - 1)
+        for c in deck.missions:
+            cards.append(c)
+            owner.append(p.index)
+            p.missions.append(len(cards) - 1)
+    g = GameState(cards=cards, owner=owner, players=players, rng=rng, seed=seed,
+                  events=[] if events else None)
+    g.edge = rng.randrange(2) if first is None else first
+    g.first_edge = g.edge
+    chosen = []
+    for p in players:
+        ms = list(p.missions)
+        rng.shuffle(ms)
+        chosen.append(ms[:2])
+        p.set_aside = ms[2]
+    e, o = chosen[g.edge], chosen[1 - g.edge]
+    g.mission_deck = [o[1], e[1], o[0], e[0]]  # top is the end: Edge player's are 1st and 3rd
+    for p in players:
+        rng.shuffle(p.deck)
+        interp.draw_cards(g, p.index, HAND_SIZE)
+    g.phase = "mulligan"
+    g.pending = Decision(g.edge, "mulligan", [False, True], "mulligan your whole hand?")
+    g.emit("setup", g.edge, [g.cards[m].id for m in reversed(g.mission_deck)])
+    return g
+
+
+# ---------------------------------------------------------------------------------------
+# the interface
+def legal_actions(g: GameState) -> list[tuple]:
+    d = g.pending
+    if d is None:
+        return []
+    if d.kind == "action":
+        return d.options
+    return [("choose", o) for o in d.options]
+
+
+def current_player(g: GameState) -> int:
+    return g.pending.player if g.pending else -1
+
+
+def scores(g: GameState) -> tuple[int, int]:
+    return g.players[0].score, g.players[1].score
+
+
+def returns(g: GameState) -> tuple[float, float]:
+    if g.winner < 0:
+        return (0.0, 0.0)
+    return (1.0, -1.0) if g.winner == 0 else (-1.0, 1.0)
+
+
+def apply(g: GameState, action: tuple) -> None:
+    """Apply one legal action; an illegal one raises ``IllegalAction`` and changes nothing."""
+    d = g.pending
+    if d is None:
+        raise IllegalAction("the game is over" if g.phase == "over" else "no decision is pending")
+    action = tuple(action)
+    if d.kind == "action":
+        if action not in d.options:
+            raise IllegalAction(f"{action!r} is not a legal action for player {d.player} now; "
+                                f"legal: {len(d.options)} action(s), e.g. {d.options[:3]}")
+    elif len(action) != 2 or action[0] != "choose" or action[1] not in d.options:
+        raise IllegalAction(f"{action!r} is not one of the options of this {d.kind} decision: {d.options}")
+    g.pending = None
+    g.decisions += 1
+    g.history.append(action)
+    if d.kind == "action":
+        _main_action(g, d.player, action)
+    elif d.kind == "mulligan":
+        _mulligan(g, d.player, action[1])
+    else:
+        g.stack[-1].choices.append(action[1])
+    advance(g)
+
+
+# ---------------------------------------------------------------------------------------
+# main actions
+def place_options(g: GameState, player: int, inst: int, *, hidden: bool, discount: int = 0,
+                  here: int = -1) -> Iterator[tuple[int, int, int]]:
+    """Where ``inst`` may be played: (mission, upgraded-over uid or -1, price)."""
+    card = g.cards[inst]
+    chakra = g.players[player].chakra
+    key = card.name_key
+    missions = range(len(g.missions)) if here < 0 else (here,)
+    only_winning = bool(rules.own_static(g, inst, "play_only_winning"))
+    for mi in missions:
+        side = g.missions[mi].sides[player]
+        if hidden:
+            if rules.blocked_here(g, player, mi, "no_play_hidden"):
+                continue
+            if not any(g.cards[u.stack[-1]].name_key == key for u in side):
+                price = max(0, 1 - discount)
+                if price <= chakra:
+                    yield mi, -1, price
+            continue
+        if only_winning and rules.mission_leader(g, mi) != player:
+            continue
+        if not any(g.cards[u.stack[-1]].name_key == key for u in side):
+            price = max(0, rules.play_cost(g, player, inst, mi) - discount)
+            if price <= chakra:
+                yield mi, -1, price
+        for u in side:
+            if rules.can_upgrade_over(g, inst, u, player):
+                # the new card must not duplicate another character's name on this side
+                if g.cards[u.stack[-1]].name_key != key and any(
+                        g.cards[x.stack[-1]].name_key == key for x in side if x is not u):
+                    continue
+                diff = card.cost - g.cards[u.stack[-1]].cost
+                price = max(0, rules.play_cost(g, player, inst, mi, base=diff) - discount)
+                if price <= chakra:
+                    yield mi, u.uid, price
+
+
+def _main_options(g: GameState, player: int) -> list[tuple]:
+    opts: list[tuple] = [("pass",)]
+    p = g.players[player]
+    seen: set = set()
+    for inst in p.hand:
+        card = g.cards[inst]
+        if card.type != "character":
+            continue
+        sig = (card.id,)
+        if sig in seen:  # two copies of one version give the same actions; offer them once
+            continue
+        seen.add(sig)
+        for mi, over, _ in place_options(g, player, inst, hidden=False):
+            opts.append(("play", inst, mi, False, over))
+        for mi, over, _ in place_options(g, player, inst, hidden=True):
+            opts.append(("play", inst, mi, True, over))
+    for m in g.missions:
+        for u in m.sides[player]:
+            if u.hidden and u.owner == player and _reveal_price(g, player, u) is not None:
+                opts.append(("reveal", u.uid))
+    return opts
+
+
+def _reveal_price(g: GameState, player: int, u: Unit) -> int | None:
+    key = g.cards[u.stack[-1]].name_key
+    if any(x is not u and not x.hidden and g.cards[x.stack[-1]].name_key == key
+           for x in g.missions[u.mission].sides[player]):
+        return None
+    if rules.own_static(g, u.stack[-1], "play_only_winning") and rules.mission_leader(g, u.mission) != player:
+        return None
+    price = rules.play_cost(g, player, u.stack[-1], u.mission, reveal=u)
+    return price if price <= g.players[player].chakra else None
+
+
+def _main_action(g: GameState, player: int, action: tuple) -> None:
+    kind = action[0]
+    g.turn += 1
+    if kind == "pass":
+        p = g.players[player]
+        other = g.players[1 - player]
+        p.passed = True
+        if not other.passed and g.edge_locked != 1 - player:
+            g.edge = player  # the first to pass takes (or keeps) the Edge
+        g.emit("pass", player)
+    elif kind == "play":
+        _, inst, mi, hidden, over = action
+        price = next(pr for m, o, pr in place_options(g, player, inst, hidden=hidden) if m == mi and o == over)
+        play_card(g, player, inst, mi, hidden=hidden, over=over, price=price)
+    elif kind == "reveal":
+        u = g.units[action[1]]
+        reveal(g, player, u, _reveal_price(g, player, u))
+    g.turn_over = True
+
+
+def new_unit(g: GameState, player: int, inst: int, mi: int, *, hidden: bool) -> Unit:
+    u = Unit(uid=g.next_uid, stack=[inst], owner=g.owner[inst], controller=player, mission=mi, hidden=hidden,
+             played_round=g.round, played_turn=g.turn)
+    g.next_uid += 1
+    g.units[u.uid] = u
+    g.missions[mi].sides[player].append(u)
+    return u
+
+
+def _take_from_zone(g: GameState, player: int, inst: int) -> None:
+    p = g.players[player]
+    for zone in (p.hand, p.discard, p.deck):
+        if inst in zone:
+            zone.remove(inst)
+            return
+    raise IllegalAction(f"card {inst} is not in player {player}'s hand, discard or deck")
+
+
+def play_card(g: GameState, player: int, inst: int, mi: int, *, hidden: bool, over: int, price: int) -> Unit:
+    """Put a character into play (fresh, hidden, or as an upgrade) and start its play sequence."""
+    p = g.players[player]
+    _take_from_zone(g, player, inst)
+    p.chakra -= price
+    p.chakra_spent += price
+    p.plays_this_round += 1
+    if over >= 0:
+        u = g.units[over]
+        u.stack.append(inst)
+        u.played_turn = g.turn
+        upgrade = True
+    else:
+        u = new_unit(g, player, inst, mi, hidden=hidden)
+        upgrade = False
+    g.last_turn_plays[player] = u.uid
+    g.emit("play", player, g.cards[inst].id, mi, "hidden" if hidden else "upgrade" if upgrade else "face_up", price)
+    if not hidden:
+        _play_sequence(g, player, u, upgrade=upgrade, ambush=False)
+    return u
+
+
+def reveal(g: GameState, player: int, u: Unit, price: int) -> None:
+    """Reveal a hidden character paying its cost: it counts as playing it (MAIN and AMBUSH)."""
+    p = g.players[player]
+    p.chakra -= price
+    p.chakra_spent += price
+    p.plays_this_round += 1
+    u.hidden = False
+    u.played_turn = g.turn
+    g.last_turn_plays[player] = u.uid
+    g.emit("reveal", player, g.cards[u.stack[-1]].id, u.mission, price)
+    _play_sequence(g, player, u, upgrade=False, ambush=True)
+
+
+def _play_sequence(g: GameState, player: int, u: Unit, *, upgrade: bool, ambush: bool) -> None:
+    """Card play sequence: the new card's own effects wait beneath the triggers it causes."""
+    frame = interp.play_frame(g, player, u, upgrade=upgrade, ambush=ambush)
+    if frame is not None:
+        g.stack.append(frame)
+    interp.fire(g, "played", u)
+
+
+def _mulligan(g: GameState, player: int, take: bool) -> None:
+    p = g.players[player]
+    if take:
+        p.deck.extend(p.hand)
+        p.hand.clear()
+        g.rng.shuffle(p.deck)
+        interp.draw_cards(g, player, HAND_SIZE)
+        p.mulliganed = True
+    g.emit("mulligan", player, take)
+    if player == g.edge:
+        g.pending = Decision(1 - player, "mulligan", [False, True], "mulligan your whole hand?")
+    else:
+        g.phase = "start"
+
+
+# ---------------------------------------------------------------------------------------
+# the phases
+def advance(g: GameState) -> None:
+    """Run effects and phases until a player must decide or the game is over."""
+    steps = 0
+    while g.pending is None and g.phase != "over":
+        steps += 1
+        if steps > MAX_STEPS:
+            raise EngineStall(f"no decision after {MAX_STEPS} steps in round {g.round}, phase {g.phase}")
+        if g.stack:
+            try:
+                interp.run_top(g)
+            except NeedChoice as need:
+                g.pending = need.decision
+            continue
+        _phase_step(g)
+
+
+def _phase_step(g: GameState) -> None:
+    ph = g.phase
+    if ph == "start":
+        _start_phase(g)
+    elif ph == "action":
+        if getattr(g, "turn_over", False):
+            g.turn_over = False
+            other = 1 - g.current
+            if not g.players[other].passed:
+                g.current = other
+        p = g.players[g.current]
+        if p.passed:
+            g.current = 1 - g.current
+            p = g.players[g.current]
+        if g.players[0].passed and g.players[1].passed:
+            g.phase = "evaluate"
+            g.eval_index = 0
+            return
+        g.pending = Decision(g.current, "action", _main_options(g, g.current))
+    elif ph == "evaluate":
+        if g.eval_index >= len(g.missions):
+            g.phase = "end"
+            return
+        _evaluate(g, g.eval_index)
+        g.eval_index += 1
+    elif ph == "end":
+        _end_phase(g)
+    elif ph == "cleanup":
+        _cleanup(g)
+
+
+def _start_phase(g: GameState) -> None:
+    g.round += 1
+    g.round_scores.append([0, 0])
+    if g.mission_deck:  # always, in a real game; a scenario board may bring fewer missions
+        card = g.mission_deck.pop()
+        g.missions.append(Mission(card=card, rank=min(g.round, 4) - 1))
+        g.emit("mission", g.cards[card].id, RANKS[min(g.round, 4) - 1])
+    for p in g.players:
+        gain = rules.chakra_income(g, p.index)
+        p.chakra += gain
+        p.chakra_gained = gain
+        p.chakra_spent = 0
+        p.passed = False
+        p.plays_this_round = 0
+        g.emit("chakra", p.index, gain)
+    for p in g.players:
+        interp.draw_cards(g, p.index, DRAW_PER_ROUND)
+    g.phase = "action"
+    g.current = g.edge
+    g.turn_over = False
+
+
+def _evaluate(g: GameState, mi: int) -> None:
+    m = g.missions[mi]
+    a, b = rules.side_power(g, mi, 0), rules.side_power(g, mi, 1)
+    winner = rules.mission_leader(g, mi)
+    m.winner = winner
+    g.emit("mission_result", mi, a, b, winner)
+    if winner < 0:
+        return
+    pts = rules.mission_points(g, mi)
+    g.players[winner].score += pts
+    g.round_scores[-1][winner] += pts
+    frames = [interp.score_frame(g, winner, None, mi)]
+    frames += [interp.score_frame(g, winner, u, mi) for u in m.sides[winner] if not u.hidden]
+    loser = 1 - winner
+    for src, smi, ctl, t in rules.triggers(g, "lost_mission"):
+        if src is not None and smi == mi and ctl == loser:
+            frames.append(interp.trigger_frame(g, src, smi, ctl, t))
+    interp.push_frames(g, frames)
+
+
+def _end_phase(g: GameState) -> None:
+    if g.round >= ROUNDS:
+        _finish(g)
+        return
+    frames = []
+    for src, mi, ctl, t in rules.triggers(g, "end_of_round"):
+        frames.append(interp.trigger_frame(g, src, mi, ctl, t))
+    interp.push_frames(g, frames)
+    g.phase = "cleanup"
+
+
+def _cleanup(g: GameState) -> None:
+    for u in g.all_units():
+        if u.tokens and (u.hidden or not rules.own_static(g, u.stack[-1], "keep_tokens")):
+            u.tokens = 0
+    for p in g.players:
+        p.chakra = 0
+    g.edge_locked = -1
+    g.phase = "start"
+
+
+def _finish(g: GameState) -> None:
+    a, b = g.players[0].score, g.players[1].score
+    if a == b:
+        g.winner = g.edge
+        g.tiebreak_by_edge = True
+    else:
+        g.winner = 0 if a > b else 1
+    g.phase = "over"
+    g.pending = None
+    g.emit("game_over", g.winner, a, b)
+
+
+def play_random_game(deck_a: GameDeck, deck_b: GameDeck, seed: int, *, check=None) -> GameState:
+    """A full game with uniformly random legal decisions (the invariant and speed baseline)."""
+    g = new_game(deck_a, deck_b, seed)
+    rng = random.Random(seed ^ 0x5EED)
+    while g.phase != "over":
+        acts = legal_actions(g)
+        apply(g, acts[rng.randrange(len(acts))])
+        if check is not None:
+            check(g)
+    return g
+
+
+def deck_from_catalog(catalog, ids: Sequence[str], missions: Sequence[str], name: str = "") -> GameDeck:
+    return GameDeck(tuple(catalog[i] for i in ids), tuple(catalog.lookup(m, prefer="mission").card for m in missions), name)

@@ -1,0 +1,684 @@
+"""The effect interpreter: runs the steps of effect frames, asking for choices as decisions.
+
+A frame is a list of steps with a program counter. A step first makes every choice it
+needs (each choice is a ``Decision`` of the deciding player, answered through the same
+``apply`` as any action), then changes the state in one go. When a choice is missing the
+step raises ``NeedChoice``; once answered, the step runs again from its start with the
+choices recorded so far, so nothing is ever applied twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mythos_cli.catalog.language import Encoding, Selector, Step, Trigger
+from mythos_cli.engine import rules
+from mythos_cli.engine.state import Ctx, Decision, Frame, GameState, Unit
+
+SKIP = None  # the option that declines an optional choice
+
+
+class NeedChoice(Exception):
+    def __init__(self, decision: Decision):
+        self.decision = decision
+
+
+# ---------------------------------------------------------------------------------------
+# pseudo-steps used by frames besides the card's own steps
+class Gate:
+    """Start of an optional effect line: the controller may decline the whole line."""
+
+    __slots__ = ("end", "label", "must")
+
+    def __init__(self, end: int, label: str, must: bool = False):
+        self.end, self.label, self.must = end, label, must
+
+
+class Order:
+    """Simultaneous triggers: the turn player picks which resolves first (LIFO chain)."""
+
+    __slots__ = ("frames",)
+
+    def __init__(self, frames: list[Frame]):
+        self.frames = frames
+
+
+def choose(g: GameState, frame: Frame, player: int, kind: str, options: list[Any], *, optional: bool = False,
+           prompt: str = "") -> Any:
+    i = frame.cursor
+    frame.cursor += 1
+    if i < len(frame.choices):
+        return frame.choices[i]
+    if not options:
+        return SKIP
+    if len(options) == 1 and not optional:
+        frame.choices.append(options[0])
+        return options[0]
+    opts = list(options) + ([SKIP] if optional else [])
+    raise NeedChoice(Decision(player, kind, opts, prompt))
+
+
+# ---------------------------------------------------------------------------------------
+# building frames
+def line_steps(encoding: Encoding, label: str, must: bool) -> list:
+    steps: list = []
+    gate = Gate(0, label, must or encoding.must or any(s.must for s in encoding.steps))
+    steps.append(gate)
+    steps.extend(encoding.steps)
+    gate.end = len(steps)
+    return steps
+
+
+def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: bool, extra_vars=None) -> Frame | None:
+    """The instant lines a character applies when played: MAIN, then UPGRADE/AMBUSH, top to bottom.
+
+    Modifier lines ("MAIN effect: instead …") whose own timing applies replace or extend
+    the line they modify.
+    """
+    card = g.cards[unit.stack[-1]]
+    applies = {"main": True, "upgrade": upgrade, "ambush": ambush, "first_strike": g.players[player].plays_this_round == 1}
+    mods: dict[str, list] = {}
+    for line in card.effects:
+        if line.kind == "modifier" and line.encoding is not None and line.encoding.modifier and applies.get(line.timing):
+            mods.setdefault(line.modifies, []).append(line.encoding.modifier)
+    steps: list = []
+    for line in card.effects:
+        if line.kind != "instant" or line.encoding is None or not applies.get(line.timing):
+            continue
+        body = list(line.encoding.steps)
+        for mod in mods.get(line.timing, []):
+            body = list(mod.steps) if mod.mode == "instead" else body + list(mod.steps)
+        enc = Encoding(steps=tuple(body))
+        steps.extend(line_steps(enc, f"{card.name} {line.label}", False))
+    if not steps:
+        return None
+    ctx = Ctx(player=player, source=unit.uid, mission=unit.mission, card=unit.stack[-1], upgrade=upgrade, ambush=ambush)
+    if extra_vars:
+        ctx.vars.update(extra_vars)
+    return Frame(steps=steps, ctx=ctx, label=card.name)
+
+
+def score_frame(g: GameState, player: int, unit: Unit | None, mi: int) -> Frame | None:
+    card = g.cards[unit.stack[-1]] if unit else g.cards[g.missions[mi].card]
+    steps: list = []
+    for line in card.effects:
+        if line.timing == "score" and line.kind == "instant" and line.encoding is not None:
+            steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False))
+    if not steps:
+        return None
+    ctx = Ctx(player=player, source=unit.uid if unit else -1, mission=mi, card=unit.stack[-1] if unit else g.missions[mi].card)
+    return Frame(steps=steps, ctx=ctx, label=f"{card.name} SCORE")
+
+
+def trigger_frame(g: GameState, src: Unit | None, mi: int, ctl: int, trig: Trigger, vars_: dict | None = None) -> Frame:
+    card = g.cards[src.stack[-1]] if src else g.cards[g.missions[mi].card]
+    enc = Encoding(steps=trig.steps)
+    ctx = Ctx(player=ctl, source=src.uid if src else -1, mission=src.mission if src else mi,
+              card=src.stack[-1] if src else g.missions[mi].card)
+    if vars_:
+        ctx.vars.update(vars_)
+    return Frame(steps=line_steps(enc, f"{card.name} (trigger)", trig.must), ctx=ctx, label=f"{card.name} trigger")
+
+
+def push_frames(g: GameState, frames: list[Frame]) -> None:
+    """Put newly triggered effects on the chain; several at once are ordered by the turn player."""
+    frames = [f for f in frames if f is not None]
+    if not frames:
+        return
+    if len(frames) == 1:
+        g.stack.append(frames[0])
+        return
+    # Mission effects are always last: they go beneath the characters' effects.
+    missions = [f for f in frames if f.ctx.source == -1]
+    chars = [f for f in frames if f.ctx.source != -1]
+    for f in missions:
+        g.stack.append(f)
+    if len(chars) == 1:
+        g.stack.append(chars[0])
+    elif chars:
+        g.stack.append(Frame(steps=[Order(chars)], ctx=Ctx(player=turn_player(g)), label="order triggers"))
+
+
+def turn_player(g: GameState) -> int:
+    return g.current if g.phase == "action" else g.edge
+
+
+# ---------------------------------------------------------------------------------------
+# running
+def run_top(g: GameState) -> None:
+    """Advance the top frame by one step (or pop it when finished)."""
+    frame = g.stack[-1]
+    if frame.pc >= len(frame.steps):
+        g.stack.pop()
+        return
+    step = frame.steps[frame.pc]
+    frame.cursor = 0
+    if isinstance(step, Order):
+        if len(step.frames) == 1:
+            g.stack.pop()
+            g.stack.append(step.frames[0])
+            return
+        idx = choose(g, frame, frame.ctx.player, "order", list(range(len(step.frames))),
+                     prompt="which effect resolves first")
+        chosen = step.frames.pop(idx)
+        frame.choices.clear()
+        g.stack.append(chosen)
+        return
+    if isinstance(step, Gate):
+        if not step.must:
+            use = choose(g, frame, frame.ctx.player, "yesno", [True, False], prompt=f"use {step.label}?")
+            if not use:
+                frame.pc = step.end
+                frame.choices.clear()
+                return
+        frame.pc += 1
+        frame.choices.clear()
+        return
+    depth = len(g.stack)
+    if step.cond is None or rules.condition(g, frame.ctx, step.cond):
+        VERB_RUN[step.verb](g, frame, step)
+    # the step is done: triggers it caused were pushed above it and resolve first
+    frame.pc += 1
+    frame.choices.clear()
+    del depth
+
+
+# ---------------------------------------------------------------------------------------
+# target choice helpers
+def still_in_play(g: GameState, units: list[Unit]) -> list[Unit]:
+    """Targets fixed by a snapshot that an earlier part of the same effect removed are skipped."""
+    return [u for u in units if g.units.get(u.uid) is u]
+
+
+def pick_units(g: GameState, frame: Frame, sel: Selector, *, chooser: int | None = None,
+               exclude: tuple[int, ...] = ()) -> list[Unit]:
+    """Resolve a selector into concrete targets, asking the decider where there is a choice."""
+    ctx = frame.ctx
+    cands = [u for u in rules.select(g, ctx, sel) if u.uid not in exclude]
+    if sel.self_ or sel.var:
+        return cands
+    if sel.is_all:
+        return cands  # a snapshot: every target is fixed before anything changes
+    player = ctx.player if chooser is None else chooser
+    if isinstance(sel.count, tuple):
+        out: list[Unit] = []
+        for _ in range(sel.count[1]):
+            left = [u.uid for u in cands if u not in out]
+            pick = choose(g, frame, player, "target", left, optional=True, prompt=sel.render())
+            if pick is SKIP:
+                break
+            out.append(g.units[pick])
+        return out
+    pick = choose(g, frame, player, "target", [u.uid for u in cands], prompt=sel.render())
+    return [] if pick is SKIP else [g.units[pick]]
+
+
+def choose_mission(g: GameState, frame: Frame, player: int, options: list[int], prompt: str) -> int | None:
+    return choose(g, frame, player, "mission", options, prompt=prompt)
+
+
+# ---------------------------------------------------------------------------------------
+# verbs
+def v_powerup(g: GameState, frame: Frame, step: Step) -> None:
+    n = rules.number(g, frame.ctx, step.arg)
+    targets = pick_units(g, frame, step.target) if step.target else rules.select(g, frame.ctx, Selector(self_=True))
+    for u in targets:
+        if n > 0:
+            u.tokens += n
+            g.emit("powerup", u.controller, u.uid, n)
+            notify_mission_change(g, u.mission)
+
+
+def v_remove_tokens(g: GameState, frame: Frame, step: Step) -> None:
+    targets = pick_units(g, frame, step.target) if step.target else []
+    total = 0
+    for u in targets:
+        if step.arg == "all":
+            k = u.tokens
+        else:
+            most = min(u.tokens, rules.number(g, frame.ctx, step.arg))
+            k = choose(g, frame, frame.ctx.player, "number", list(range(most, -1, -1)), prompt="tokens to remove") if most > 0 else 0
+        u.tokens -= k
+        total += k
+    if step.opts.get("give_self") and total:
+        me = g.units.get(frame.ctx.source)
+        if me is not None:
+            me.tokens += total
+    frame.ctx.vars[step.as_ or "removed"] = total
+
+
+def v_gain_chakra(g: GameState, frame: Frame, step: Step) -> None:
+    who = frame.ctx.player if step.opts.get("who") != "opponent" else 1 - frame.ctx.player
+    n = rules.number(g, frame.ctx, step.arg)
+    g.players[who].chakra += n
+    g.players[who].chakra_gained += n
+    g.emit("chakra_gain", who, n)
+
+
+def v_steal_chakra(g: GameState, frame: Frame, step: Step) -> None:
+    me, opp = g.players[frame.ctx.player], g.players[1 - frame.ctx.player]
+    n = min(opp.chakra, rules.number(g, frame.ctx, step.arg))
+    opp.chakra -= n
+    me.chakra += n
+    me.chakra_gained += n
+    g.emit("chakra_steal", me.index, n)
+
+
+def draw_cards(g: GameState, player: int, n: int) -> int:
+    p = g.players[player]
+    drawn = 0
+    for _ in range(n):
+        if not p.deck:
+            break  # an empty deck simply stops drawing
+        c = p.deck.pop()
+        p.hand.append(c)
+        drawn += 1
+        g.emit("draw", player, c)
+    return drawn
+
+
+def v_draw(g: GameState, frame: Frame, step: Step) -> None:
+    n = rules.number(g, frame.ctx, step.arg)
+    who = step.opts.get("who")
+    me = frame.ctx.player
+    if who == "each":
+        draw_cards(g, me, n)
+        draw_cards(g, 1 - me, n)
+    else:
+        frame.ctx.vars[step.as_ or "drew"] = draw_cards(g, 1 - me if who == "opponent" else me, n)
+
+
+def v_discard(g: GameState, frame: Frame, step: Step) -> None:
+    me = frame.ctx.player
+    victim = 1 - me if step.opts.get("who") == "opponent" else me
+    chooser = me if step.opts.get("chooser") == "you" else victim
+    hand = g.players[victim].hand
+    n = rules.number(g, frame.ctx, step.arg)
+    picked: list[int] = []
+    for _ in range(min(n, len(hand))):
+        left = [c for c in hand if c not in picked]
+        if step.opts.get("random"):
+            continue
+        c = choose(g, frame, chooser, "card", left, prompt="card to discard")
+        picked.append(c)
+    if step.opts.get("random"):
+        left = list(hand)
+        for _ in range(min(n, len(left))):
+            picked.append(left.pop(g.rng.randrange(len(left))))
+    cost = 0
+    for c in picked:
+        hand.remove(c)
+        g.players[victim].discard.append(c)
+        cost += g.cards[c].cost or 0
+        g.emit("discard", victim, c)
+    frame.ctx.vars[step.as_ or "discarded"] = len(picked)
+    frame.ctx.vars["discarded_count"] = len(picked)
+    if picked:
+        frame.ctx.vars["discarded_cost"] = cost
+
+
+def v_look(g: GameState, frame: Frame, step: Step) -> None:
+    # Looking changes nothing on the board; a policy's view is the engine's concern.
+    if step.arg is not None:
+        pick_units(g, frame, step.arg)
+    g.emit("look", frame.ctx.player)
+
+
+def v_move(g: GameState, frame: Frame, step: Step) -> None:
+    targets = pick_units(g, frame, step.arg)
+    moved = 0
+    to = step.opts.get("to", "other")
+    for u in still_in_play(g, targets):
+        if g.units.get(u.uid) is not u or rules.cannot_move(g, u):
+            continue
+        if to == "this":
+            dests = [frame.ctx.mission] if u.mission != frame.ctx.mission else []
+        else:
+            dests = [i for i in range(len(g.missions)) if i != u.mission]
+        key = g.cards[u.stack[-1]].name_key
+        dests = [i for i in dests if not rules.has_name_on_side(g, i, u.controller, key)]
+        dest = choose_mission(g, frame, frame.ctx.player, dests, "mission to move to")
+        if dest is SKIP:
+            continue
+        if move_unit(g, u, dest, by=frame.ctx.player):
+            moved += 1
+            frame.ctx.vars[step.as_ or "moved"] = u.uid
+    frame.ctx.vars["moved_count"] = frame.ctx.vars.get("moved_count", 0) + moved
+
+
+def v_hide(g: GameState, frame: Frame, step: Step) -> None:
+    targets = [u for u in pick_units(g, frame, step.arg) if not u.hidden]
+    if targets:
+        frame.ctx.vars["hidden_power"] = rules.power(g, targets[0])
+    done = []
+    for u in targets:
+        if g.units.get(u.uid) is u and hide_unit(g, u, by=frame.ctx.player):
+            done.append(u.uid)
+    frame.ctx.vars[step.as_ or "hidden"] = done[0] if len(done) == 1 else done
+    frame.ctx.vars["hidden_count"] = len(done)
+
+
+def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
+    targets = pick_units(g, frame, step.arg)
+    n = 0
+    for u in targets:
+        if u.uid in g.units and defeat_unit(g, u, by=frame.ctx.player):
+            n += 1
+    frame.ctx.vars[step.as_ or "defeated"] = n
+    frame.ctx.vars["defeated_count"] = frame.ctx.vars.get("defeated_count", 0) + n
+
+
+def v_take_control(g: GameState, frame: Frame, step: Step) -> None:
+    me = frame.ctx.player
+    for u in pick_units(g, frame, step.arg):
+        if u.controller == me or g.units.get(u.uid) is not u:
+            continue
+        take_control(g, u, me, frame.ctx.source)
+
+
+def v_return_to_hand(g: GameState, frame: Frame, step: Step) -> None:
+    for u in pick_units(g, frame, step.arg):
+        if g.units.get(u.uid) is u:
+            leave_play(g, u, "hand")
+
+
+def v_gain_edge(g: GameState, frame: Frame, step: Step) -> None:
+    g.edge = frame.ctx.player
+    if step.opts.get("lock"):
+        g.edge_locked = frame.ctx.player
+    g.emit("edge", frame.ctx.player)
+
+
+def v_gain_points(g: GameState, frame: Frame, step: Step) -> None:
+    n = rules.number(g, frame.ctx, step.arg)
+    g.players[frame.ctx.player].score += n
+    if g.round_scores:
+        g.round_scores[-1][frame.ctx.player] += n
+    g.emit("points", frame.ctx.player, n)
+
+
+def v_spend_chakra(g: GameState, frame: Frame, step: Step) -> None:
+    p = g.players[frame.ctx.player]
+    x = choose(g, frame, p.index, "number", list(range(p.chakra + 1)), prompt="extra chakra to spend")
+    x = x or 0
+    p.chakra -= x
+    p.chakra_spent += x
+    frame.ctx.vars["spent"] = x
+    frame.ctx.vars["x"] = x
+
+
+def v_discard_top(g: GameState, frame: Frame, step: Step) -> None:
+    who = 1 - frame.ctx.player if step.opts.get("who") == "opponent" else frame.ctx.player
+    p = g.players[who]
+    if not p.deck:
+        frame.ctx.vars["discarded_cost"] = 0
+        return
+    c = p.deck.pop()
+    p.discard.append(c)
+    frame.ctx.vars["discarded_cost"] = g.cards[c].cost or 0
+    g.emit("discard", who, c)
+
+
+def v_put_on_deck(g: GameState, frame: Frame, step: Step) -> None:
+    p = g.players[frame.ctx.player]
+    for _ in range(min(rules.number(g, frame.ctx, step.arg), len(p.hand))):
+        c = choose(g, frame, p.index, "card", list(p.hand), prompt="card to put on top of your deck")
+        p.hand.remove(c)
+        p.deck.append(c)
+
+
+def v_search_top(g: GameState, frame: Frame, step: Step) -> None:
+    p = g.players[frame.ctx.player]
+    n = rules.number(g, frame.ctx, step.arg)
+    top = p.deck[-n:] if n else []
+    sel = step.opts["filter"]
+    for c in list(top):
+        card = g.cards[c]
+        if card.type == "character" and rules.card_fits(g, sel, card):
+            p.deck.remove(c)
+            p.hand.append(c)
+            g.emit("draw", p.index, c)
+
+
+def v_play(g: GameState, frame: Frame, step: Step) -> None:
+    """Play a character from hand, discard or the deck top, paying less, anywhere or here."""
+    from mythos_cli.engine.game import place_options, play_card
+
+    me = frame.ctx.player
+    p = g.players[me]
+    src = step.opts.get("from", "hand")
+    discount = rules.number(g, frame.ctx, step.opts.get("discount", 0))
+    hidden = bool(step.opts.get("hidden"))
+    if src == "deck_top":
+        pool = p.deck[-int(step.opts.get("look", 3)):]
+    else:
+        pool = p.hand if src == "hand" else p.discard
+    cands = []
+    for c in pool:
+        card = g.cards[c]
+        if card.type != "character" or not rules.card_fits(g, step.arg, card):
+            continue
+        if any(True for _ in place_options(g, me, c, hidden=hidden, discount=discount, here=frame.ctx.mission if step.opts.get("to") == "this" else -1)):
+            cands.append(c)
+    c = choose(g, frame, me, "card", cands, prompt="character to play")
+    if c is SKIP:
+        if src == "deck_top":
+            _discard_looked(g, p, pool)
+        return
+    opts = list(place_options(g, me, c, hidden=hidden, discount=discount,
+                              here=frame.ctx.mission if step.opts.get("to") == "this" else -1))
+    where = choose(g, frame, me, "place", opts, prompt="where to play it")
+    if src == "deck_top":
+        _discard_looked(g, p, [x for x in pool if x != c])
+    if where is SKIP:
+        return
+    mi, over, price = where
+    unit = play_card(g, me, c, mi, hidden=hidden, over=over, price=price)
+    frame.ctx.vars[step.as_ or "played"] = unit.uid
+
+
+def _discard_looked(g: GameState, p, cards: list[int]) -> None:
+    for c in cards:
+        if c in p.deck:
+            p.deck.remove(c)
+            p.discard.append(c)
+
+
+def v_place_hidden(g: GameState, frame: Frame, step: Step) -> None:
+    from mythos_cli.engine.game import new_unit
+
+    me = frame.ctx.player
+    src = step.opts.get("from", "hand")
+    if src == "hand":
+        pool = [c for c in g.players[me].hand if g.cards[c].type == "character"]
+        c = choose(g, frame, me, "card", pool, prompt="card to put hidden")
+    else:
+        deck = g.players[1 - me if src == "opponent_deck_top" else me].deck
+        c = deck[-1] if deck and g.cards[deck[-1]].type == "character" else SKIP
+    if c is SKIP:
+        return
+    key = g.cards[c].name_key
+    if step.opts.get("to") == "this":
+        options = [frame.ctx.mission]
+    else:
+        options = list(range(len(g.missions)))
+    options = [i for i in options if not rules.has_name_on_side(g, i, me, key)]
+    mi = choose_mission(g, frame, me, options, "mission for the hidden card")
+    if mi is SKIP:
+        return
+    for zone in (g.players[me].hand, g.players[me].deck, g.players[1 - me].deck):
+        if c in zone:
+            zone.remove(c)
+            break
+    new_unit(g, me, c, mi, hidden=True)
+
+
+def v_repeat(g: GameState, frame: Frame, step: Step) -> None:
+    card = g.cards[frame.ctx.card]
+    for line in card.effects:
+        if line.timing == step.opts.get("line", "main") and line.kind == "instant" and line.encoding is not None:
+            f = Frame(steps=list(line.encoding.steps), ctx=frame.ctx, label=f"{card.name} repeat")
+            g.stack.append(f)
+            return
+
+
+VERB_RUN = {
+    "powerup": v_powerup,
+    "remove_tokens": v_remove_tokens,
+    "gain_chakra": v_gain_chakra,
+    "steal_chakra": v_steal_chakra,
+    "draw": v_draw,
+    "discard": v_discard,
+    "look_hand": v_look,
+    "look_hidden": v_look,
+    "move": v_move,
+    "hide": v_hide,
+    "defeat": v_defeat,
+    "take_control": v_take_control,
+    "return_to_hand": v_return_to_hand,
+    "play": v_play,
+    "place_hidden": v_place_hidden,
+    "gain_edge": v_gain_edge,
+    "gain_points": v_gain_points,
+    "spend_chakra": v_spend_chakra,
+    "discard_top": v_discard_top,
+    "search_top": v_search_top,
+    "put_on_deck": v_put_on_deck,
+    "repeat": v_repeat,
+}
+
+
+# ---------------------------------------------------------------------------------------
+# state changes shared by verbs and the game flow
+def notify_mission_change(g: GameState, mi: int) -> None:
+    """Statics are read live, so nothing to recompute; kept as the hook the FAQ names."""
+
+
+def fire(g: GameState, on: str, unit: Unit | None, **vars_) -> None:
+    """Collect the continuous triggers that react to ``on`` for ``unit`` and chain them."""
+    frames = []
+    for src, mi, ctl, t in rules.triggers(g, on):
+        ctx = rules.static_ctx(src, mi, ctl)
+        if on in ("moved",):
+            if unit is None or src is None or src.uid != unit.uid:
+                continue
+        elif on == "lost_mission":
+            continue  # handled by the evaluation phase
+        elif t.who is not None and unit is not None:
+            ctx.vars.update(vars_)
+            if not rules.matches(g, ctx, t.who, unit):
+                continue
+        frames.append(trigger_frame(g, src, mi, ctl, t, vars_))
+    push_frames(g, frames)
+
+
+def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
+    if rules.immune(g, u, "move", by):
+        return False
+    if by != u.controller and _replaced_by_hide(g, u, "move", by):
+        return True
+    g.missions[u.mission].sides[u.controller].remove(u)
+    u.mission = dest
+    g.missions[dest].sides[u.controller].append(u)
+    g.emit("move", u.controller, u.uid, dest)
+    fire(g, "moved", u)
+    return True
+
+
+def _replaced_by_hide(g: GameState, u: Unit, event: str, by: int) -> bool:
+    """⧗ 'if this character would be defeated/moved, hide it instead'."""
+    for s in rules.own_static(g, u.stack[-1], "defeat_becomes_hide") if not u.hidden else []:
+        if event not in s.opts.get("events", ["defeat"]):
+            continue
+        if s.opts.get("from") == "enemy" and by == u.controller:
+            continue
+        u.hidden = True
+        g.emit("hide", u.controller, u.uid)
+        break_control_from(g, u)
+        return True
+    return False
+
+
+def hide_unit(g: GameState, u: Unit, *, by: int) -> bool:
+    if u.hidden or rules.immune(g, u, "hide", by):
+        return False
+    u.hidden = True
+    g.emit("hide", u.controller, u.uid)
+    break_control_from(g, u)  # a hidden controller loses what it controls
+    return True
+
+
+def defeat_unit(g: GameState, u: Unit, *, by: int) -> bool:
+    if rules.immune(g, u, "defeat", by):
+        return False
+    if _replaced_by_hide(g, u, "defeat", by):
+        return True
+    dest = "discard"
+    for src, mi, ctl, s in rules.statics(g, "defeat_to_hand"):
+        if ctl == u.owner and u.controller == u.owner:
+            dest = "hand"
+    owner, controller, mission, uid = u.owner, u.controller, u.mission, u.uid
+    leave_play(g, u, dest)
+    g.emit("defeat", controller, uid)
+    # triggered "when a character is defeated": the unit is gone, so match on a ghost
+    ghost = Unit(uid=uid, stack=list(u.stack), owner=owner, controller=controller, mission=mission)
+    fire(g, "defeated", ghost)
+    return True
+
+
+def leave_play(g: GameState, u: Unit, dest: str) -> None:
+    """The character leaves play: cards beneath go to the discard pile first, then the top card
+    goes to ``dest`` (discard, hand or deck) of its OWNER. Control links break."""
+    side = g.missions[u.mission].sides[u.controller]
+    if u in side:
+        side.remove(u)
+    g.units.pop(u.uid, None)
+    owner = g.players[u.owner]
+    for c in reversed(u.stack[:-1]):
+        owner.discard.append(c)
+    for a in u.attachments:
+        g.players[g.owner[a]].discard.append(a)
+    u.attachments = []
+    top = u.stack[-1]
+    if dest == "hand":
+        owner.hand.append(top)
+    elif dest == "deck":
+        owner.deck.append(top)
+    else:
+        owner.discard.append(top)
+    g.emit("leave", u.controller, u.uid, dest)
+    break_control_from(g, u)
+
+
+def break_control_from(g: GameState, controller_unit: Unit) -> None:
+    """Every character this one controls returns to its owner, same mission, other side."""
+    for u in list(g.all_units()):
+        if u.controlled_by == controller_unit.uid:
+            return_control(g, u)
+
+
+def return_control(g: GameState, u: Unit) -> None:
+    g.missions[u.mission].sides[u.controller].remove(u)
+    u.controller = u.owner
+    u.controlled_by = -1
+    key = g.cards[u.stack[-1]].name_key
+    if rules.has_name_on_side(g, u.mission, u.owner, key):
+        # "No repetition": the arriving duplicate is discarded, no trigger, not a defeat.
+        g.units.pop(u.uid, None)
+        g.players[u.owner].discard.extend(u.stack)
+        return
+    g.missions[u.mission].sides[u.owner].append(u)
+
+
+def take_control(g: GameState, u: Unit, player: int, source_uid: int) -> None:
+    break_control_from(g, u)  # a controller that becomes controlled loses what it controls
+    g.missions[u.mission].sides[u.controller].remove(u)
+    u.controller = player
+    u.controlled_by = source_uid
+    key = g.cards[u.stack[-1]].name_key
+    if rules.has_name_on_side(g, u.mission, player, key):
+        g.units.pop(u.uid, None)
+        g.players[u.owner].discard.extend(u.stack)
+        return
+    g.missions[u.mission].sides[player].append(u)
+    g.emit("control", player, u.uid)

@@ -1,0 +1,500 @@
+"""Scenario files: a board, scripted actions and choices, and expected outcomes.
+
+A scenario is both the engine's test language and a user feature ("what happens if I
+play this here?"). The format is TOML; see ``docs`` in README.md and ``tests/scenarios/``.
+
+Players are ``p1`` and ``p2``. Cards are named by version or printing id. A unit on the
+board is written ``"KS-015"``, ``"KS-015+2"`` (two Power tokens), ``"hidden KS-013"``,
+``"KS-009>KS-108"`` (an upgrade stack, bottom first), or as a table
+``{ card = "KS-015", tokens = 2, hidden = true, under = ["KS-009"], owner = "p2" }``.
+Steps are strings: ``"pass"``, ``"play KS-108 on 1"``, ``"play KS-013 hidden on 2"``,
+``"play KS-108 over KS-009"``, ``"reveal KS-013"``, ``"choose p2:KS-054"``,
+``"choose mission 2"``, ``"choose yes"``, ``"choose 3"``, ``"choose skip"``,
+``"mulligan no"``, and ``"auto until round 3"`` / ``"auto until end"`` (both players
+pass and take the first option until then).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mythos_cli.catalog import Catalog, default_catalog
+from mythos_cli.engine import game, rules
+from mythos_cli.engine.rules import IllegalAction
+from mythos_cli.engine.state import RANKS, Decision, GameState, Mission, Player, Unit
+
+PLAYERS = {"p1": 0, "p2": 1}
+
+
+class ScenarioError(ValueError):
+    """The scenario file itself is wrong (not an engine failure): file, place and fix."""
+
+
+@dataclass
+class Check:
+    what: str
+    ok: bool
+    detail: str = ""
+
+
+@dataclass
+class ScenarioResult:
+    path: str
+    name: str
+    checks: list[Check] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and all(c.ok for c in self.checks)
+
+
+def _player(v: Any, where: str) -> int:
+    if v in PLAYERS:
+        return PLAYERS[v]
+    if v in ("steps", "name", "seed"):
+        raise ScenarioError(f"{where}: {v!r} landed inside a table: in TOML, top-level keys such as "
+                            f"name, seed and steps must come before the first [table]")
+    raise ScenarioError(f"{where}: player must be p1 or p2, not {v!r}")
+
+
+class Builder:
+    def __init__(self, catalog: Catalog, seed: int):
+        self.catalog = catalog
+        self.cards: list = []
+        self.owner: list[int] = []
+        self.seed = seed
+
+    def card(self, ref: str, player: int, where: str) -> int:
+        found = self.catalog.lookup(ref.strip())
+        if not found.found:
+            found = self.catalog.lookup(ref.strip(), prefer="mission")
+        if not found.found:
+            hint = f" (did you mean {found.suggestions[0].id}?)" if found.suggestions else ""
+            raise ScenarioError(f"{where}: unknown card {ref!r}{hint}")
+        self.cards.append(found.card)
+        self.owner.append(player)
+        return len(self.cards) - 1
+
+
+UNIT_RE = re.compile(r"^(?:(hidden)\s+)?([A-Za-z0-9_>\- ]+?)(?:\+(\d+))?$")
+
+
+def build(doc: dict, catalog: Catalog, where: str) -> GameState:
+    board = doc.get("board", {})
+    b = Builder(catalog, int(doc.get("seed", 0)))
+    players = (Player(0), Player(1))
+    g = GameState(cards=b.cards, owner=b.owner, players=players, rng=random.Random(b.seed), seed=b.seed, events=[])
+    g.round = int(board.get("round", max(1, len(doc.get("mission", [])))))
+    g.edge = _player(board.get("edge", "p1"), f"{where} [board] edge")
+    g.first_edge = g.edge
+    g.round_scores = [[0, 0] for _ in range(g.round)]
+    for key, attr in (("chakra", "chakra"), ("score", "score")):
+        for pl, v in board.get(key, {}).items():
+            setattr(players[_player(pl, f"{where} [board] {key}")], attr, int(v))
+    for p in players:  # scores given on the board count as scored before this scenario
+        if p.score and g.round_scores:
+            g.round_scores[0][p.index] += p.score
+    for zone in ("hand", "deck", "discard"):
+        for pl, refs in doc.get(zone, {}).items():
+            pi = _player(pl, f"{where} [{zone}]")
+            insts = [b.card(r, pi, f"{where} [{zone}] {pl}") for r in refs]
+            if zone == "deck":
+                insts.reverse()  # written top first; the engine's top is the end of the list
+            getattr(players[pi], zone).extend(insts)
+    for pl, refs in doc.get("missions_left", {}).items():
+        pi = _player(pl, f"{where} [missions_left]")
+        players[pi].missions = [b.card(r, pi, f"{where} [missions_left]") for r in refs]
+    md = doc.get("mission_deck", [])
+    for i, ref in enumerate(reversed(md)):
+        g.mission_deck.append(b.card(ref, 0 if i % 2 else 1, f"{where} mission_deck"))
+    for mi, m in enumerate(doc.get("mission", [])):
+        here = f"{where} [[mission]] {mi + 1}"
+        rank = m.get("rank", RANKS[mi] if mi < 4 else "A")
+        if rank not in RANKS:
+            raise ScenarioError(f"{here}: rank must be one of D, C, B, A")
+        mission = Mission(card=b.card(m["card"], 0, here), rank=RANKS.index(rank))
+        g.missions.append(mission)
+        for pl in ("p1", "p2"):
+            for spec in m.get(pl, []):
+                _add_unit(g, b, mi, PLAYERS[pl], spec, f"{here} {pl}")
+    for p in players:
+        if not p.missions:
+            p.missions = []
+    phase = board.get("phase", "action")
+    if phase not in ("action", "start", "evaluate", "end", "mulligan"):
+        raise ScenarioError(f"{where} [board] phase must be action, start, evaluate, end or mulligan")
+    g.phase = phase
+    if phase == "start":
+        g.round -= 1
+        g.round_scores = g.round_scores[:-1] if g.round_scores else []
+    g.current = _player(board.get("turn", board.get("edge", "p1")), f"{where} [board] turn")
+    for pl in board.get("passed", []):
+        players[_player(pl, f"{where} [board] passed")].passed = True
+    for pl, n in board.get("plays_this_round", {}).items():
+        players[_player(pl, f"{where}")].plays_this_round = int(n)
+    if phase == "mulligan":
+        g.pending = Decision(g.edge, "mulligan", [False, True])
+    else:
+        game.advance(g)
+    return g
+
+
+def _add_unit(g: GameState, b: Builder, mi: int, side: int, spec: Any, where: str) -> Unit:
+    owner = side
+    controlled_by = ""
+    if isinstance(spec, str):
+        m = UNIT_RE.match(spec.strip())
+        if not m:
+            raise ScenarioError(f"{where}: cannot read unit {spec!r}; write e.g. \"KS-015\", \"KS-015+2\", \"hidden KS-013\"")
+        hidden, body, tokens = bool(m.group(1)), m.group(2), int(m.group(3) or 0)
+        stack_refs = [s.strip() for s in body.split(">")]
+    elif isinstance(spec, dict):
+        hidden, tokens = bool(spec.get("hidden", False)), int(spec.get("tokens", 0))
+        stack_refs = list(spec.get("under", [])) + [spec["card"]]
+        if "owner" in spec:
+            owner = _player(spec["owner"], where)
+        controlled_by = spec.get("controlled_by", "")
+    else:
+        raise ScenarioError(f"{where}: a unit is a string or a table")
+    stack = [b.card(r, owner, where) for r in stack_refs]
+    u = Unit(uid=g.next_uid, stack=stack, owner=owner, controller=side, mission=mi, hidden=hidden, tokens=tokens,
+             played_round=0, played_turn=-1)
+    g.next_uid += 1
+    g.units[u.uid] = u
+    g.missions[mi].sides[side].append(u)
+    if owner != side:
+        u.controlled_by = 0  # set below when the controller is named; 0 = a source outside the board
+        if controlled_by:
+            src = find_unit(g, controlled_by, where)
+            u.controlled_by = src.uid
+    return u
+
+
+def find_unit(g: GameState, ref: str, where: str, among: list[int] | None = None) -> Unit:
+    ref = ref.strip()
+    side = None
+    mission = None
+    if ":" in ref:
+        pl, ref = ref.split(":", 1)
+        side = _player(pl.strip(), where)
+    if "@" in ref:
+        ref, ms = ref.split("@", 1)
+        mission = int(ms) - 1
+    ref = ref.strip()
+    hits = []
+    for u in g.all_units():
+        if among is not None and u.uid not in among:
+            continue
+        card = g.cards[u.stack[-1]]
+        if ref.upper() not in (card.id, *card.printings) and card.name_key != ref.lower().replace(" ", "-"):
+            continue
+        if side is not None and u.controller != side:
+            continue
+        if mission is not None and u.mission != mission:
+            continue
+        hits.append(u)
+    if len(hits) != 1:
+        what = "no" if not hits else f"{len(hits)}"
+        raise ScenarioError(f"{where}: {what} unit(s) match {ref!r}; narrow it with p1:/p2: or @mission")
+    return hits[0]
+
+
+# ---------------------------------------------------------------------------------------
+def _action_for(g: GameState, text: str, where: str) -> tuple:
+    d = g.pending
+    if d is None:
+        raise ScenarioError(f"{where}: {text!r} but the game waits for nobody (phase {g.phase})")
+    words = text.split()
+    verb = words[0].lower()
+    if d.kind == "action":
+        p = d.player
+        if verb == "pass":
+            return ("pass",)
+        if verb == "play":
+            rest = " ".join(words[1:])
+            m = re.match(r"^(\S+)(\s+hidden)?(?:\s+on\s+(\d+))?(?:\s+over\s+(.+))?$", rest)
+            if not m:
+                raise ScenarioError(f"{where}: write play ID [hidden] on N  or  play ID over UNIT")
+            ref, hidden, on, over = m.group(1), bool(m.group(2)), m.group(3), m.group(4)
+            inst = _hand_card(g, p, ref, where)
+            over_uid = find_unit(g, over, where).uid if over else -1
+            mi = g.units[over_uid].mission if over else int(on or 1) - 1
+            sig = g.cards[inst].id
+            for a in d.options:
+                if a[0] == "play" and g.cards[a[1]].id == sig and a[2] == mi and a[3] == hidden and a[4] == over_uid:
+                    return a
+            return ("play", inst, mi, hidden, over_uid)
+        if verb == "reveal":
+            return ("reveal", find_unit(g, " ".join(words[1:]), where).uid)
+        raise ScenarioError(f"{where}: main actions are pass, play, reveal (got {text!r})")
+    if verb == "mulligan":
+        return ("choose", words[1].lower() in ("yes", "true"))
+    if verb != "choose":
+        raise ScenarioError(f"{where}: the game waits for a {d.kind} choice by p{d.player + 1}; write choose …, not {text!r}")
+    arg = " ".join(words[1:])
+    low = arg.lower()
+    if low in ("skip", "none", "decline"):
+        return ("choose", None)
+    if d.kind in ("yesno", "mulligan"):
+        return ("choose", low in ("yes", "true"))
+    if d.kind == "number" or (d.kind == "order" and low.isdigit()):
+        return ("choose", int(low) - (1 if d.kind == "order" else 0))
+    if d.kind == "mission":
+        return ("choose", int(low.removeprefix("mission").strip()) - 1)
+    if d.kind == "place":
+        if low.startswith("over"):
+            uid = find_unit(g, arg[4:], where).uid
+            for o in d.options:
+                if o is not None and o[1] == uid:
+                    return ("choose", o)
+        mi = int(low.removeprefix("mission").strip()) - 1
+        for o in d.options:
+            if o is not None and o[0] == mi and o[1] == -1:
+                return ("choose", o)
+        raise ScenarioError(f"{where}: {arg!r} is not a place offered: {d.options}")
+    if d.kind == "target":
+        return ("choose", find_unit(g, arg, where, among=[o for o in d.options if o is not None]).uid)
+    if d.kind == "card":
+        for o in d.options:
+            if o is not None and arg.upper() in (g.cards[o].id, *g.cards[o].printings):
+                return ("choose", o)
+        raise ScenarioError(f"{where}: no option card {arg!r} among {[g.cards[o].id for o in d.options if o is not None]}")
+    raise ScenarioError(f"{where}: cannot answer a {d.kind} decision with {arg!r}")
+
+
+def _hand_card(g: GameState, player: int, ref: str, where: str) -> int:
+    for inst in g.players[player].hand:
+        c = g.cards[inst]
+        if ref.upper() in (c.id, *c.printings):
+            return inst
+    raise ScenarioError(f"{where}: p{player + 1} has no {ref} in hand")
+
+
+def _auto(g: GameState, until: str, where: str) -> None:
+    target_round = None
+    if until.startswith("round"):
+        target_round = int(until.split()[1])
+    guard = 0
+    while g.phase != "over" and g.pending is not None:
+        if target_round is not None and g.round >= target_round and g.phase == "action":
+            return
+        if until == "evaluation" and g.phase in ("evaluate", "end", "cleanup", "start"):
+            return
+        guard += 1
+        if guard > 10_000:
+            raise ScenarioError(f"{where}: auto never reached {until!r}")
+        acts = game.legal_actions(g)
+        act = ("pass",) if ("pass",) in acts else acts[0]
+        if act[0] == "choose" and ("choose", None) in acts:
+            act = ("choose", None)
+        game.apply(g, act)
+
+
+# ---------------------------------------------------------------------------------------
+def _ref_power(g, ref, where):
+    return rules.power(g, find_unit(g, ref, where))
+
+
+def _zone_ids(g: GameState, zone: list[int]) -> list[str]:
+    return sorted(g.cards[c].id for c in zone)
+
+
+def _norm_ids(catalog: Catalog, refs: list[str], where: str) -> list[str]:
+    out = []
+    for r in refs:
+        found = catalog.lookup(r)
+        if not found.found:
+            raise ScenarioError(f"{where}: unknown card {r!r}")
+        out.append(found.card.id)
+    return sorted(out)
+
+
+def check_expect(g: GameState, exp: dict, catalog: Catalog, where: str, error: str | None) -> list[Check]:
+    out: list[Check] = []
+
+    def add(what: str, ok: bool, detail: str = "") -> None:
+        out.append(Check(what, ok, detail))
+
+    for key, val in exp.items():
+        if key == "error":
+            add(f"error contains {val!r}", error is not None and val.lower() in error.lower(), f"got {error!r}")
+        elif key == "power":
+            for ref, n in val.items():
+                got = _ref_power(g, ref, where)
+                add(f"power of {ref} = {n}", got == n, f"got {got}")
+        elif key == "tokens":
+            for ref, n in val.items():
+                got = find_unit(g, ref, where).tokens
+                add(f"tokens on {ref} = {n}", got == n, f"got {got}")
+        elif key == "hidden":
+            for ref in val:
+                u = find_unit(g, ref, where)
+                add(f"{ref} is hidden", u.hidden, "it is face-up")
+        elif key == "face_up":
+            for ref in val:
+                u = find_unit(g, ref, where)
+                add(f"{ref} is face-up", not u.hidden, "it is hidden")
+        elif key == "in_play":
+            for ref in val:
+                try:
+                    find_unit(g, ref, where)
+                    add(f"{ref} in play", True)
+                except ScenarioError as exc:
+                    add(f"{ref} in play", False, str(exc))
+        elif key == "not_in_play":
+            for ref in val:
+                try:
+                    find_unit(g, ref, where)
+                    add(f"{ref} not in play", False, "it is in play")
+                except ScenarioError:
+                    add(f"{ref} not in play", True)
+        elif key == "units":
+            for ref, props in val.items():
+                u = find_unit(g, ref, where)
+                for prop, want in props.items():
+                    if prop == "mission":
+                        got, want_v = u.mission + 1, want
+                    elif prop == "controller":
+                        got, want_v = u.controller, _player(want, where)
+                    elif prop == "stack":
+                        got, want_v = [g.cards[c].id for c in u.stack], _norm_ids(catalog, want, where)
+                        got = sorted(got)
+                    else:
+                        got, want_v = getattr(u, prop), want
+                    add(f"{ref}.{prop} = {want}", got == want_v, f"got {got}")
+        elif key == "mission_power":
+            for mi, pair in enumerate(val):
+                got = [rules.side_power(g, mi, 0), rules.side_power(g, mi, 1)]
+                add(f"mission {mi + 1} power = {pair}", got == list(pair), f"got {got}")
+        elif key in ("score", "chakra"):
+            for pl, n in val.items():
+                got = getattr(g.players[_player(pl, where)], key)
+                add(f"{key} of {pl} = {n}", got == n, f"got {got}")
+        elif key in ("hand", "discard", "deck"):
+            for pl, refs in val.items():
+                got = _zone_ids(g, getattr(g.players[_player(pl, where)], key))
+                want = _norm_ids(catalog, refs, where)
+                add(f"{key} of {pl} = {want}", got == want, f"got {got}")
+        elif key in ("hand_size", "deck_size", "discard_size"):
+            for pl, n in val.items():
+                got = len(getattr(g.players[_player(pl, where)], key.removesuffix("_size")))
+                add(f"{key} of {pl} = {n}", got == n, f"got {got}")
+        elif key == "edge":
+            add(f"edge = {val}", g.edge == _player(val, where), f"got p{g.edge + 1}")
+        elif key == "winner":
+            add(f"winner = {val}", g.winner == _player(val, where), f"got {'p%d' % (g.winner + 1) if g.winner >= 0 else 'none'}")
+        elif key == "round":
+            add(f"round = {val}", g.round == val, f"got {g.round}")
+        elif key == "phase":
+            add(f"phase = {val}", g.phase == val, f"got {g.phase}")
+        elif key == "round_scores":
+            add(f"round scores = {val}", g.round_scores == [list(r) for r in val], f"got {g.round_scores}")
+        elif key == "mission_winners":
+            got = ["p%d" % (m.winner + 1) if m.winner >= 0 else "none" for m in g.missions]
+            add(f"mission winners = {val}", got == list(val), f"got {got}")
+        elif key == "decision":
+            d = g.pending
+            got = {"player": f"p{d.player + 1}", "kind": d.kind} if d else {}
+            want = {k: v for k, v in val.items() if k in ("player", "kind")}
+            ok = d is not None and all(got.get(k) == v for k, v in want.items())
+            if ok and "options" in val:
+                names = sorted(_option_name(g, o) for o in d.options)
+                ok = names == sorted(val["options"])
+                got["options"] = names
+            add(f"decision {val}", ok, f"got {got}")
+        elif key == "can_play":
+            acts = game.legal_actions(g)
+            for text, want in val.items():
+                try:
+                    a = _action_for(g, text, where)
+                    got = a in acts
+                except ScenarioError:
+                    got = False
+                add(f"{text!r} legal = {want}", got == want, f"got {got}")
+        else:
+            raise ScenarioError(f"{where}: unknown expectation {key!r}")
+    return out
+
+
+def _option_name(g: GameState, o: Any) -> str:
+    if o is None:
+        return "skip"
+    if isinstance(o, bool):
+        return "yes" if o else "no"
+    if g.pending and g.pending.kind == "target":
+        u = g.units[o]
+        return f"p{u.controller + 1}:{g.cards[u.stack[-1]].id}"
+    if g.pending and g.pending.kind == "mission":
+        return f"mission {o + 1}"
+    if g.pending and g.pending.kind == "card":
+        return g.cards[o].id
+    return str(o)
+
+
+def run_file(path: Path, catalog: Catalog | None = None) -> ScenarioResult:
+    catalog = catalog or default_catalog()
+    where = str(path)
+    try:
+        doc = tomllib.loads(Path(path).read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError) as exc:
+        return ScenarioResult(where, Path(path).stem, error=f"cannot read: {exc}")
+    except tomllib.TOMLDecodeError as exc:
+        return ScenarioResult(where, Path(path).stem, error=f"not valid TOML: {exc}")
+    return run_doc(doc, catalog, where)
+
+
+def run_doc(doc: dict, catalog: Catalog, where: str) -> ScenarioResult:
+    res = ScenarioResult(where, doc.get("name", Path(where).stem))
+    try:
+        g = build(doc, catalog, where)
+        error = None
+        for i, step in enumerate(doc.get("steps", [])):
+            here = f"{where} step {i + 1} ({step!r})"
+            if step.startswith("auto"):
+                _auto(g, step.split("until", 1)[1].strip() if "until" in step else "end", here)
+                continue
+            if step.startswith("expect"):
+                continue
+            action = _action_for(g, step, here)
+            try:
+                game.apply(g, action)
+                error = None
+            except IllegalAction as exc:
+                error = str(exc)
+                if not doc.get("expect", {}).get("error") and "error" not in (doc.get("checkpoints", {}).get(str(i + 1), {})):
+                    res.error = f"{here}: illegal: {exc}"
+                    return res
+            cp = doc.get("checkpoints", {}).get(str(i + 1))
+            if cp:
+                res.checks.extend(check_expect(g, cp, catalog, f"{where} after step {i + 1}", error))
+        res.checks.extend(check_expect(g, doc.get("expect", {}), catalog, where, error))
+    except ScenarioError as exc:
+        res.error = str(exc)
+    except IllegalAction as exc:
+        res.error = f"{where}: the board itself is illegal: {exc}"
+    except (KeyError, TypeError, ValueError) as exc:
+        res.error = f"{where}: malformed scenario: {exc!r}"
+    except Exception as exc:  # an engine failure is a scenario result, never a traceback
+        import traceback
+
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        res.error = f"{where}: ENGINE ERROR {type(exc).__name__}: {exc} (at {Path(frame.filename).name}:{frame.lineno})"
+    return res
+
+
+def run_paths(paths: list[Path]) -> list[ScenarioResult]:
+    files: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            files.extend(sorted(p.rglob("*.toml")))
+        else:
+            files.append(p)
+    catalog = default_catalog()
+    return [run_file(f, catalog) for f in files]

@@ -1,0 +1,163 @@
+"""The game state: plain, compact, mutable structures. Clone explicitly with ``clone()``.
+
+Cards in a game are *instances*: small ints indexing ``GameState.cards`` (the catalog
+``Card``) and ``GameState.owner``. A character in play is a ``Unit``: an upgrade stack of
+instances (bottom → top) with its status (hidden, power tokens, controller, attachments).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from mythos_cli.catalog.model import Card
+
+RANKS = "DCBA"
+RANK_BONUS = (1, 2, 3, 4)
+BASE_CHAKRA = 5
+HAND_SIZE = 5
+DRAW_PER_ROUND = 2
+ROUNDS = 4
+
+
+@dataclass(slots=True)
+class Unit:
+    """A character in play: an upgrade stack that counts as one character."""
+
+    uid: int
+    stack: list[int]  # card instances, bottom → top; the top card is the character
+    owner: int
+    controller: int  # the side it stands on (differs from owner under take control)
+    mission: int
+    hidden: bool = False
+    tokens: int = 0
+    played_round: int = 0
+    played_turn: int = 0  # the action count when it was last played (or revealed)
+    attachments: list[int] = field(default_factory=list)
+    controlled_by: int = -1  # uid of the unit whose effect took control of this one
+
+    @property
+    def top(self) -> int:
+        return self.stack[-1]
+
+
+@dataclass(slots=True)
+class Mission:
+    card: int  # instance
+    rank: int  # 0..3 = D, C, B, A (the round it entered play)
+    sides: tuple[list[Unit], list[Unit]] = field(default_factory=lambda: ([], []))
+    attachments: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []))
+    winner: int = -1  # last evaluation's winner (-1: nobody)
+
+
+@dataclass(slots=True)
+class Player:
+    index: int
+    hand: list[int] = field(default_factory=list)
+    deck: list[int] = field(default_factory=list)  # top of the deck is the END of the list
+    discard: list[int] = field(default_factory=list)
+    missions: list[int] = field(default_factory=list)  # the 3 chosen missions
+    set_aside: int = -1  # the unused mission, unseen
+    chakra: int = 0
+    score: int = 0
+    passed: bool = False
+    plays_this_round: int = 0  # characters played this round (FIRST STRIKE)
+    mulliganed: bool = False
+    chakra_gained: int = 0  # this round, for statistics
+    chakra_spent: int = 0
+
+
+@dataclass(slots=True)
+class Decision:
+    """What the engine waits for: one player chooses one of ``options``."""
+
+    player: int
+    kind: str  # "action", "mulligan", "target", "mission", "card", "yesno", "number", "order", "side"
+    options: list[Any]
+    prompt: str = ""
+
+
+@dataclass(slots=True)
+class Frame:
+    """An effect being resolved: its steps, where it is, and the choices made so far."""
+
+    steps: list[Any]
+    ctx: "Ctx"
+    pc: int = 0
+    choices: list[Any] = field(default_factory=list)
+    cursor: int = 0
+    label: str = ""
+
+
+@dataclass(slots=True)
+class Ctx:
+    """Who resolves an effect, from which card, where, with which remembered values."""
+
+    player: int  # the controller (the decider unless a verb says otherwise)
+    source: int = -1  # unit uid of the character (or -1 for a mission / attachment)
+    mission: int = -1  # "this mission"
+    card: int = -1  # the card instance whose effect this is
+    vars: dict[str, Any] = field(default_factory=dict)
+    upgrade: bool = False  # played as an upgrade (UPGRADE lines apply)
+    ambush: bool = False  # revealed from hidden (AMBUSH lines apply)
+    optional: bool = True
+
+
+@dataclass(slots=True)
+class GameState:
+    cards: list[Card]
+    owner: list[int]
+    players: tuple[Player, Player]
+    rng: random.Random
+    seed: int = 0
+    missions: list[Mission] = field(default_factory=list)
+    mission_deck: list[int] = field(default_factory=list)  # top is the END of the list
+    round: int = 0
+    phase: str = "setup"  # setup, mulligan, start, action, evaluate, end, over
+    edge: int = 0
+    first_edge: int = 0
+    current: int = 0  # the player whose turn it is in the Action phase
+    turn: int = 0  # actions taken so far (for "played during the previous turn")
+    eval_index: int = 0
+    stack: list[Frame] = field(default_factory=list)
+    pending: Decision | None = None
+    next_uid: int = 1
+    units: dict[int, Unit] = field(default_factory=dict)
+    winner: int = -1
+    tiebreak_by_edge: bool = False
+    edge_locked: int = -1  # a player who cannot lose the Edge this round
+    round_scores: list[list[int]] = field(default_factory=list)  # per round, points scored by each player
+    decisions: int = 0
+    events: list[tuple] | None = None  # optional event stream
+    history: list[tuple] = field(default_factory=list)  # actions applied (for replay)
+    last_turn_plays: dict[int, int] = field(default_factory=dict)
+    turn_over: bool = False
+
+    def clone(self) -> "GameState":
+        """An independent copy (for look-ahead). The catalog cards are shared, not copied."""
+        memo = {id(self.cards): self.cards}
+        for c in self.cards:
+            memo[id(c)] = c
+        return copy.deepcopy(self, memo)
+
+    # ---- small helpers used everywhere -------------------------------------------------
+    def card(self, instance: int) -> Card:
+        return self.cards[instance]
+
+    def unit_card(self, unit: Unit) -> Card:
+        return self.cards[unit.stack[-1]]
+
+    def emit(self, *event: Any) -> None:
+        if self.events is not None:
+            self.events.append((self.round, *event))
+
+    def all_units(self):
+        for m in self.missions:
+            yield from m.sides[0]
+            yield from m.sides[1]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
