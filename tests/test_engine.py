@@ -100,3 +100,75 @@ def test_game_deck_needs_three_missions(catalog):
     bad = GameDeck(d.cards, d.missions[:2])
     with pytest.raises(ValueError):
         new_game(d, bad, 1)
+
+
+def test_main_options_agree_with_place_options(catalog):
+    """The fast main-action generator offers exactly what the general placement rules allow."""
+    from mythos_cli.engine import game as G
+
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(60):
+        g = new_game(random_deck(catalog, rng), random_deck(catalog, rng), seed)
+        while not g.is_terminal:
+            if g.pending.kind == "action":
+                pl = g.pending.player
+                want = {("pass",)}
+                seen = set()
+                for inst in g.players[pl].hand:
+                    if g.cards[inst].type != "character" or g.cards[inst].id in seen:
+                        continue
+                    seen.add(g.cards[inst].id)
+                    for hidden in (False, True):
+                        for mi, over, _ in G.place_options(g, pl, inst, hidden=hidden):
+                            want.add(("play", inst, mi, hidden, over))
+                got = {a for a in legal_actions(g) if a[0] != "reveal"}
+                assert got == want
+                checked += 1
+            acts = legal_actions(g)
+            apply(g, acts[rng.randrange(len(acts))])
+    assert checked > 500
+
+
+def test_view_hides_what_a_player_cannot_know(catalog):
+    """Changing the opponent's hand, hidden cards or any deck order leaves my view unchanged."""
+    from mythos_cli.engine.view import observe
+
+    rng = random.Random(8)
+    tested = 0
+    for seed in range(40):
+        g = new_game(random_deck(catalog, rng), random_deck(catalog, rng), seed)
+        while not g.is_terminal and g.round < 3:
+            acts = legal_actions(g)
+            apply(g, acts[rng.randrange(len(acts))])
+        if g.is_terminal:
+            continue
+        me = 0
+        before = observe(g, me).key()
+        h = g.clone()
+        opp = h.players[1]
+        # swap the identities of the opponent's hand cards and hidden characters with deck cards
+        hidden = [u for u in h.all_units() if u.hidden and u.owner == 1]
+        pool = opp.deck
+        for i in range(min(len(opp.hand), len(pool))):
+            opp.hand[i], pool[i] = pool[i], opp.hand[i]
+        for u in hidden:
+            if pool:
+                u.stack[-1], pool[-1] = pool[-1], u.stack[-1]
+        rng.shuffle(h.players[0].deck)
+        rng.shuffle(opp.deck)
+        h.board_version += 1
+        assert observe(h, me).key() == before
+        tested += 1
+    assert tested > 10
+
+
+def test_event_stream(decks):
+    g = new_game(decks[0], decks[1], 4, events=True)
+    rng = random.Random(2)
+    while not g.is_terminal:
+        acts = legal_actions(g)
+        apply(g, acts[rng.randrange(len(acts))])
+    kinds = {e[1] for e in g.events}
+    assert {"setup", "mission", "chakra", "draw", "play", "mission_result", "game_over"} <= kinds
+    assert new_game(decks[0], decks[1], 4).events is None  # off by default

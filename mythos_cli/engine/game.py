@@ -161,7 +161,7 @@ def place_options(g: GameState, player: int, inst: int, *, hidden: bool, discoun
                     yield mi, -1, price
             continue
         if only_winning and rules.mission_leader(g, mi) != player:
-            continue
+            continue  # (face-up plays and upgrades alike)
         if not any(g.cards[u.stack[-1]].name_key == key for u in side):
             price = max(0, rules.play_cost(g, player, inst, mi) - discount)
             if price <= chakra:
@@ -179,23 +179,53 @@ def place_options(g: GameState, player: int, inst: int, *, hidden: bool, discoun
 
 
 def _main_options(g: GameState, player: int) -> list[tuple]:
+    """Every main action of ``player`` now. Same rules as ``place_options``, computed once
+    per mission instead of once per card (this is the engine's hottest function)."""
     opts: list[tuple] = [("pass",)]
     p = g.players[player]
+    chakra = p.chakra
+    n_missions = len(g.missions)
+    sides = [m.sides[player] for m in g.missions]
+    names = [{g.cards[u.stack[-1]].name_key for u in side} for side in sides]
+    upgradable = [[u for u in side if not u.hidden and u.owner == player and u.controlled_by == -1] for side in sides]
+    hidden_ok = [chakra >= 1 and not rules.blocked_here(g, player, mi, "no_play_hidden") for mi in range(n_missions)]
+    any_cost_static = bool(rules.statics(g, "cost"))
+    leaders: dict[int, int] = {}
     seen: set = set()
     for inst in p.hand:
         card = g.cards[inst]
-        if card.type != "character":
-            continue
-        sig = (card.id,)
-        if sig in seen:  # two copies of one version give the same actions; offer them once
-            continue
-        seen.add(sig)
-        for mi, over, _ in place_options(g, player, inst, hidden=False):
-            opts.append(("play", inst, mi, False, over))
-        for mi, over, _ in place_options(g, player, inst, hidden=True):
-            opts.append(("play", inst, mi, True, over))
-    for m in g.missions:
-        for u in m.sides[player]:
+        if card.type != "character" or card.id in seen:
+            continue  # two copies of one version give the same actions: offer them once
+        seen.add(card.id)
+        key = card.name_key
+        only_winning = bool(rules.own_static(g, inst, "play_only_winning"))
+        for mi in range(n_missions):
+            if key not in names[mi]:
+                ok = True
+                if only_winning:
+                    if mi not in leaders:
+                        leaders[mi] = rules.mission_leader(g, mi)
+                    ok = leaders[mi] == player
+                if ok:
+                    price = rules.play_cost(g, player, inst, mi) if any_cost_static else card.cost
+                    if price <= chakra:
+                        opts.append(("play", inst, mi, False, -1))
+                if hidden_ok[mi]:
+                    opts.append(("play", inst, mi, True, -1))
+            for u in upgradable[mi]:
+                under = g.cards[u.stack[-1]]
+                if card.cost <= under.cost or (only_winning and rules.mission_leader(g, mi) != player):
+                    continue
+                if not rules.can_upgrade_over(g, inst, u, player):
+                    continue
+                if under.name_key != key and key in names[mi]:
+                    continue
+                diff = card.cost - under.cost
+                price = rules.play_cost(g, player, inst, mi, base=diff) if any_cost_static else diff
+                if price <= chakra:
+                    opts.append(("play", inst, mi, False, u.uid))
+    for side in sides:
+        for u in side:
             if u.hidden and u.owner == player and _reveal_price(g, player, u) is not None:
                 opts.append(("reveal", u.uid))
     return opts
@@ -238,6 +268,7 @@ def new_unit(g: GameState, player: int, inst: int, mi: int, *, hidden: bool) -> 
     g.next_uid += 1
     g.units[u.uid] = u
     g.missions[mi].sides[player].append(u)
+    g.board_version += 1
     return u
 
 
@@ -260,6 +291,7 @@ def play_card(g: GameState, player: int, inst: int, mi: int, *, hidden: bool, ov
     if over >= 0:
         u = g.units[over]
         u.stack.append(inst)
+        g.board_version += 1
         u.played_turn = g.turn
         upgrade = True
     else:
@@ -279,6 +311,7 @@ def reveal(g: GameState, player: int, u: Unit, price: int) -> None:
     p.chakra_spent += price
     p.plays_this_round += 1
     u.hidden = False
+    g.board_version += 1
     u.played_turn = g.turn
     g.last_turn_plays[player] = u.uid
     g.emit("reveal", player, g.cards[u.stack[-1]].id, u.mission, price)
@@ -363,6 +396,7 @@ def _start_phase(g: GameState) -> None:
     if g.mission_deck:  # always, in a real game; a scenario board may bring fewer missions
         card = g.mission_deck.pop()
         g.missions.append(Mission(card=card, rank=min(g.round, 4) - 1))
+        g.board_version += 1
         g.emit("mission", g.cards[card].id, RANKS[min(g.round, 4) - 1])
     for p in g.players:
         gain = rules.chakra_income(g, p.index)

@@ -580,6 +580,7 @@ def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
     g.missions[u.mission].sides[u.controller].remove(u)
     u.mission = dest
     g.missions[dest].sides[u.controller].append(u)
+    g.board_version += 1
     g.emit("move", u.controller, u.uid, dest)
     fire(g, "moved", u)
     return True
@@ -593,6 +594,7 @@ def _replaced_by_hide(g: GameState, u: Unit, event: str, by: int) -> bool:
         if s.opts.get("from") == "enemy" and by == u.controller:
             continue
         u.hidden = True
+        g.board_version += 1
         g.emit("hide", u.controller, u.uid)
         break_control_from(g, u)
         return True
@@ -603,6 +605,7 @@ def hide_unit(g: GameState, u: Unit, *, by: int) -> bool:
     if u.hidden or rules.immune(g, u, "hide", by):
         return False
     u.hidden = True
+    g.board_version += 1
     g.emit("hide", u.controller, u.uid)
     break_control_from(g, u)  # a hidden controller loses what it controls
     return True
@@ -633,6 +636,7 @@ def leave_play(g: GameState, u: Unit, dest: str) -> None:
     if u in side:
         side.remove(u)
     g.units.pop(u.uid, None)
+    g.board_version += 1
     owner = g.players[u.owner]
     for c in reversed(u.stack[:-1]):
         owner.discard.append(c)
@@ -661,6 +665,7 @@ def return_control(g: GameState, u: Unit) -> None:
     g.missions[u.mission].sides[u.controller].remove(u)
     u.controller = u.owner
     u.controlled_by = -1
+    g.board_version += 1
     key = g.cards[u.stack[-1]].name_key
     if rules.has_name_on_side(g, u.mission, u.owner, key):
         # "No repetition": the arriving duplicate is discarded, no trigger, not a defeat.
@@ -675,6 +680,7 @@ def take_control(g: GameState, u: Unit, player: int, source_uid: int) -> None:
     g.missions[u.mission].sides[u.controller].remove(u)
     u.controller = player
     u.controlled_by = source_uid
+    g.board_version += 1
     key = g.cards[u.stack[-1]].name_key
     if rules.has_name_on_side(g, u.mission, player, key):
         g.units.pop(u.uid, None)

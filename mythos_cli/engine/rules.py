@@ -50,38 +50,60 @@ def group_of(g: GameState, u: Unit) -> str | None:
     return None if u.hidden else g.cards[u.stack[-1]].group
 
 
-def active_lines(g: GameState) -> Iterator[tuple[Unit | None, int, int, object]]:
+_CONTINUOUS: dict[str, tuple] = {}
+
+
+def _continuous(card) -> tuple:
+    """The encoded continuous lines of a card (memoised per card version)."""
+    found = _CONTINUOUS.get(card.id)
+    if found is None:
+        found = tuple(l.encoding for l in card.effects if l.kind == "continuous" and l.encoding is not None)
+        _CONTINUOUS[card.id] = found
+    return found
+
+
+def active_lines(g: GameState) -> list[tuple[Unit | None, int, int, object]]:
     """Every continuous encoding in force: (unit or None, mission index, controller, encoding).
 
     A face-up character's continuous lines apply to its controller's side; a mission's
-    continuous lines apply with no controller (-1).
+    continuous lines apply with no controller (-1). The list is rebuilt only when the board
+    changes (``board_version``); conditions and amounts are still evaluated live.
     """
+    if g.lines_version == g.board_version and "_lines" in g.lines_cache:
+        return g.lines_cache["_lines"]
+    out = []
     for mi, m in enumerate(g.missions):
-        mcard = g.cards[m.card]
-        for line in mcard.effects:
-            if line.kind == "continuous" and line.encoding is not None:
-                yield None, mi, -1, line.encoding
+        for enc in _continuous(g.cards[m.card]):
+            out.append((None, mi, -1, enc))
         for side in m.sides:
             for u in side:
                 if u.hidden:
                     continue
-                for line in g.cards[u.stack[-1]].effects:
-                    if line.kind == "continuous" and line.encoding is not None:
-                        yield u, mi, u.controller, line.encoding
+                for enc in _continuous(g.cards[u.stack[-1]]):
+                    out.append((u, mi, u.controller, enc))
+    g.lines_cache = {"_lines": out}
+    g.lines_version = g.board_version
+    return out
 
 
-def statics(g: GameState, kind: str) -> Iterator[tuple[Unit | None, int, int, Static]]:
-    for u, mi, ctl, enc in active_lines(g):
-        for s in enc.statics:
-            if s.kind == kind:
-                yield u, mi, ctl, s
+def statics(g: GameState, kind: str) -> list[tuple[Unit | None, int, int, Static]]:
+    lines = active_lines(g)
+    key = "s:" + kind
+    found = g.lines_cache.get(key)
+    if found is None:
+        found = [(u, mi, ctl, s) for u, mi, ctl, enc in lines for s in enc.statics if s.kind == kind]
+        g.lines_cache[key] = found
+    return found
 
 
-def triggers(g: GameState, on: str) -> Iterator[tuple[Unit | None, int, int, Trigger]]:
-    for u, mi, ctl, enc in active_lines(g):
-        for t in enc.triggers:
-            if t.on == on:
-                yield u, mi, ctl, t
+def triggers(g: GameState, on: str) -> list[tuple[Unit | None, int, int, Trigger]]:
+    lines = active_lines(g)
+    key = "t:" + on
+    found = g.lines_cache.get(key)
+    if found is None:
+        found = [(u, mi, ctl, t) for u, mi, ctl, enc in lines for t in enc.triggers if t.on == on]
+        g.lines_cache[key] = found
+    return found
 
 
 def static_ctx(u: Unit | None, mi: int, ctl: int) -> Ctx:
@@ -317,14 +339,10 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
         cost += number(g, ctx, s.n)
         floor = max(floor, s.opts.get("min", 0))
     if reveal is not None:
-        for line in card.effects:
-            if line.encoding is None:
-                continue
-            for s in line.encoding.statics:
-                if s.kind == "reveal_cost":
-                    ctx = Ctx(player=player, source=reveal.uid, mission=mi, card=card_inst)
-                    if condition(g, ctx, s.cond):
-                        cost -= abs(number(g, ctx, s.n))
+        for s in own_static(g, card_inst, "reveal_cost"):
+            ctx = Ctx(player=player, source=reveal.uid, mission=mi, card=card_inst)
+            if condition(g, ctx, s.cond):
+                cost -= abs(number(g, ctx, s.n))
     return max(cost, floor, 0)
 
 
@@ -349,13 +367,18 @@ def card_fits(g: GameState, sel: Selector | None, card) -> bool:
     return sel is None or _card_fits(g, sel, card)
 
 
+_OWN: dict[tuple[str, str], list[Static]] = {}
+
+
 def own_static(g: GameState, card_inst: int, kind: str) -> list[Static]:
+    """The statics of one kind printed on a card (memoised per card version)."""
     card = g.cards[card_inst]
-    out = []
-    for line in card.effects:
-        if line.kind == "continuous" and line.encoding is not None:
-            out.extend(s for s in line.encoding.statics if s.kind == kind)
-    return out
+    key = (card.id, kind)
+    found = _OWN.get(key)
+    if found is None:
+        found = [s for enc in _continuous(card) for s in enc.statics if s.kind == kind]
+        _OWN[key] = found
+    return found
 
 
 def can_upgrade_over(g: GameState, card_inst: int, u: Unit, player: int) -> bool:

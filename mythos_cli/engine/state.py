@@ -134,6 +134,9 @@ class GameState:
     history: list[tuple] = field(default_factory=list)  # actions applied (for replay)
     last_turn_plays: dict[int, int] = field(default_factory=dict)
     turn_over: bool = False
+    board_version: int = 0  # bumped whenever which cards are face-up where changes
+    lines_version: int = -1
+    lines_cache: dict = field(default_factory=dict)
 
     def clone(self) -> "GameState":
         """An independent copy (for look-ahead). The catalog cards are shared, not copied."""
