@@ -132,7 +132,7 @@ def apply(g: GameState, action: tuple) -> None:
     g.decisions += 1
     g.history.append(action)
     if d.kind == "action":
-        _main_action(g, d.player, action)
+        _main_action(g, d.player, action, d.prices)
     elif d.kind == "mulligan":
         _mulligan(g, d.player, action[1])
     else:
@@ -178,10 +178,11 @@ def place_options(g: GameState, player: int, inst: int, *, hidden: bool, discoun
                     yield mi, u.uid, price
 
 
-def _main_options(g: GameState, player: int) -> list[tuple]:
+def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, int]]:
     """Every main action of ``player`` now. Same rules as ``place_options``, computed once
     per mission instead of once per card (this is the engine's hottest function)."""
     opts: list[tuple] = [("pass",)]
+    prices: dict[tuple, int] = {("pass",): 0}
     p = g.players[player]
     chakra = p.chakra
     n_missions = len(g.missions)
@@ -209,9 +210,13 @@ def _main_options(g: GameState, player: int) -> list[tuple]:
                 if ok:
                     price = rules.play_cost(g, player, inst, mi) if any_cost_static else card.cost
                     if price <= chakra:
-                        opts.append(("play", inst, mi, False, -1))
+                        a = ("play", inst, mi, False, -1)
+                        opts.append(a)
+                        prices[a] = price
                 if hidden_ok[mi]:
-                    opts.append(("play", inst, mi, True, -1))
+                    a = ("play", inst, mi, True, -1)
+                    opts.append(a)
+                    prices[a] = 1
             for u in upgradable[mi]:
                 under = g.cards[u.stack[-1]]
                 if card.cost <= under.cost or (only_winning and rules.mission_leader(g, mi) != player):
@@ -223,12 +228,18 @@ def _main_options(g: GameState, player: int) -> list[tuple]:
                 diff = card.cost - under.cost
                 price = rules.play_cost(g, player, inst, mi, base=diff) if any_cost_static else diff
                 if price <= chakra:
-                    opts.append(("play", inst, mi, False, u.uid))
+                    a = ("play", inst, mi, False, u.uid)
+                    opts.append(a)
+                    prices[a] = price
     for side in sides:
         for u in side:
-            if u.hidden and u.owner == player and _reveal_price(g, player, u) is not None:
-                opts.append(("reveal", u.uid))
-    return opts
+            if u.hidden and u.owner == player:
+                price = _reveal_price(g, player, u)
+                if price is not None:
+                    a = ("reveal", u.uid)
+                    opts.append(a)
+                    prices[a] = price
+    return opts, prices
 
 
 def _reveal_price(g: GameState, player: int, u: Unit) -> int | None:
@@ -242,7 +253,7 @@ def _reveal_price(g: GameState, player: int, u: Unit) -> int | None:
     return price if price <= g.players[player].chakra else None
 
 
-def _main_action(g: GameState, player: int, action: tuple) -> None:
+def _main_action(g: GameState, player: int, action: tuple, prices: dict) -> None:
     kind = action[0]
     g.turn += 1
     if kind == "pass":
@@ -254,11 +265,9 @@ def _main_action(g: GameState, player: int, action: tuple) -> None:
         g.emit("pass", player)
     elif kind == "play":
         _, inst, mi, hidden, over = action
-        price = next(pr for m, o, pr in place_options(g, player, inst, hidden=hidden) if m == mi and o == over)
-        play_card(g, player, inst, mi, hidden=hidden, over=over, price=price)
+        play_card(g, player, inst, mi, hidden=hidden, over=over, price=prices[action])
     elif kind == "reveal":
-        u = g.units[action[1]]
-        reveal(g, player, u, _reveal_price(g, player, u))
+        reveal(g, player, g.units[action[1]], prices[action])
     g.turn_over = True
 
 
@@ -377,7 +386,8 @@ def _phase_step(g: GameState) -> None:
             g.phase = "evaluate"
             g.eval_index = 0
             return
-        g.pending = Decision(g.current, "action", _main_options(g, g.current))
+        opts, prices = _main_options(g, g.current)
+        g.pending = Decision(g.current, "action", opts, prices=prices)
     elif ph == "evaluate":
         if g.eval_index >= len(g.missions):
             g.phase = "end"

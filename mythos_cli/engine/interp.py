@@ -55,14 +55,21 @@ def choose(g: GameState, frame: Frame, player: int, kind: str, options: list[Any
         frame.choices.append(options[0])
         return options[0]
     opts = list(options) + ([SKIP] if optional else [])
-    raise NeedChoice(Decision(player, kind, opts, prompt))
+    step = frame.steps[frame.pc] if frame.pc < len(frame.steps) else None
+    if isinstance(step, Gate):
+        context = tuple(frame.steps[frame.pc + 1:step.end])
+    else:
+        context = step
+    raise NeedChoice(Decision(player, kind, opts, prompt, context=context, source=frame.ctx.source))
 
 
 # ---------------------------------------------------------------------------------------
 # building frames
 def line_steps(encoding: Encoding, label: str, must: bool) -> list:
     steps: list = []
-    gate = Gate(0, label, must or encoding.must or any(s.must for s in encoding.steps))
+    # A line is mandatory when it opens with "you must"; a later "must" ("if you do, you
+    # must discard") binds only once the optional part was chosen.
+    gate = Gate(0, label, must or encoding.must or bool(encoding.steps and encoding.steps[0].must))
     steps.append(gate)
     steps.extend(encoding.steps)
     gate.end = len(steps)

@@ -74,9 +74,12 @@ class Decision:
     """What the engine waits for: one player chooses one of ``options``."""
 
     player: int
-    kind: str  # "action", "mulligan", "target", "mission", "card", "yesno", "number", "order", "side"
+    kind: str  # "action", "mulligan", "target", "mission", "card", "yesno", "number", "order", "place"
     options: list[Any]
     prompt: str = ""
+    context: Any = None  # the effect step (or, for "use this line?", the line's steps) being resolved
+    source: int = -1  # the unit whose effect asks (-1: a mission, or a main action)
+    prices: dict | None = None  # main actions: the chakra each play or reveal costs
 
 
 @dataclass(slots=True)
@@ -139,11 +142,24 @@ class GameState:
     lines_cache: dict = field(default_factory=dict)
 
     def clone(self) -> "GameState":
-        """An independent copy (for look-ahead). The catalog cards are shared, not copied."""
-        memo = {id(self.cards): self.cards}
-        for c in self.cards:
-            memo[id(c)] = c
-        return copy.deepcopy(self, memo)
+        """An independent copy (for look-ahead), made by hand for speed: the catalog cards,
+        effect steps and decisions' option lists are immutable and shared."""
+        g = copy.copy(self)
+        g.players = tuple(_clone_player(p) for p in self.players)
+        units: dict[int, Unit] = {}
+        g.missions = [_clone_mission(m, units) for m in self.missions]
+        g.units = units
+        g.mission_deck = list(self.mission_deck)
+        g.round_scores = [list(r) for r in self.round_scores]
+        g.history = list(self.history)
+        g.last_turn_plays = dict(self.last_turn_plays)
+        g.events = None if self.events is None else list(self.events)
+        g.stack = [_clone_frame(f) for f in self.stack]
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        g.lines_cache = {}
+        g.lines_version = -1
+        return g
 
     # ---- small helpers used everywhere -------------------------------------------------
     def card(self, instance: int) -> Card:
@@ -164,3 +180,36 @@ class GameState:
     @property
     def is_terminal(self) -> bool:
         return self.phase == "over"
+
+
+def _clone_player(p: Player) -> Player:
+    q = copy.copy(p)
+    q.hand, q.deck, q.discard, q.missions = list(p.hand), list(p.deck), list(p.discard), list(p.missions)
+    return q
+
+
+def _clone_unit(u: Unit) -> Unit:
+    v = copy.copy(u)
+    v.stack = list(u.stack)
+    v.attachments = list(u.attachments)
+    return v
+
+
+def _clone_mission(m: Mission, units: dict) -> Mission:
+    sides = ([], [])
+    for i in (0, 1):
+        for u in m.sides[i]:
+            v = _clone_unit(u)
+            units[v.uid] = v
+            sides[i].append(v)
+    return Mission(card=m.card, rank=m.rank, sides=sides,
+                   attachments=(list(m.attachments[0]), list(m.attachments[1])), winner=m.winner)
+
+
+def _clone_frame(f: Frame) -> Frame:
+    ctx = copy.copy(f.ctx)
+    ctx.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in f.ctx.vars.items()}
+    steps = f.steps
+    if any(type(s).__name__ == "Order" for s in steps):
+        steps = [type(s)([_clone_frame(x) for x in s.frames]) if type(s).__name__ == "Order" else s for s in steps]
+    return Frame(steps=steps, ctx=ctx, pc=f.pc, choices=list(f.choices), cursor=f.cursor, label=f.label)

@@ -1,0 +1,179 @@
+"""The Policy protocol and the Observation a policy decides from.
+
+A policy answers every decision of the engine (main actions, optional effects, targets,
+missions, numbers, trigger order, mulligan) through ``decide(obs)``. It sees the game only
+through an ``Observation``: the player's own hand and hidden cards, the public board, and
+the legal actions. ``Observation.determinize`` deals the cards the player cannot see (the
+opponent's hand and hidden characters, both deck orders) at random, for look-ahead.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from mythos_cli.catalog.language import Selector
+from mythos_cli.engine import rules
+from mythos_cli.engine.game import legal_actions
+from mythos_cli.engine.state import Ctx, Decision, GameState
+from mythos_cli.engine.view import PlayerView, observe
+
+
+class Policy(Protocol):
+    name: str
+
+    def decide(self, obs: "Observation") -> tuple: ...
+
+    def reset(self, seed: int) -> None: ...
+
+
+class Observation:
+    """One player's window on the game. Every query here reads only what that player may know:
+    selectors and Power treat hidden characters as nameless 0-cost cards, exactly as the rules do."""
+
+    __slots__ = ("_g", "player", "decision", "_legal")
+
+    def __init__(self, g: GameState, player: int):
+        self._g = g
+        self.player = player
+        self.decision: Decision = g.pending
+        self._legal: list | None = None
+
+    # -- the decision ------------------------------------------------------------------
+    @property
+    def legal(self) -> list[tuple]:
+        if self._legal is None:
+            self._legal = legal_actions(self._g)
+        return self._legal
+
+    @property
+    def kind(self) -> str:
+        return self.decision.kind
+
+    def view(self) -> PlayerView:
+        return observe(self._g, self.player)
+
+    # -- public facts ------------------------------------------------------------------
+    @property
+    def round(self) -> int:
+        return self._g.round
+
+    @property
+    def has_edge(self) -> bool:
+        return self._g.edge == self.player
+
+    @property
+    def chakra(self) -> int:
+        return self._g.players[self.player].chakra
+
+    @property
+    def opponent_passed(self) -> bool:
+        return self._g.players[1 - self.player].passed
+
+    @property
+    def opponent_chakra(self) -> int:
+        return self._g.players[1 - self.player].chakra
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return self._g.players[self.player].score, self._g.players[1 - self.player].score
+
+    @property
+    def n_missions(self) -> int:
+        return len(self._g.missions)
+
+    def hand(self) -> list[int]:
+        return list(self._g.players[self.player].hand)
+
+    def card(self, inst: int):
+        """The card of an instance this player can see (own cards, face-up cards, options)."""
+        return self._g.cards[inst]
+
+    def mission_points(self, mi: int) -> int:
+        return rules.mission_points(self._g, mi)
+
+    def mission_rank(self, mi: int) -> int:
+        return self._g.missions[mi].rank
+
+    def side_power(self, mi: int, mine: bool) -> int:
+        return rules.side_power(self._g, mi, self.player if mine else 1 - self.player)
+
+    def units(self, mi: int, mine: bool) -> list:
+        return self._g.missions[mi].sides[self.player if mine else 1 - self.player]
+
+    def unit(self, uid: int):
+        return self._g.units.get(uid)
+
+    def unit_card(self, uid: int):
+        """The top card of a unit, or None for an opponent's hidden character."""
+        u = self._g.units.get(uid)
+        if u is None or (u.hidden and u.owner != self.player):
+            return None
+        return self._g.cards[u.stack[-1]]
+
+    def is_mine(self, uid: int) -> bool:
+        u = self._g.units.get(uid)
+        return u is not None and u.controller == self.player
+
+    def power(self, uid: int) -> int:
+        return rules.power(self._g, self._g.units[uid])
+
+    def play_power(self, inst: int, mi: int) -> int:
+        """Power a card would add if played face-up in mission ``mi`` (printed, statics aside)."""
+        return self._g.cards[inst].power
+
+    def select(self, sel: Selector, mission: int, source: int = -1) -> list:
+        return rules.select(self._g, Ctx(player=self.player, source=source, mission=mission), sel)
+
+    def mission_of(self, uid: int) -> int:
+        u = self._g.units.get(uid)
+        return u.mission if u is not None else -1
+
+    def price(self, action: tuple) -> int:
+        """The chakra a main action costs (0 for pass)."""
+        return self.decision.prices[action]
+
+    # -- look-ahead ----------------------------------------------------------------------
+    def determinize(self, rng: random.Random) -> GameState:
+        """A full game state consistent with this player's knowledge, unknown cards dealt at random.
+
+        Unknown: the opponent's hand, the top cards of the opponent's hidden characters and
+        both decks' order. They are pooled (sorted, so that the result depends only on what the
+        player knows and on ``rng``), shuffled and dealt back into the same places.
+        """
+        g = self._g.clone()
+        me, opp = g.players[self.player], g.players[1 - self.player]
+        hidden = [u for u in g.all_units() if u.hidden and u.owner != self.player]
+        pool = sorted(opp.hand + opp.deck + [u.stack[-1] for u in hidden], key=lambda c: (g.cards[c].id, c))
+        rng.shuffle(pool)
+        k = 0
+        for i in range(len(opp.hand)):
+            opp.hand[i] = pool[k]
+            k += 1
+        for u in hidden:
+            u.stack[-1] = pool[k]
+            k += 1
+        for i in range(len(opp.deck)):
+            opp.deck[i] = pool[k]
+            k += 1
+        mine = sorted(me.deck, key=lambda c: (g.cards[c].id, c))
+        rng.shuffle(mine)
+        me.deck[:] = mine
+        g.board_version += 1
+        g.rng = random.Random(rng.getrandbits(64))
+        return g
+
+
+def context_verbs(decision: Decision) -> list:
+    """The effect steps a decision is about (empty for main actions and mulligans)."""
+    c = decision.context
+    if c is None:
+        return []
+    if isinstance(c, tuple):
+        return [s for s in c if hasattr(s, "verb")]
+    return [c] if hasattr(c, "verb") else []
+
+
+def make_rng(seed: int, salt: str) -> random.Random:
+    return random.Random(f"{seed}:{salt}")
+
