@@ -37,7 +37,7 @@ _SEL_FIELDS = {
     "side", "self", "other", "where", "hidden", "group", "keyword", "not_keyword", "name", "names",
     "not_name", "power_max", "power_min", "power_eq", "cost_max", "cost_min", "printed_cost_max",
     "upgraded", "has_tokens", "no_tokens", "var", "not_var", "pick", "count", "played_last_turn",
-    "power_lt_self", "power_le_self", "cost_lt", "power_max_var", "cost_max_var",
+    "power_lt_self", "power_le_self", "cost_lt", "power_max_var", "cost_max_var", "per_mission", "name_var",
 }
 
 
@@ -64,13 +64,15 @@ class Selector:
     var: str | None = None
     not_var: str | None = None
     pick: str | None = None
-    count: Any = 1  # 1, "all", ("up_to", N)
+    count: Any = 1  # 1, "all", ("up_to", N), ("keep", N) or ("power_total", N); N may be a Number
     played_last_turn: bool = False
     power_lt_self: bool = False
     power_le_self: bool = False
     power_max_var: str | None = None
     cost_max_var: str | None = None
     cost_lt: Any = None  # a Number
+    per_mission: bool = False  # the count applies in every mission separately ("up to 1 in every mission")
+    name_var: str | None = None  # same name as the character remembered under this name
 
     @property
     def is_all(self) -> bool:
@@ -93,9 +95,16 @@ class Selector:
                 many = True
         elif many:
             det = "all"
-        elif isinstance(self.count, tuple):
-            det = f"up to {self.count[1]}"
-            many = self.count[1] > 1
+        elif isinstance(self.count, tuple) and self.count[0] == "up_to":
+            n = self.count[1]
+            det = f"up to {n if isinstance(n, int) else 'X'}"
+            many = not isinstance(n, int) or n > 1
+        elif isinstance(self.count, tuple) and self.count[0] == "power_total":
+            det = "any number of"
+            many = True
+        elif isinstance(self.count, tuple) and self.count[0] == "keep":
+            det = ""
+            many = True
         else:
             det = "another" if self.other else "a"
         adj = []
@@ -151,8 +160,18 @@ class Selector:
             quals.append("played during the opponent's previous turn")
         if self.not_var:
             quals.append(f"other than the {self.not_var} one")
-        quals.append({"this": "in this mission", "in_play": "in play", "other_missions": "in another mission",
-                      "chosen": "in the chosen mission"}[self.where])
+        if self.name_var:
+            quals.append(f"with the same name as the {self.name_var} one")
+        if self.per_mission:
+            quals.append("in every mission")
+        else:
+            quals.append({"this": "in this mission", "in_play": "in play",
+                          "other_missions": "in other missions" if many else "in another mission",
+                          "chosen": "in the chosen mission"}[self.where])
+        if isinstance(self.count, tuple) and self.count[0] == "power_total":
+            quals.append(f"with a total Power of {render_number(self.count[1])} or less")
+        if isinstance(self.count, tuple) and self.count[0] == "keep":
+            quals.append(f"until only {render_number(self.count[1])} remain")
         parts = ([] if bare else [det]) + adj + [noun] + quals
         text = " ".join(p for p in parts if p)
         if text.startswith("a ") and text[2:3] in "aeiou":
@@ -201,10 +220,12 @@ def parse_selector(raw: Any, where: str) -> Selector:
         elif k == "count":
             if v == "all" or v == 1:
                 kw["count"] = v
-            elif isinstance(v, dict) and set(v) == {"up_to"}:
-                kw["count"] = ("up_to", _int(v["up_to"], where, "up_to"))
+            elif isinstance(v, dict) and len(v) == 1 and set(v) <= {"up_to", "keep", "total_power_max"}:
+                (form, n), = v.items()
+                kw["count"] = ({"total_power_max": "power_total"}.get(form, form), parse_number(n, where))
             else:
-                raise LanguageError(f"{where}: count is 1, \"all\" or {{ up_to = N }}")
+                raise LanguageError(f"{where}: count is 1, \"all\", {{ up_to = N }}, {{ keep = N }} "
+                                    f"or {{ total_power_max = N }}")
         elif k in ("power_max", "power_min", "power_eq", "cost_max", "cost_min", "printed_cost_max"):
             kw[k] = _int(v, where, k)
         elif k == "cost_lt":
@@ -250,6 +271,10 @@ VAR_WORDS = {
     "defeated_count": "the number of characters defeated this way",
     "discarded_count": "the number of cards discarded this way",
     "upgraded_power": "the Power of the character upgraded over",
+    "looked_cost": "the printed cost of the character looked at",
+    "defeated_power": "the printed Power of the character defeated this way",
+    "defeated_cost": "the cost of the character defeated this way",
+    "drew": "the number of cards drawn this way",
 }
 
 
@@ -272,8 +297,8 @@ def x_of(n: Any) -> tuple[str, str]:
     return "X", f", where X is {render_number(n)}"
 
 
-_COND_FIELDS = {"edge", "exists", "absent", "only", "winning", "losing", "fewer_nonhidden_than_enemy", "at_least", "hand_empty",
-                "var_min", "var_set", "upgraded_from_power_min", "enemy_count_min"}
+_COND_FIELDS = {"edge", "exists", "absent", "only", "winning", "fewer_nonhidden_than_enemy", "hand_empty",
+                "var_min", "var_max", "var_set"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +311,8 @@ class Condition:
     fewer_nonhidden_than_enemy: bool = False
     hand_empty: bool | None = None
     var_set: str | None = None  # "if you do": a previous step did something
-    var_min: tuple[str, int] | None = None
+    var_min: tuple[Any, int] | None = None  # (a Number, N): the number is at least N
+    var_max: tuple[Any, int] | None = None  # (a Number, N): the number is at most N
 
     def render(self) -> str:
         parts = []
@@ -310,6 +336,8 @@ class Condition:
             parts.append("you did so")
         if self.var_min:
             parts.append(f"{render_number(self.var_min[0])} is at least {self.var_min[1]}")
+        if self.var_max:
+            parts.append(f"{render_number(self.var_max[0])} is at most {self.var_max[1]}")
         return " and ".join(parts)
 
 
@@ -323,8 +351,10 @@ def parse_condition(raw: Any, where: str) -> Condition:
     for k, v in raw.items():
         if k in ("exists", "absent", "only"):
             kw[k] = parse_selector(v, where)
-        elif k == "var_min":
-            kw[k] = (v[0], int(v[1]))
+        elif k in ("var_min", "var_max"):
+            if not isinstance(v, list) or len(v) != 2:
+                raise LanguageError(f"{where}: {k} is [number, N], e.g. [\"x\", 2] or [{{ count = {{…}} }}, 2]")
+            kw[k] = (parse_number(v[0], where), _int(v[1], where, k))
         else:
             kw[k] = v
     return Condition(**kw)
@@ -344,6 +374,8 @@ class Step:
 
     def render(self) -> str:
         text = VERBS[self.verb].render(self)
+        if self.opts.get("may"):
+            text = f"you may {text}"
         if self.cond is not None:
             text = f"if {self.cond.render()}, {text}"
         if self.must:
@@ -412,7 +444,7 @@ _verb("remove_tokens", "number_or_all", ("target", "give_self"),
 _verb("gain_chakra", "number", ("who",), lambda s: ("the opponent gains" if s.opts.get("who") == "opponent" else "gain") + f" {_n(s)} chakra")
 _verb("steal_chakra", "number", (), lambda s: f"take {_n(s)} chakra from the opponent's pool")
 _verb("draw", "number", ("who",), lambda s: {"opponent": "the opponent draws", "each": "each player draws"}.get(s.opts.get("who"), "draw") + f" {x_of(s.arg)[0]} card" + ("s" if s.arg != 1 else "") + x_of(s.arg)[1])
-_verb("discard", "number", ("who", "chooser", "random"),
+_verb("discard", "number_or_all", ("who", "chooser", "random"),
       lambda s: ("the opponent discards" if s.opts.get("who") == "opponent" else "discard")
       + f" {_n(s)} card" + ("s" if s.arg != 1 else "") + " from hand"
       + (" at random" if s.opts.get("random") else "")
@@ -420,8 +452,17 @@ _verb("discard", "number", ("who", "chooser", "random"),
 _verb("look_hand", "none", (), lambda s: "look at the opponent's hand")
 _verb("look_hidden", "selector", (), lambda s: f"look at {_sel(s)}")
 _verb("move", "selector", ("to",), _render_move)
-_verb("hide", "selector", (), lambda s: f"hide {_sel(s)}")
-_verb("defeat", "selector", (), lambda s: f"defeat {_sel(s)}")
+def _render_hit(word: str):
+    def render(s: Step) -> str:
+        what = _sel(s) + (f" and {s.opts['and'].render()}" if "and" in s.opts else "")
+        if s.opts.get("chooser") == "opponent":
+            return f"the opponent chooses and must {word} {what}"
+        return f"{word} {what}"
+    return render
+
+
+_verb("hide", "selector", ("and", "chooser"), _render_hit("hide"))
+_verb("defeat", "selector", ("and", "chooser"), _render_hit("defeat"))
 _verb("take_control", "selector", ("move",), lambda s: f"take control of {_sel(s)}")
 _verb("return_to_hand", "selector", (), lambda s: f"return {_sel(s)} to its owner's hand")
 _verb("play", "selector_or_none", ("from", "to", "discount", "hidden", "look"),
@@ -438,7 +479,36 @@ _verb("search_top", "number", ("filter",), lambda s: f"look at the top {_n(s)} c
 _verb("put_on_deck", "number", (), lambda s: f"put {_n(s)} card from your hand on top of your deck")
 _verb("repeat", "none", ("line",), lambda s: f"apply the {s.opts.get('line', 'main').upper()} effect again")
 
-_STEP_KEYS = {"target", "if", "must", "as", "to", "who", "chooser", "random", "from", "discount", "hidden", "give_self", "lock", "line", "filter", "look", "move"}
+
+def _render_copy(s: Step) -> str:
+    kind = "a non-UPGRADE instant effect" if s.opts.get("lines") == "non_upgrade" else "an instant effect"
+    src = _sel(s) if isinstance(s.arg, Selector) else "the card discarded this way"
+    return f"copy {kind} of {src} (resolve it as this character's own)"
+
+
+_verb("copy", "selector_or_var", ("lines",), _render_copy)
+_verb("retrieve", "selector_or_none", (),
+      lambda s: f"put {(s.arg.render(False).replace(' in play', '') if s.arg else 'a character')} from your discard pile into your hand")
+_verb("strip_top", "selector", (), lambda s: f"discard the top card of {_sel(s)} (the card beneath becomes the character)")
+_verb("choose_mission", "none", (), lambda s: "choose a mission")
+_verb("reveal_or_defeat", "selector", ("more",),
+      lambda s: f"choose {_sel(s)}: its controller must either play it paying {s.opts.get('more', 0)} more, or defeat it")
+_verb("special", "name", (), lambda s: _special_text(s.arg))
+
+
+def _special_text(name: str) -> str:
+    return SPECIALS.get(name, f"(unknown special {name})")
+
+
+# Escape hatches: effects the language cannot say yet. Each name maps to the English the tool
+# prints; ``mythos_cli/engine/specials.py`` implements it (one documented, tested function per
+# name) and ``mythos cards coverage`` lists every card that uses one. Grow the language instead
+# when a pattern repeats.
+SPECIALS: dict[str, str] = {}
+
+_GENERIC_KEYS = {"target", "if", "must", "as", "may"}
+_STEP_KEYS = _GENERIC_KEYS | {"to", "who", "chooser", "random", "from", "discount", "hidden", "give_self", "lock", "line",
+                              "filter", "look", "move", "and", "lines", "more"}
 
 
 def parse_step(raw: dict, where: str) -> Step:
@@ -448,9 +518,10 @@ def parse_step(raw: dict, where: str) -> Step:
         raise LanguageError(f"{where}: a step needs exactly one verb (one of: {known}); got {sorted(raw)}")
     verb = verbs[0]
     spec = VERBS[verb]
-    unknown = set(raw) - {verb} - _STEP_KEYS
+    unknown = set(raw) - {verb} - _GENERIC_KEYS - set(spec.opts)
     if unknown:
-        raise LanguageError(f"{where}: unknown field(s) {sorted(unknown)} on {verb}")
+        allowed = sorted(_GENERIC_KEYS | set(spec.opts))
+        raise LanguageError(f"{where}: unknown field(s) {sorted(unknown)} on {verb}; allowed: {', '.join(allowed)}")
     value = raw[verb]
     if spec.arg == "number":
         arg = parse_number(value, where)
@@ -460,9 +531,23 @@ def parse_step(raw: dict, where: str) -> Step:
         arg = parse_selector(value, where)
     elif spec.arg == "selector_or_none":
         arg = parse_selector(value, where) if isinstance(value, dict) else None
+    elif spec.arg == "selector_or_var":  # a selector, or the name of a remembered card
+        arg = parse_selector(value, where) if isinstance(value, dict) else str(value)
+    elif spec.arg == "name":
+        if value not in SPECIALS:
+            raise LanguageError(f"{where}: unknown special {value!r}; known: {', '.join(sorted(SPECIALS)) or 'none'}")
+        arg = value
     else:
         arg = None
     opts = {k: v for k, v in raw.items() if k in _STEP_KEYS - {"target", "if", "must", "as"}}
+    if "and" in opts:
+        opts["and"] = parse_selector(opts["and"], where)
+    if opts.get("lines") not in (None, "any", "non_upgrade"):
+        raise LanguageError(f"{where}: lines must be any or non_upgrade")
+    if opts.get("chooser") not in (None, "you", "opponent"):
+        raise LanguageError(f"{where}: chooser must be you or opponent")
+    if "more" in opts:
+        opts["more"] = _int(opts["more"], where, "more")
     if "discount" in opts:
         opts["discount"] = parse_number(opts["discount"], where)
     if "filter" in opts:
@@ -496,6 +581,9 @@ STATICS = {
     "defeat_becomes_hide": "if this character would be defeated (or moved) it is hidden instead",
     "keep_tokens": "this character keeps its Power tokens at the end of the round",
     "upgrade_over": "this character can be played as an upgrade over other characters",
+    "play_cost": "playing this character (face-up, as an upgrade or from hidden) costs N less",
+    "sacrifice": "this character may be defeated instead of a friendly character an enemy effect would hide or defeat",
+    "tax": "an enemy effect that affects this character costs its controller N chakra, if able",
 }
 TRIGGERS = ("defeated", "played", "end_of_round", "lost_mission", "moved")
 _STATIC_KEYS = {"static", "n", "target", "if", "min", "each", "both", "events", "from", "over", "per", "when"}
@@ -551,6 +639,16 @@ class Static:
             text = f"if this character would be {' or '.join('moved' if e == 'move' else 'defeated' for e in events)}{src}, hide it instead"
         elif k == "keep_tokens":
             text = "this character does not lose its Power tokens at the end of the round"
+        elif k == "play_cost":
+            text = f"this character costs {abs(self.n) if isinstance(self.n, int) else render_number(self.n)} less to play"
+            if self.cond is not None:
+                return f"{text} in a mission where {self.cond.render()}"
+        elif k == "sacrifice":
+            events = o.get("events", ["hide", "defeat"])
+            verbs = " or ".join("hidden" if e == "hide" else "defeated" for e in events)
+            text = f"if {who} would be {verbs} by an enemy effect, you may defeat this character instead"
+        elif k == "tax":
+            text = f"when an enemy effect affects this character, the opponent must pay {render_number(self.n)} chakra, if able"
         elif k == "upgrade_over":
             text = f"this character can be played as an upgrade over any {o['over'].render(False, bare=True).replace(' in play', '')}"
         else:  # pragma: no cover - parse_static refuses unknown kinds
@@ -592,7 +690,9 @@ class Trigger:
     def render(self) -> str:
         body = "; then ".join(s.render() for s in self.steps)
         who = self.who.render(False) if self.who else "this character"
-        if self.on == "defeated":
+        if self.on == "moved" and self.opts.get("by") == "you":
+            head = f"after you move {who} with one of your effects"
+        elif self.on == "defeated":
             head = f"when {who} is defeated"
         elif self.on == "played":
             head = f"when {who} is played"
@@ -609,7 +709,7 @@ def parse_trigger(raw: dict, where: str) -> Trigger:
     on = raw["on"]
     if on not in TRIGGERS:
         raise LanguageError(f"{where}: unknown trigger {on!r}; known: {', '.join(TRIGGERS)}")
-    unknown = set(raw) - {"on", "who", "do", "must", "if"}
+    unknown = set(raw) - {"on", "who", "do", "must", "if", "by"}
     if unknown:
         raise LanguageError(f"{where}: unknown field(s) {sorted(unknown)} on trigger {on}")
     steps = raw.get("do")
@@ -619,8 +719,13 @@ def parse_trigger(raw: dict, where: str) -> Trigger:
     if "if" in raw:
         cond = parse_condition(raw["if"], where)
         parsed = (Step(parsed[0].verb, parsed[0].arg, parsed[0].target, cond, parsed[0].opts, parsed[0].must, parsed[0].as_),) + parsed[1:]
+    opts = {}
+    if "by" in raw:
+        if on != "moved" or raw["by"] != "you":
+            raise LanguageError(f"{where}: by = \"you\" is only for the moved trigger")
+        opts["by"] = "you"
     return Trigger(on=on, who=parse_selector(raw["who"], where) if "who" in raw else None, steps=parsed,
-                   must=bool(raw.get("must", False)))
+                   must=bool(raw.get("must", False)), opts=opts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -191,6 +191,7 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
     upgradable = [[u for u in side if not u.hidden and u.owner == player and u.controlled_by == -1] for side in sides]
     hidden_ok = [chakra >= 1 and not rules.blocked_here(g, player, mi, "no_play_hidden") for mi in range(n_missions)]
     any_cost_static = bool(rules.statics(g, "cost"))
+    has_own_cost = rules.has_own_cost
     leaders: dict[int, int] = {}
     seen: set = set()
     for inst in p.hand:
@@ -200,6 +201,7 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
         seen.add(card.id)
         key = card.name_key
         only_winning = bool(rules.own_static(g, inst, "play_only_winning"))
+        priced = any_cost_static or has_own_cost(g, inst)
         for mi in range(n_missions):
             if key not in names[mi]:
                 ok = True
@@ -208,7 +210,7 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
                         leaders[mi] = rules.mission_leader(g, mi)
                     ok = leaders[mi] == player
                 if ok:
-                    price = rules.play_cost(g, player, inst, mi) if any_cost_static else card.cost
+                    price = rules.play_cost(g, player, inst, mi) if priced else card.cost
                     if price <= chakra:
                         a = ("play", inst, mi, False, -1)
                         opts.append(a)
@@ -226,14 +228,14 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
                 if under.name_key != key and key in names[mi]:
                     continue
                 diff = card.cost - under.cost
-                price = rules.play_cost(g, player, inst, mi, base=diff) if any_cost_static else diff
+                price = rules.play_cost(g, player, inst, mi, base=diff) if priced else diff
                 if price <= chakra:
                     a = ("play", inst, mi, False, u.uid)
                     opts.append(a)
                     prices[a] = price
     for side in sides:
         for u in side:
-            if u.hidden and u.owner == player:
+            if u.hidden:  # yours, or a hidden card you control (it is played by its controller)
                 price = _reveal_price(g, player, u)
                 if price is not None:
                     a = ("reveal", u.uid)
@@ -242,20 +244,27 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
     return opts, prices
 
 
-def _reveal_price(g: GameState, player: int, u: Unit) -> int | None:
+def reveal_price(g: GameState, player: int, u: Unit, *, extra: int = 0) -> int | None:
+    """What ``player`` pays to reveal hidden ``u`` now (``extra``: an effect's surcharge), or None."""
+    price = _reveal_price(g, player, u, extra=extra)
+    return price
+
+
+def _reveal_price(g: GameState, player: int, u: Unit, *, extra: int = 0) -> int | None:
     key = g.cards[u.stack[-1]].name_key
     if any(x is not u and not x.hidden and g.cards[x.stack[-1]].name_key == key
            for x in g.missions[u.mission].sides[player]):
         return None
     if rules.own_static(g, u.stack[-1], "play_only_winning") and rules.mission_leader(g, u.mission) != player:
         return None
-    price = rules.play_cost(g, player, u.stack[-1], u.mission, reveal=u)
+    price = rules.play_cost(g, player, u.stack[-1], u.mission, reveal=u) + extra
     return price if price <= g.players[player].chakra else None
 
 
 def _main_action(g: GameState, player: int, action: tuple, prices: dict) -> None:
     kind = action[0]
     g.turn += 1
+    g.last_turn_plays[player] = ()  # a new turn of this player (a pass included)
     if kind == "pass":
         p = g.players[player]
         other = g.players[1 - player]
@@ -297,8 +306,10 @@ def play_card(g: GameState, player: int, inst: int, mi: int, *, hidden: bool, ov
     p.chakra -= price
     p.chakra_spent += price
     p.plays_this_round += 1
+    extra = None
     if over >= 0:
         u = g.units[over]
+        extra = {"upgraded_power": rules.power(g, u)}  # "if the character you upgraded from had …"
         u.stack.append(inst)
         g.board_version += 1
         u.played_turn = g.turn
@@ -306,11 +317,18 @@ def play_card(g: GameState, player: int, inst: int, mi: int, *, hidden: bool, ov
     else:
         u = new_unit(g, player, inst, mi, hidden=hidden)
         upgrade = False
-    g.last_turn_plays[player] = u.uid
+    _played_this_turn(g, player, u)
     g.emit("play", player, g.cards[inst].id, mi, "hidden" if hidden else "upgrade" if upgrade else "face_up", price)
     if not hidden:
-        _play_sequence(g, player, u, upgrade=upgrade, ambush=False)
+        _play_sequence(g, player, u, upgrade=upgrade, ambush=False, extra_vars=extra)
     return u
+
+
+def _played_this_turn(g: GameState, player: int, u: Unit) -> None:
+    """Remember the characters a player plays during their own turn ("played during the
+    opponent's previous turn"); a play forced during the other player's turn does not count."""
+    if g.phase == "action" and g.current == player:
+        g.last_turn_plays[player] = g.last_turn_plays.get(player, ()) + (u.uid,)
 
 
 def reveal(g: GameState, player: int, u: Unit, price: int) -> None:
@@ -322,14 +340,14 @@ def reveal(g: GameState, player: int, u: Unit, price: int) -> None:
     u.hidden = False
     g.board_version += 1
     u.played_turn = g.turn
-    g.last_turn_plays[player] = u.uid
+    _played_this_turn(g, player, u)
     g.emit("reveal", player, g.cards[u.stack[-1]].id, u.mission, price)
     _play_sequence(g, player, u, upgrade=False, ambush=True)
 
 
-def _play_sequence(g: GameState, player: int, u: Unit, *, upgrade: bool, ambush: bool) -> None:
+def _play_sequence(g: GameState, player: int, u: Unit, *, upgrade: bool, ambush: bool, extra_vars=None) -> None:
     """Card play sequence: the new card's own effects wait beneath the triggers it causes."""
-    frame = interp.play_frame(g, player, u, upgrade=upgrade, ambush=ambush)
+    frame = interp.play_frame(g, player, u, upgrade=upgrade, ambush=ambush, extra_vars=extra_vars)
     if frame is not None:
         g.stack.append(frame)
     interp.fire(g, "played", u)
@@ -458,6 +476,7 @@ def _cleanup(g: GameState) -> None:
     for u in g.all_units():
         if u.tokens and (u.hidden or not rules.own_static(g, u.stack[-1], "keep_tokens")):
             u.tokens = 0
+            g.token_version += 1
     for p in g.players:
         p.chakra = 0
     g.edge_locked = -1

@@ -86,7 +86,10 @@ def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: 
     applies = {"main": True, "upgrade": upgrade, "ambush": ambush, "first_strike": g.players[player].plays_this_round == 1}
     mods: dict[str, list] = {}
     for line in card.effects:
-        if line.kind == "modifier" and line.encoding is not None and line.encoding.modifier and applies.get(line.timing):
+        if line.kind == "modifier" and line.encoding is not None and line.encoding.modifier and (
+                applies.get(line.timing)
+                # "UPGRADE: AMBUSH effect: …" also holds when an upgraded character is revealed
+                or (line.timing == "upgrade" and line.modifies == "ambush" and ambush and len(unit.stack) > 1)):
             mods.setdefault(line.modifies, []).append(line.encoding.modifier)
     steps: list = []
     for line in card.effects:
@@ -183,7 +186,10 @@ def run_top(g: GameState) -> None:
         return
     depth = len(g.stack)
     if step.cond is None or rules.condition(g, frame.ctx, step.cond):
-        VERB_RUN[step.verb](g, frame, step)
+        # "you may …" inside a line: this step alone is optional
+        if not step.opts.get("may") or choose(g, frame, frame.ctx.player, "yesno", [True, False],
+                                             prompt=f"you may {step.verb}"):
+            VERB_RUN[step.verb](g, frame, step)
     # the step is done: triggers it caused were pushed above it and resolve first
     frame.pc += 1
     frame.choices.clear()
@@ -207,17 +213,51 @@ def pick_units(g: GameState, frame: Frame, sel: Selector, *, chooser: int | None
     if sel.is_all:
         return cands  # a snapshot: every target is fixed before anything changes
     player = ctx.player if chooser is None else chooser
-    if isinstance(sel.count, tuple):
+    if sel.per_mission:  # "up to 1 … in every mission": one choice per mission, in mission order
         out: list[Unit] = []
-        for _ in range(sel.count[1]):
-            left = [u.uid for u in cands if u not in out]
-            pick = choose(g, frame, player, "target", left, optional=True, prompt=sel.render())
+        for mi in range(len(g.missions)):
+            here = [u for u in cands if u.mission == mi]
+            out.extend(_pick_among(g, frame, player, sel, here))
+        return out
+    return _pick_among(g, frame, player, sel, cands)
+
+
+def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: list[Unit]) -> list[Unit]:
+    count = sel.count
+    if not isinstance(count, tuple):
+        pick = choose(g, frame, player, "target", [u.uid for u in cands], prompt=sel.render())
+        return [] if pick is SKIP else [g.units[pick]]
+    form, n = count[0], rules.number(g, frame.ctx, count[1])
+    out: list[Unit] = []
+    if form == "keep":
+        # "until only N remain": the chooser must pick the others one by one
+        chosen: set[int] = set()
+        for _ in range(max(0, len(cands) - n)):
+            left = [u.uid for u in cands if u.uid not in chosen]
+            pick = choose(g, frame, player, "target", left, prompt=sel.render())
             if pick is SKIP:
                 break
+            chosen.add(pick)
             out.append(g.units[pick])
         return out
-    pick = choose(g, frame, player, "target", [u.uid for u in cands], prompt=sel.render())
-    return [] if pick is SKIP else [g.units[pick]]
+    budget = n
+    taken: set[int] = set()
+    while True:
+        if form == "up_to" and len(out) >= n:
+            break
+        left = [u.uid for u in cands if u.uid not in taken]
+        if form == "power_total":  # "any number … with a total Power of N or less" (snapshot Power)
+            left = [uid for uid in left if rules.power(g, g.units[uid]) <= budget]
+        if not left:
+            break
+        pick = choose(g, frame, player, "target", left, optional=True, prompt=sel.render())
+        if pick is SKIP:
+            break
+        taken.add(pick)
+        out.append(g.units[pick])
+        if form == "power_total":
+            budget -= rules.power(g, g.units[pick])
+    return out
 
 
 def choose_mission(g: GameState, frame: Frame, player: int, options: list[int], prompt: str) -> int | None:
@@ -231,22 +271,29 @@ def v_powerup(g: GameState, frame: Frame, step: Step) -> None:
     targets = pick_units(g, frame, step.target) if step.target else rules.select(g, frame.ctx, Selector(self_=True))
     for u in targets:
         if n > 0:
+            affect(g, u, frame.ctx.player)
             u.tokens += n
+            g.token_version += 1
             g.emit("powerup", u.controller, u.uid, n)
             notify_mission_change(g, u.mission)
 
 
 def v_remove_tokens(g: GameState, frame: Frame, step: Step) -> None:
     targets = pick_units(g, frame, step.target) if step.target else []
-    total = 0
-    for u in targets:
+    counts = []
+    for u in targets:  # every choice first, then the change
         if step.arg == "all":
             k = u.tokens
         else:
             most = min(u.tokens, rules.number(g, frame.ctx, step.arg))
             k = choose(g, frame, frame.ctx.player, "number", list(range(most, -1, -1)), prompt="tokens to remove") if most > 0 else 0
+        counts.append(k)
+    total = 0
+    for u, k in zip(targets, counts):
+        affect(g, u, frame.ctx.player)
         u.tokens -= k
         total += k
+    g.token_version += 1
     if step.opts.get("give_self") and total:
         me = g.units.get(frame.ctx.source)
         if me is not None:
@@ -300,18 +347,18 @@ def v_discard(g: GameState, frame: Frame, step: Step) -> None:
     victim = 1 - me if step.opts.get("who") == "opponent" else me
     chooser = me if step.opts.get("chooser") == "you" else victim
     hand = g.players[victim].hand
-    n = rules.number(g, frame.ctx, step.arg)
+    n = len(hand) if step.arg == "all" else rules.number(g, frame.ctx, step.arg)
     picked: list[int] = []
-    for _ in range(min(n, len(hand))):
-        left = [c for c in hand if c not in picked]
-        if step.opts.get("random"):
-            continue
-        c = choose(g, frame, chooser, "card", left, prompt="card to discard")
-        picked.append(c)
-    if step.opts.get("random"):
+    if n >= len(hand):
+        picked = list(hand)  # the whole hand: nothing to choose
+    elif step.opts.get("random"):
         left = list(hand)
-        for _ in range(min(n, len(left))):
+        for _ in range(n):
             picked.append(left.pop(g.rng.randrange(len(left))))
+    else:
+        for _ in range(n):
+            left = [c for c in hand if c not in picked]
+            picked.append(choose(g, frame, chooser, "card", left, prompt="card to discard"))
     cost = 0
     for c in picked:
         hand.remove(c)
@@ -320,33 +367,47 @@ def v_discard(g: GameState, frame: Frame, step: Step) -> None:
         g.emit("discard", victim, c)
     frame.ctx.vars[step.as_ or "discarded"] = len(picked)
     frame.ctx.vars["discarded_count"] = len(picked)
-    if picked:
-        frame.ctx.vars["discarded_cost"] = cost
+    frame.ctx.vars["discarded_cost"] = cost
 
 
 def v_look(g: GameState, frame: Frame, step: Step) -> None:
-    # Looking changes nothing on the board; a policy's view is the engine's concern.
+    # Looking changes nothing on the board; a policy's view is the engine's concern. What was
+    # looked at is remembered ("if it costs 3 or less" reads its printed cost).
     if step.arg is not None:
-        pick_units(g, frame, step.arg)
+        got = pick_units(g, frame, step.arg)
+        if got:
+            frame.ctx.vars[step.as_ or "looked"] = got[0].uid
+            frame.ctx.vars["looked_cost"] = g.cards[got[0].stack[-1]].cost or 0
     g.emit("look", frame.ctx.player)
 
 
 def v_move(g: GameState, frame: Frame, step: Step) -> None:
     targets = pick_units(g, frame, step.arg)
-    moved = 0
     to = step.opts.get("to", "other")
-    for u in still_in_play(g, targets):
-        if g.units.get(u.uid) is not u or rules.cannot_move(g, u):
+    here = _here(g, frame)
+    plan: list[tuple[Unit, int]] = []
+    arriving: set[tuple[int, int, str]] = set()  # (mission, side, name) of characters moved by this effect
+    for u in targets:  # every destination is chosen before anything moves
+        if rules.cannot_move(g, u):
             continue
         if to == "this":
-            dests = [frame.ctx.mission] if u.mission != frame.ctx.mission else []
+            dests = [here] if u.mission != here else []
         else:
             dests = [i for i in range(len(g.missions)) if i != u.mission]
         key = g.cards[u.stack[-1]].name_key
-        dests = [i for i in dests if not rules.has_name_on_side(g, i, u.controller, key)]
+        dests = [i for i in dests if not rules.has_name_on_side(g, i, u.controller, key)
+                 and (i, u.controller, key) not in arriving]
         dest = choose_mission(g, frame, frame.ctx.player, dests, "mission to move to")
         if dest is SKIP:
             continue
+        arriving.add((dest, u.controller, key))
+        plan.append((u, dest))
+    moved = 0
+    for u, dest in plan:
+        if g.units.get(u.uid) is not u or u.mission == dest:
+            continue
+        if rules.has_name_on_side(g, dest, u.controller, g.cards[u.stack[-1]].name_key):
+            continue  # no repetition: the way closed meanwhile
         if move_unit(g, u, dest, by=frame.ctx.player):
             moved += 1
             frame.ctx.vars[step.as_ or "moved"] = u.uid
@@ -354,23 +415,34 @@ def v_move(g: GameState, frame: Frame, step: Step) -> None:
 
 
 def v_hide(g: GameState, frame: Frame, step: Step) -> None:
-    targets = [u for u in pick_units(g, frame, step.arg) if not u.hidden]
+    # a character already hidden cannot be hidden again: it is never a legal target
+    already = tuple(u.uid for u in g.all_units() if u.hidden)
+    targets = [u for u in _two_targets(g, frame, step, already) if not u.hidden]
+    protect = _protections(g, frame, targets, "hide")
     if targets:
         frame.ctx.vars["hidden_power"] = rules.power(g, targets[0])
     done = []
     for u in targets:
-        if g.units.get(u.uid) is u and hide_unit(g, u, by=frame.ctx.player):
+        if g.units.get(u.uid) is u and not _sacrificed(g, u, protect) and hide_unit(g, u, by=frame.ctx.player):
             done.append(u.uid)
     frame.ctx.vars[step.as_ or "hidden"] = done[0] if len(done) == 1 else done
     frame.ctx.vars["hidden_count"] = len(done)
 
 
 def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
-    targets = pick_units(g, frame, step.arg)
+    targets = _two_targets(g, frame, step)
+    protect = _protections(g, frame, targets, "defeat")
     n = 0
     for u in targets:
-        if u.uid in g.units and defeat_unit(g, u, by=frame.ctx.player):
+        if g.units.get(u.uid) is not u or _sacrificed(g, u, protect):
+            continue
+        card = g.cards[u.stack[-1]]
+        power, cost, name = card.power or 0, rules.cost_of(g, u), None if u.hidden else card.name_key
+        if defeat_unit(g, u, by=frame.ctx.player):
             n += 1
+            frame.ctx.vars["defeated_power"] = power  # printed Power, hidden or not (the card is seen)
+            frame.ctx.vars["defeated_cost"] = cost
+            frame.ctx.vars["defeated_name"] = name
     frame.ctx.vars[step.as_ or "defeated"] = n
     frame.ctx.vars["defeated_count"] = frame.ctx.vars.get("defeated_count", 0) + n
 
@@ -380,12 +452,14 @@ def v_take_control(g: GameState, frame: Frame, step: Step) -> None:
     for u in pick_units(g, frame, step.arg):
         if u.controller == me or g.units.get(u.uid) is not u:
             continue
+        affect(g, u, me)
         take_control(g, u, me, frame.ctx.source)
 
 
 def v_return_to_hand(g: GameState, frame: Frame, step: Step) -> None:
     for u in pick_units(g, frame, step.arg):
         if g.units.get(u.uid) is u:
+            affect(g, u, frame.ctx.player)
             leave_play(g, u, "hand")
 
 
@@ -428,8 +502,11 @@ def v_discard_top(g: GameState, frame: Frame, step: Step) -> None:
 
 def v_put_on_deck(g: GameState, frame: Frame, step: Step) -> None:
     p = g.players[frame.ctx.player]
+    picked: list[int] = []
     for _ in range(min(rules.number(g, frame.ctx, step.arg), len(p.hand))):
-        c = choose(g, frame, p.index, "card", list(p.hand), prompt="card to put on top of your deck")
+        left = [c for c in p.hand if c not in picked]
+        picked.append(choose(g, frame, p.index, "card", left, prompt="card to put on top of your deck"))
+    for c in picked:
         p.hand.remove(c)
         p.deck.append(c)
 
@@ -506,7 +583,7 @@ def v_place_hidden(g: GameState, frame: Frame, step: Step) -> None:
         return
     key = g.cards[c].name_key
     if step.opts.get("to") == "this":
-        options = [frame.ctx.mission]
+        options = [_here(g, frame)]
     else:
         options = list(range(len(g.missions)))
     options = [i for i in options if not rules.has_name_on_side(g, i, me, key)]
@@ -517,7 +594,14 @@ def v_place_hidden(g: GameState, frame: Frame, step: Step) -> None:
         if c in zone:
             zone.remove(c)
             break
-    new_unit(g, me, c, mi, hidden=True)
+    u = new_unit(g, me, c, mi, hidden=True)
+    if u.owner != me:
+        u.controlled_by = 0  # the opponent's card, put under your control for good (no source to break)
+
+
+# ---------------------------------------------------------------------------------------
+# copying, stripping, and the rarer verbs
+_COPYABLE: dict[tuple[str, str], tuple[int, ...]] = {}
 
 
 def v_repeat(g: GameState, frame: Frame, step: Step) -> None:
@@ -529,30 +613,6 @@ def v_repeat(g: GameState, frame: Frame, step: Step) -> None:
             return
 
 
-VERB_RUN = {
-    "powerup": v_powerup,
-    "remove_tokens": v_remove_tokens,
-    "gain_chakra": v_gain_chakra,
-    "steal_chakra": v_steal_chakra,
-    "draw": v_draw,
-    "discard": v_discard,
-    "look_hand": v_look,
-    "look_hidden": v_look,
-    "move": v_move,
-    "hide": v_hide,
-    "defeat": v_defeat,
-    "take_control": v_take_control,
-    "return_to_hand": v_return_to_hand,
-    "play": v_play,
-    "place_hidden": v_place_hidden,
-    "gain_edge": v_gain_edge,
-    "gain_points": v_gain_points,
-    "spend_chakra": v_spend_chakra,
-    "discard_top": v_discard_top,
-    "search_top": v_search_top,
-    "put_on_deck": v_put_on_deck,
-    "repeat": v_repeat,
-}
 
 
 # ---------------------------------------------------------------------------------------
@@ -569,6 +629,8 @@ def fire(g: GameState, on: str, unit: Unit | None, **vars_) -> None:
         if on in ("moved",):
             if unit is None or src is None or src.uid != unit.uid:
                 continue
+            if t.opts.get("by") == "you" and vars_.get("mover") != ctl:
+                continue
         elif on == "lost_mission":
             continue  # handled by the evaluation phase
         elif t.who is not None and unit is not None:
@@ -582,6 +644,7 @@ def fire(g: GameState, on: str, unit: Unit | None, **vars_) -> None:
 def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
     if rules.immune(g, u, "move", by):
         return False
+    affect(g, u, by)
     if by != u.controller and _replaced_by_hide(g, u, "move", by):
         return True
     g.missions[u.mission].sides[u.controller].remove(u)
@@ -589,7 +652,7 @@ def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
     g.missions[dest].sides[u.controller].append(u)
     g.board_version += 1
     g.emit("move", u.controller, u.uid, dest)
-    fire(g, "moved", u)
+    fire(g, "moved", u, mover=by)
     return True
 
 
@@ -611,6 +674,7 @@ def _replaced_by_hide(g: GameState, u: Unit, event: str, by: int) -> bool:
 def hide_unit(g: GameState, u: Unit, *, by: int) -> bool:
     if u.hidden or rules.immune(g, u, "hide", by):
         return False
+    affect(g, u, by)
     u.hidden = True
     g.board_version += 1
     g.emit("hide", u.controller, u.uid)
@@ -621,6 +685,7 @@ def hide_unit(g: GameState, u: Unit, *, by: int) -> bool:
 def defeat_unit(g: GameState, u: Unit, *, by: int) -> bool:
     if rules.immune(g, u, "defeat", by):
         return False
+    affect(g, u, by)
     if _replaced_by_hide(g, u, "defeat", by):
         return True
     dest = "discard"
@@ -695,3 +760,207 @@ def take_control(g: GameState, u: Unit, player: int, source_uid: int) -> None:
         return
     g.missions[u.mission].sides[player].append(u)
     g.emit("control", player, u.uid)
+
+
+def _here(g: GameState, frame: Frame) -> int:
+    """'This mission': where the effect's character stands now (it may have moved)."""
+    src = g.units.get(frame.ctx.source)
+    return src.mission if src is not None else frame.ctx.mission
+
+
+def _two_targets(g: GameState, frame: Frame, step: Step, exclude: tuple[int, ...] = ()) -> list[Unit]:
+    """The targets of a step, plus those of its ``and`` selector: one snapshot for both."""
+    chooser = None
+    if step.opts.get("chooser") == "opponent":
+        chooser = 1 - frame.ctx.player
+    first = pick_units(g, frame, step.arg, chooser=chooser, exclude=exclude)
+    if "and" not in step.opts:
+        return first
+    more = pick_units(g, frame, step.opts["and"], chooser=chooser, exclude=exclude + tuple(u.uid for u in first))
+    return first + more
+
+
+def _protections(g: GameState, frame: Frame, targets: list[Unit], event: str) -> dict[int, Unit]:
+    """⧗ sacrifice ("you may defeat this character instead"): asked before anything changes."""
+    subs = rules.statics(g, "sacrifice")
+    if not subs:
+        return {}
+    by = frame.ctx.player
+    out: dict[int, Unit] = {}
+    used: set[int] = set()
+    for u in targets:
+        if u.controller == by or rules.immune(g, u, event, by):
+            continue
+        for src, mi, ctl, s in subs:
+            if src is None or ctl != u.controller or src.uid == u.uid or src.uid in used:
+                continue
+            if event not in s.opts.get("events", ["hide", "defeat"]):
+                continue
+            ctx = rules.static_ctx(src, mi, ctl)
+            if not rules.static_hits(g, ctx, s, u) or not rules.condition(g, ctx, s.cond, core=True):
+                continue
+            if choose(g, frame, ctl, "yesno", [True, False], prompt=f"defeat {g.cards[src.stack[-1]].name} instead?"):
+                used.add(src.uid)
+                out[u.uid] = src
+                break
+    return out
+
+
+def _sacrificed(g: GameState, u: Unit, protect: dict[int, Unit]) -> bool:
+    src = protect.get(u.uid)
+    if src is None:
+        return False
+    if g.units.get(src.uid) is src:
+        defeat_unit(g, src, by=src.controller)
+    return True
+
+
+def copyable_lines(card, mode: str) -> tuple[int, ...]:
+    """The instant lines of ``card`` another character may copy: encoded, not a copy itself
+    (a copy of a copy could chain forever), and not UPGRADE when ``mode`` is non_upgrade."""
+    key = (card.id, mode)
+    found = _COPYABLE.get(key)
+    if found is None:
+        found = tuple(
+            i for i, line in enumerate(card.effects)
+            if line.kind == "instant" and line.encoding is not None and line.encoding.steps
+            and line.timing in ("main", "upgrade", "ambush", "score")
+            and not (mode == "non_upgrade" and line.timing == "upgrade")
+            and not any(s.verb == "copy" for s in line.encoding.steps))
+        _COPYABLE[key] = found
+    return found
+
+
+def v_copy(g: GameState, frame: Frame, step: Step) -> None:
+    """Copy an instant effect of another card: it resolves as this character's own effect
+    (its controller decides, "this character" and "this mission" are the copier's)."""
+    ctx = frame.ctx
+    mode = step.opts.get("lines", "any")
+    if isinstance(step.arg, Selector):
+        cands = [u.uid for u in rules.select(g, ctx, step.arg)
+                 if not u.hidden and copyable_lines(g.cards[u.stack[-1]], mode)]
+        pick = choose(g, frame, ctx.player, "target", cands, prompt="character whose effect to copy")
+        if pick is SKIP:
+            return
+        inst = g.units[pick].stack[-1]
+    else:
+        inst = ctx.vars.get(step.arg, -1)
+        if not isinstance(inst, int) or inst < 0:
+            return
+    lines = copyable_lines(g.cards[inst], mode)
+    li = choose(g, frame, ctx.player, "line", [(inst, i) for i in lines], prompt="effect to copy")
+    if li is SKIP:
+        return
+    line = g.cards[inst].effects[li[1]]
+    cctx = Ctx(player=ctx.player, source=ctx.source, mission=_here(g, frame), card=ctx.card)
+    g.stack.append(Frame(steps=list(line.encoding.steps), ctx=cctx, label=f"copy of {g.cards[inst].name}"))
+    g.emit("copy", ctx.player, g.cards[inst].id, line.timing)
+
+
+def v_strip_top(g: GameState, frame: Frame, step: Step) -> None:
+    """Discard the top card of an upgrade stack: the card beneath becomes the character."""
+    for u in pick_units(g, frame, step.arg):
+        if g.units.get(u.uid) is not u or len(u.stack) < 2:
+            continue
+        affect(g, u, frame.ctx.player)
+        top = u.stack.pop()
+        g.players[g.owner[top]].discard.append(top)
+        g.board_version += 1
+        frame.ctx.vars[step.as_ or "stripped"] = top
+        g.emit("strip", u.controller, u.uid, g.cards[top].id)
+        if rules.has_name_on_side(g, u.mission, u.controller, g.cards[u.stack[-1]].name_key, except_uid=u.uid):
+            # "No repetition": the card uncovered duplicates a name, so it is discarded (not defeated)
+            side = g.missions[u.mission].sides[u.controller]
+            side.remove(u)
+            g.units.pop(u.uid, None)
+            g.players[u.owner].discard.extend(u.stack)
+            break_control_from(g, u)
+
+
+def v_choose_mission(g: GameState, frame: Frame, step: Step) -> None:
+    mi = choose_mission(g, frame, frame.ctx.player, list(range(len(g.missions))), "choose a mission")
+    frame.ctx.vars[step.as_ or "chosen_mission"] = -2 if mi is SKIP else mi
+
+
+def v_retrieve(g: GameState, frame: Frame, step: Step) -> None:
+    p = g.players[frame.ctx.player]
+    cands = [c for c in p.discard if g.cards[c].type == "character" and rules.card_fits(g, step.arg, g.cards[c])]
+    c = choose(g, frame, p.index, "card", cands, prompt="character to put into your hand")
+    if c is SKIP:
+        return
+    p.discard.remove(c)
+    p.hand.append(c)
+    g.emit("retrieve", p.index, c)
+
+
+def v_reveal_or_defeat(g: GameState, frame: Frame, step: Step) -> None:
+    """The chosen hidden character's controller either plays it (reveals it) paying N more,
+    or defeats it. Unable to pay, they must defeat it. It is an effect of the chooser's."""
+    from mythos_cli.engine.game import reveal, reveal_price
+
+    me = frame.ctx.player
+    for u in pick_units(g, frame, step.arg):
+        if g.units.get(u.uid) is not u or not u.hidden:
+            continue
+        opp = u.controller
+        price = reveal_price(g, opp, u, extra=step.opts.get("more", 0))
+        play = price is not None and choose(g, frame, opp, "yesno", [True, False],
+                                            prompt=f"play it paying {step.opts.get('more', 0)} more (no: defeat it)?")
+        affect(g, u, me)
+        if play:
+            reveal(g, opp, u, price)
+        else:
+            protect = _protections(g, frame, [u], "defeat")
+            if not _sacrificed(g, u, protect):
+                defeat_unit(g, u, by=me)
+
+
+def v_special(g: GameState, frame: Frame, step: Step) -> None:
+    from mythos_cli.engine.specials import RUN
+
+    RUN[step.arg](g, frame, step)
+
+
+def affect(g: GameState, u: Unit, by: int) -> None:
+    """An effect of player ``by`` affects ``u``: ⧗ tax makes an enemy pay for it, if able."""
+    if by < 0 or by == u.controller or u.hidden:
+        return
+    for s in rules.own_static(g, u.stack[-1], "tax"):
+        p = g.players[by]
+        k = min(p.chakra, rules.number(g, rules.static_ctx(u, u.mission, u.controller), s.n))
+        if k > 0:
+            p.chakra -= k
+            g.emit("tax", by, u.uid, k)
+
+
+# Every verb of the language and the function that runs it.
+VERB_RUN = {
+    "powerup": v_powerup,
+    "remove_tokens": v_remove_tokens,
+    "gain_chakra": v_gain_chakra,
+    "steal_chakra": v_steal_chakra,
+    "draw": v_draw,
+    "discard": v_discard,
+    "look_hand": v_look,
+    "look_hidden": v_look,
+    "move": v_move,
+    "hide": v_hide,
+    "defeat": v_defeat,
+    "take_control": v_take_control,
+    "return_to_hand": v_return_to_hand,
+    "play": v_play,
+    "place_hidden": v_place_hidden,
+    "gain_edge": v_gain_edge,
+    "gain_points": v_gain_points,
+    "spend_chakra": v_spend_chakra,
+    "discard_top": v_discard_top,
+    "search_top": v_search_top,
+    "put_on_deck": v_put_on_deck,
+    "repeat": v_repeat,
+    "copy": v_copy,
+    "strip_top": v_strip_top,
+    "choose_mission": v_choose_mission,
+    "retrieve": v_retrieve,
+    "reveal_or_defeat": v_reveal_or_defeat,
+    "special": v_special,
+}

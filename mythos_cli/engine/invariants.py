@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from mythos_cli.engine import rules
 from mythos_cli.engine.state import GameState
 
 
@@ -54,6 +55,10 @@ def check(g: GameState) -> None:
             dup = [n for n, k in names.items() if k > 1]
             if dup:
                 raise InvariantViolation(f"mission {mi}, player {side_idx}: two characters named {dup[0]}")
+    for u in g.all_units():
+        if rules.power(g, u) != rules.power_now(g, u):
+            raise InvariantViolation(f"unit {u.uid}: memoised Power {rules.power(g, u)} != {rules.power_now(g, u)} "
+                                     "(a change to tokens or the board did not bump its version)")
     if set(g.units) != seen_units:
         raise InvariantViolation(f"indexed units not on the board: {sorted(set(g.units) - seen_units)}")
     for inst in range(len(g.cards)):

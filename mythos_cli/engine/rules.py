@@ -148,9 +148,11 @@ def matches(g: GameState, ctx: Ctx, sel: Selector, u: Unit, *, core: bool = Fals
         return False
     if sel.not_name and not u.hidden and card.name_key in sel.not_name:
         return False
+    if sel.name_var and (u.hidden or card.name_key != ctx.vars.get(sel.name_var + "_name")):
+        return False
     if sel.has_tokens is not None and (u.tokens > 0) != sel.has_tokens:
         return False
-    if sel.played_last_turn and not (u.controller != ctx.player and g.last_turn_plays.get(1 - ctx.player) == u.uid):
+    if sel.played_last_turn and not (u.controller != ctx.player and u.uid in g.last_turn_plays.get(1 - ctx.player, ())):
         return False
     need_power = (sel.power_max is not None or sel.power_min is not None or sel.power_eq is not None
                   or sel.power_lt_self or sel.power_le_self or sel.power_max_var)
@@ -239,22 +241,53 @@ def condition(g: GameState, ctx: Ctx, cond: Condition | None, *, core: bool = Fa
         return False
     if cond.var_set and not ctx.vars.get(cond.var_set):
         return False
-    if cond.var_min and number(g, ctx, cond.var_min[0]) < cond.var_min[1]:
+    if cond.var_min and number(g, ctx, cond.var_min[0], core=core) < cond.var_min[1]:
+        return False
+    if cond.var_max and number(g, ctx, cond.var_max[0], core=core) > cond.var_max[1]:
         return False
     return True
 
 
 # ---------------------------------------------------------------------------------------
 # power
+def statics_with_ctx(g: GameState, kind: str) -> list[tuple[Ctx, Static]]:
+    """Like ``statics`` with a context per static, built once per board version (hot path)."""
+    active_lines(g)
+    key = "c:" + kind
+    found = g.lines_cache.get(key)
+    if found is None:
+        found = [(static_ctx(u, mi, ctl), s) for u, mi, ctl, s in statics(g, kind)]
+        g.lines_cache[key] = found
+    return found
+
+
 def power(g: GameState, u: Unit) -> int:
-    """Current Power: core stats plus every static modifier in force (never below 0)."""
-    p = core_power(g, u)
-    for src, mi, ctl, s in statics(g, "power_zero"):
-        ctx = static_ctx(src, mi, ctl)
-        if condition(g, ctx, s.cond, core=True) and _static_hits(g, ctx, s, u):
+    """Current Power: core stats plus every static modifier in force (never below 0).
+
+    Memoised until the board, any Power token, the Edge or an empty hand changes: those are
+    everything a static's target or condition can read. (The invariant checker compares the
+    memo with a fresh computation after every decision of the random-game runs.)"""
+    key = (g.board_version, g.token_version, g.edge, not g.players[0].hand, not g.players[1].hand)
+    if g.power_key != key:
+        g.power_cache = {}
+        g.power_key = key
+    found = g.power_cache.get(u.uid)
+    if found is None:
+        found = g.power_cache[u.uid] = power_now(g, u)
+    return found
+
+
+def power_now(g: GameState, u: Unit) -> int:
+    """Power computed from scratch (no memo)."""
+    p = (0 if u.hidden else g.cards[u.stack[-1]].power) + u.tokens
+    zero = statics_with_ctx(g, "power_zero")
+    mods = statics_with_ctx(g, "power")
+    if not zero and not mods and not u.attachments:
+        return p if p > 0 else 0
+    for ctx, s in zero:
+        if _static_hits(g, ctx, s, u) and condition(g, ctx, s.cond, core=True):
             return 0
-    for src, mi, ctl, s in statics(g, "power"):
-        ctx = static_ctx(src, mi, ctl)
+    for ctx, s in mods:
         if not _static_hits(g, ctx, s, u) or not condition(g, ctx, s.cond, core=True):
             continue
         if "per" in s.opts:
@@ -263,7 +296,12 @@ def power(g: GameState, u: Unit) -> int:
             p += number(g, ctx, s.n, core=True)
     for a in u.attachments:
         p += g.cards[a].power
-    return max(p, 0)
+    return p if p > 0 else 0
+
+
+def static_hits(g: GameState, ctx: Ctx, s: Static, u: Unit) -> bool:
+    """Whether static ``s`` (seen from ``ctx``) applies to unit ``u``."""
+    return _static_hits(g, ctx, s, u)
 
 
 def _static_hits(g: GameState, ctx: Ctx, s: Static, u: Unit) -> bool:
@@ -343,7 +381,16 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
             ctx = Ctx(player=player, source=reveal.uid, mission=mi, card=card_inst)
             if condition(g, ctx, s.cond):
                 cost -= abs(number(g, ctx, s.n))
+    for s in own_static(g, card_inst, "play_cost"):  # "pay 1 less to play this character if …"
+        ctx = Ctx(player=player, source=reveal.uid if reveal is not None else -1, mission=mi, card=card_inst)
+        if condition(g, ctx, s.cond):
+            cost -= abs(number(g, ctx, s.n))
     return max(cost, floor, 0)
+
+
+def has_own_cost(g: GameState, card_inst: int) -> bool:
+    """Whether the card changes its own cost (⧗ play_cost): the fast path must ask play_cost."""
+    return bool(own_static(g, card_inst, "play_cost"))
 
 
 def _card_fits(g: GameState, sel: Selector, card) -> bool:

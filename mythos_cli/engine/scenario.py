@@ -139,6 +139,7 @@ def build(doc: dict, catalog: Catalog, where: str) -> GameState:
     for pl, n in board.get("plays_this_round", {}).items():
         players[_player(pl, f"{where}")].plays_this_round = int(n)
     g.board_version += 1
+    g.token_version += 1
     if phase == "mulligan":
         g.pending = Decision(g.edge, "mulligan", [False, True])
     else:

@@ -135,11 +135,14 @@ class GameState:
     decisions: int = 0
     events: list[tuple] | None = None  # optional event stream
     history: list[tuple] = field(default_factory=list)  # actions applied (for replay)
-    last_turn_plays: dict[int, int] = field(default_factory=dict)
+    last_turn_plays: dict[int, tuple[int, ...]] = field(default_factory=dict)  # per player: uids played in their latest turn
     turn_over: bool = False
     board_version: int = 0  # bumped whenever which cards are face-up where changes
     lines_version: int = -1
     lines_cache: dict = field(default_factory=dict)
+    token_version: int = 0  # bumped whenever Power tokens change anywhere
+    power_key: tuple | None = None
+    power_cache: dict = field(default_factory=dict)
 
     def clone(self) -> "GameState":
         """An independent copy (for look-ahead), made by hand for speed: the catalog cards,
@@ -159,6 +162,8 @@ class GameState:
         g.rng.setstate(self.rng.getstate())
         g.lines_cache = {}
         g.lines_version = -1
+        g.power_cache = {}
+        g.power_key = None
         return g
 
     # ---- small helpers used everywhere -------------------------------------------------

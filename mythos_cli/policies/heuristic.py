@@ -187,38 +187,46 @@ def card_effect_value(obs: Observation, card, mi: int, b: Board, *, upgrade: boo
 
 # ---------------------------------------------------------------------------------------
 # scoring main actions
-def score_main(obs: Observation, action: tuple, b: Board, base: float, w: Weights) -> float:
+def _delta(b: Board, mi: int, gain: int, w: Weights) -> float:
+    """Change in board value when my Power on mission ``mi`` grows by ``gain``."""
+    m, t, wt = b.mine[mi], b.theirs[mi], b.weight[mi]
+    before = 0.0 if m == 0 and t == 0 else wt * win_prob(m - t, b.edge, b.open_, w)
+    after = 0.0 if m + gain == 0 and t == 0 else wt * win_prob(m + gain - t, b.edge, b.open_, w)
+    return after - before
+
+
+def score_main(obs: Observation, action: tuple, b: Board, base: float, w: Weights, cache: dict | None = None) -> float:
     kind = action[0]
     if kind == "pass":
         v = 0.0
         if not obs.opponent_passed and not obs.has_edge:
             v += w.edge  # the first to pass takes the Edge
         return v + w.pass_margin
+    price = obs.price(action)
     if kind == "reveal":
         uid = action[1]
         card = obs.unit_card(uid)
         mi = obs.mission_of(uid)
-        price = obs.price(action)
         eff, selfp = card_effect_value(obs, card, mi, b, upgrade=False, ambush=True)
-        gain = card.power + selfp
-        b.mine[mi] += gain
-        v = b.value(w) - base
-        b.mine[mi] -= gain
+        v = _delta(b, mi, card.power + selfp, w)
         return v + w.effect_scale * eff - w.chakra * price + w.reveal_bias - _hold(obs, w, price)
     _, inst, mi, hidden, over = action
     card = obs.card(inst)
-    price = obs.price(action)
     if hidden:
         # a hidden card adds no Power now but is a threat (and a bluff); its AMBUSH waits
         has_ambush = any(l.timing == "ambush" and l.encoding is not None for l in card.effects)
         return 0.15 + (0.5 if has_ambush else 0.0) + w.hidden_bias - w.chakra * price - w.card_in_hand * 0.5
-    eff, selfp = card_effect_value(obs, card, mi, b, upgrade=over >= 0, ambush=False)
+    key = (card.id, mi, over >= 0)
+    found = cache.get(key) if cache is not None else None
+    if found is None:
+        found = card_effect_value(obs, card, mi, b, upgrade=over >= 0, ambush=False)
+        if cache is not None:
+            cache[key] = found
+    eff, selfp = found
     gain = card.power + selfp
     if over >= 0:
         gain -= obs.unit_card(over).power  # the stack's tokens stay; only the printed Power changes
-    b.mine[mi] += gain
-    v = b.value(w) - base
-    b.mine[mi] -= gain
+    v = _delta(b, mi, gain, w)
     hand_cost = 0.0 if over >= 0 else w.card_in_hand * 0.6
     return v + w.effect_scale * eff - w.chakra * price - hand_cost - _hold(obs, w, price)
 
@@ -231,8 +239,9 @@ def best_main(obs: Observation, w: Weights, rng) -> tuple:
     b = board(obs, w)
     base = b.value(w)
     best, best_v = None, -1e9
+    cache: dict = {}
     for a in obs.legal:
-        v = score_main(obs, a, b, base, w) + rng.random() * 1e-6
+        v = score_main(obs, a, b, base, w, cache) + rng.random() * 1e-6
         if v > best_v:
             best, best_v = a, v
     return best
@@ -241,7 +250,8 @@ def best_main(obs: Observation, w: Weights, rng) -> tuple:
 def ranked_main(obs: Observation, w: Weights) -> list[tuple[float, tuple]]:
     b = board(obs, w)
     base = b.value(w)
-    return sorted(((score_main(obs, a, b, base, w), a) for a in obs.legal), key=lambda t: -t[0])
+    cache: dict = {}
+    return sorted(((score_main(obs, a, b, base, w, cache), a) for a in obs.legal), key=lambda t: -t[0])
 
 
 # ---------------------------------------------------------------------------------------

@@ -63,6 +63,7 @@ class GreedyPolicy(BasePolicy):
     counting the card's effects, the Edge and the chakra spent."""
 
     name = "greedy"
+    weights = H.Weights(chakra=0.15)
 
     def main(self, obs: Observation) -> tuple:
         return H.best_main(obs, self.weights, self.rng)
@@ -72,14 +73,15 @@ class TempoPolicy(GreedyPolicy):
     """Spends everything face-up, fast, and fights for the newest mission."""
 
     name = "tempo"
-    weights = H.Weights(chakra=0.05, hidden_bias=-2.0, newest_bias=0.6, pass_margin=-0.2, edge=0.2, effect_scale=1.2)
+    weights = H.Weights(chakra=0.0, hidden_bias=-2.0, newest_bias=0.5, pass_margin=-0.1, edge=0.4, effect_scale=1.3,
+                        future_rounds=0.6)
 
 
 class AmbushPolicy(GreedyPolicy):
     """Plays cheap cards hidden, reveals late (after the opponent passes), bluffs, holds the Edge."""
 
     name = "ambush"
-    weights = H.Weights(hidden_bias=0.9, reveal_bias=0.8, edge=1.2, hold_chakra=0.25, chakra=0.2)
+    weights = H.Weights(hidden_bias=0.4, reveal_bias=0.8, edge=0.6, chakra=0.02)
 
     def main(self, obs: Observation) -> tuple:
         ranked = H.ranked_main(obs, self.weights)
@@ -96,7 +98,7 @@ class ControlPolicy(GreedyPolicy):
     """Saves chakra for the late, valuable missions (B and A) and answers rather than leads."""
 
     name = "control"
-    weights = H.Weights(rank_bias=0.35, hold_chakra=0.35, chakra=0.3, edge=0.8, effect_scale=1.3)
+    weights = H.Weights(rank_bias=0.35, hold_chakra=0.4, hidden_bias=0.5, chakra=0.02, edge=0.3, effect_scale=1.3)
 
 
 class LookaheadPolicy(GreedyPolicy):
@@ -106,16 +108,19 @@ class LookaheadPolicy(GreedyPolicy):
 
     name = "lookahead"
 
-    def __init__(self, mulligan: str | None = None, sims: int = 24, time: float = 0.0, width: int = 4, **params):
-        super().__init__(mulligan, sims=int(sims), time=float(time), width=int(width), **params)
-        self.sims, self.time_budget, self.width = int(sims), float(time), int(width)
-        self._inner = GreedyPolicy(mulligan="keep")
+    weights = ControlPolicy.weights
+
+    def __init__(self, mulligan: str | None = None, sims: int = 12, time: float = 0.0, width: int = 3,
+                 clear: float = 1.5, **params):
+        super().__init__(mulligan, sims=int(sims), time=float(time), width=int(width), clear=float(clear), **params)
+        self.sims, self.time_budget, self.width, self.clear = int(sims), float(time), int(width), float(clear)
+        self._inner = ControlPolicy(mulligan="keep")
 
     def main(self, obs: Observation) -> tuple:
         ranked = H.ranked_main(obs, self.weights)
         cands = [a for _, a in ranked[: self.width]]
-        if len(cands) == 1:
-            return cands[0]
+        if len(cands) == 1 or ranked[0][0] - ranked[1][0] >= self.clear:
+            return cands[0]  # a clear best move needs no search
         totals = [0.0] * len(cands)
         counts = [0] * len(cands)
         deadline = time.perf_counter() + self.time_budget if self.time_budget > 0 else None

@@ -1,0 +1,132 @@
+"""Policies: only legal decisions, no peeking at hidden information, reproducible."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mythos_cli.engine import deck_from_catalog, new_game, legal_actions, apply
+from mythos_cli.engine.invariants import check
+from mythos_cli.policies import Observation, PolicySpecError, make_policy, play_match
+from mythos_cli.policies.ladder import bradley_terry, plan
+
+FAST = ["random", "greedy", "tempo", "ambush", "control"]
+
+
+def random_deck(catalog, rng):
+    chars = [c.id for c in catalog if c.set == "KS" and c.type == "character"]
+    missions = [c.id for c in catalog if c.set == "KS" and c.type == "mission"]
+    return deck_from_catalog(catalog, rng.sample(chars, 15) * 2, rng.sample(missions, 3))
+
+
+@pytest.fixture(scope="module")
+def decks(catalog):
+    rng = random.Random(3)
+    return [random_deck(catalog, rng) for _ in range(10)]
+
+
+@pytest.mark.parametrize("spec", FAST)
+def test_policies_only_make_legal_decisions(spec, decks):
+    """apply() refuses any illegal action, so a full game is the check; invariants hold too."""
+    opponents = FAST
+    for i in range(40):
+        a = make_policy(spec)
+        b = make_policy(opponents[i % len(opponents)])
+        r = play_match(decks[i % 10], decks[(i + 3) % 10], a, b, seed=i, check=check if i % 4 == 0 else None)
+        assert r.winner in (0, 1)
+
+
+def test_lookahead_plays_legal_games(decks):
+    for i in range(3):
+        r = play_match(decks[i], decks[i + 1], make_policy("lookahead:sims=6"), make_policy("greedy"), seed=i)
+        assert r.winner in (0, 1)
+
+
+@pytest.mark.parametrize("spec", FAST + ["lookahead:sims=4"])
+def test_same_seed_same_decisions(spec, decks):
+    a = play_match(decks[1], decks[2], make_policy(spec), make_policy("greedy"), seed=17)
+    b = play_match(decks[1], decks[2], make_policy(spec), make_policy("greedy"), seed=17)
+    assert a.state.history == b.state.history
+
+
+def _shuffle_hidden_info(g, me, rng):
+    """Swap the opponent's hand, hidden characters and deck order among themselves."""
+    h = g.clone()
+    opp = h.players[1 - me]
+    pool_slots = [("hand", i) for i in range(len(opp.hand))] + [("deck", i) for i in range(len(opp.deck))]
+    hidden = [u for u in h.all_units() if u.hidden and u.owner != me]
+    cards = opp.hand + opp.deck + [u.stack[-1] for u in hidden]
+    rng.shuffle(cards)
+    k = 0
+    for zone, i in pool_slots:
+        getattr(opp, zone)[i] = cards[k]
+        k += 1
+    for u in hidden:
+        u.stack[-1] = cards[k]
+        k += 1
+    rng.shuffle(h.players[me].deck)
+    h.board_version += 1
+    return h
+
+
+@pytest.mark.parametrize("spec", FAST[1:] + ["lookahead:sims=4"])
+def test_policies_do_not_peek(spec, decks):
+    """Changing what a player cannot see must not change that player's choice."""
+    rng = random.Random(11)
+    tested = 0
+    for seed in range(12):
+        g = new_game(decks[seed % 10], decks[(seed + 5) % 10], seed)
+        driver = make_policy("random")
+        driver.reset(seed)
+        steps = rng.randrange(10, 60)
+        for _ in range(steps):
+            if g.is_terminal:
+                break
+            apply(g, driver.decide(Observation(g, g.pending.player)))
+        if g.is_terminal:
+            continue
+        me = g.pending.player
+        p1, p2 = make_policy(spec), make_policy(spec)
+        p1.reset(99)
+        p2.reset(99)
+        choice = p1.decide(Observation(g, me))
+        other = _shuffle_hidden_info(g, me, rng)
+        # the hand instances of the opponent moved, but every action names only my cards or public units
+        assert p2.decide(Observation(other, me)) == choice
+        tested += 1
+    assert tested >= 8
+
+
+def test_policy_specs():
+    assert make_policy("lookahead:sims=50,time=0.5").sims == 50
+    for bad in ("nope", "greedy:sims=3", "lookahead:sims", "lookahead:sims=abc"):
+        with pytest.raises(PolicySpecError):
+            make_policy(bad)
+    with pytest.raises(PolicySpecError):
+        make_policy("greedy", mulligan="sometimes")
+
+
+def test_mulligan_policies(decks):
+    g = new_game(decks[0], decks[1], 1)
+    obs = Observation(g, g.pending.player)
+    assert make_policy("greedy", mulligan="keep").decide(obs) == ("choose", False)
+    assert make_policy("greedy", mulligan="always").decide(obs) == ("choose", True)
+    assert make_policy("greedy", mulligan="heuristic").decide(obs) in legal_actions(g)
+
+
+def test_ladder_plan_mirrors_seats():
+    jobs = plan(["a", "b"], 2, 4, seed=1)
+    assert len(jobs) == 4
+    assert (jobs[0].a, jobs[0].b) == ("a", "b") and (jobs[1].a, jobs[1].b) == ("b", "a")
+    assert (jobs[0].deck_a, jobs[0].deck_b) == (jobs[1].deck_b, jobs[1].deck_a)
+    assert plan(["a", "b"], 2, 4, seed=1) == jobs
+
+
+def test_bradley_terry_orders_known_strengths():
+    pw = {("s", "m"): (70, 100), ("m", "s"): (30, 100), ("m", "w"): (70, 100), ("w", "m"): (30, 100),
+          ("s", "w"): (85, 100), ("w", "s"): (15, 100)}
+    ratings = bradley_terry(["w", "m", "s"], pw)
+    assert [r.policy for r in ratings] == ["s", "m", "w"]
+    s = next(r for r in ratings if r.policy == "s")
+    assert s.low < s.elo < s.high and s.elo > 200
