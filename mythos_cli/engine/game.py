@@ -314,9 +314,15 @@ def play_card(g: GameState, player: int, inst: int, mi: int, *, hidden: bool, ov
         g.board_version += 1
         u.played_turn = g.turn
         upgrade = True
+        p.upgraded += 1
     else:
         u = new_unit(g, player, inst, mi, hidden=hidden)
         upgrade = False
+        if hidden:
+            p.played_hidden += 1
+        else:
+            p.played_face_up += 1
+            p.cost_face_up.append(g.cards[inst].cost)
     _played_this_turn(g, player, u)
     g.emit("play", player, g.cards[inst].id, mi, "hidden" if hidden else "upgrade" if upgrade else "face_up", price)
     if not hidden:
@@ -337,6 +343,7 @@ def reveal(g: GameState, player: int, u: Unit, price: int) -> None:
     p.chakra -= price
     p.chakra_spent += price
     p.plays_this_round += 1
+    p.revealed += 1
     u.hidden = False
     g.board_version += 1
     u.played_turn = g.turn
@@ -366,6 +373,9 @@ def _mulligan(g: GameState, player: int, take: bool) -> None:
         g.pending = Decision(1 - player, "mulligan", [False, True], "mulligan your whole hand?")
     else:
         g.phase = "start"
+        for q in g.players:
+            q.drawn = 0  # the opening hand is not "drawn during the round"
+            g.emit("opening", q.index, [g.cards[c].id for c in q.hand])
 
 
 # ---------------------------------------------------------------------------------------
@@ -433,8 +443,11 @@ def _start_phase(g: GameState) -> None:
         p.chakra_spent = 0
         p.passed = False
         p.plays_this_round = 0
+        p.played_face_up = p.played_hidden = p.revealed = p.upgraded = p.missions_won = 0
+        p.cost_face_up = []
         g.emit("chakra", p.index, gain)
     for p in g.players:
+        p.drawn = 0
         interp.draw_cards(g, p.index, DRAW_PER_ROUND)
     g.phase = "action"
     g.current = g.edge
@@ -450,6 +463,7 @@ def _evaluate(g: GameState, mi: int) -> None:
     if winner < 0:
         return
     pts = rules.mission_points(g, mi)
+    g.players[winner].missions_won += 1
     g.players[winner].score += pts
     g.round_scores[-1][winner] += pts
     frames = [interp.score_frame(g, winner, None, mi)]
@@ -472,7 +486,23 @@ def _end_phase(g: GameState) -> None:
     g.phase = "cleanup"
 
 
+def _log_round(g: GameState) -> None:
+    """Keep this round's statistics (for the simulation database) before the round ends."""
+    entry = []
+    for p in g.players:
+        entry.append({
+            "chakra_gained": p.chakra_gained, "chakra_spent": p.chakra_spent, "chakra_left": p.chakra,
+            "cards_drawn": p.drawn, "played_face_up": p.played_face_up, "played_hidden": p.played_hidden,
+            "revealed": p.revealed, "upgraded": p.upgraded, "cost_face_up": list(p.cost_face_up),
+            "characters_in_play": sum(len(m.sides[p.index]) for m in g.missions),
+            "missions_won": p.missions_won, "points": g.round_scores[-1][p.index] if g.round_scores else 0,
+            "edge": g.edge == p.index,
+        })
+    g.round_log.append(entry)
+
+
 def _cleanup(g: GameState) -> None:
+    _log_round(g)
     for u in g.all_units():
         if u.tokens and (u.hidden or not rules.own_static(g, u.stack[-1], "keep_tokens")):
             u.tokens = 0
@@ -484,6 +514,7 @@ def _cleanup(g: GameState) -> None:
 
 
 def _finish(g: GameState) -> None:
+    _log_round(g)
     a, b = g.players[0].score, g.players[1].score
     if a == b:
         g.winner = g.edge

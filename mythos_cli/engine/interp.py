@@ -327,6 +327,7 @@ def draw_cards(g: GameState, player: int, n: int) -> int:
         c = p.deck.pop()
         p.hand.append(c)
         drawn += 1
+        p.drawn += 1
         g.emit("draw", player, c)
     return drawn
 

@@ -9,7 +9,8 @@ board is written ``"KS-015"``, ``"KS-015+2"`` (two Power tokens), ``"hidden KS-0
 ``{ card = "KS-015", tokens = 2, hidden = true, under = ["KS-009"], owner = "p2" }``.
 Steps are strings: ``"pass"``, ``"play KS-108 on 1"``, ``"play KS-013 hidden on 2"``,
 ``"play KS-108 over KS-009"``, ``"reveal KS-013"``, ``"choose p2:KS-054"``,
-``"choose mission 2"``, ``"choose yes"``, ``"choose 3"``, ``"choose skip"``,
+``"choose mission 2"``, ``"choose yes"``, ``"choose 3"``, ``"choose skip"``, ``"choose MAIN"`` (the
+effect line to copy),
 ``"mulligan no"``, and ``"auto until round 3"`` / ``"auto until end"`` (both players
 pass and take the first option until then).
 """
@@ -262,6 +263,11 @@ def _action_for(g: GameState, text: str, where: str) -> tuple:
         raise ScenarioError(f"{where}: {arg!r} is not a place offered: {d.options}")
     if d.kind == "target":
         return ("choose", find_unit(g, arg, where, among=[o for o in d.options if o is not None]).uid)
+    if d.kind == "line":  # an effect line to copy, by its timing: "choose MAIN", "choose AMBUSH"
+        for o in d.options:
+            if o is not None and _option_name(g, o).lower() == low:
+                return ("choose", o)
+        raise ScenarioError(f"{where}: {arg!r} is not an effect offered: {[_option_name(g, o) for o in d.options]}")
     if d.kind == "card":
         for o in d.options:
             if o is not None and arg.upper() in (g.cards[o].id, *g.cards[o].printings):
@@ -436,6 +442,9 @@ def _option_name(g: GameState, o: Any) -> str:
         return f"mission {o + 1}"
     if g.pending and g.pending.kind == "card":
         return g.cards[o].id
+    if g.pending and g.pending.kind == "line":
+        inst, i = o
+        return g.cards[inst].effects[i].timing.upper()
     return str(o)
 
 

@@ -67,6 +67,13 @@ class Player:
     mulliganed: bool = False
     chakra_gained: int = 0  # this round, for statistics
     chakra_spent: int = 0
+    drawn: int = 0  # this round's statistics, kept in GameState.round_log at the end of each round
+    played_face_up: int = 0
+    played_hidden: int = 0
+    revealed: int = 0
+    upgraded: int = 0
+    cost_face_up: list[int] = field(default_factory=list)
+    missions_won: int = 0
 
 
 @dataclass(slots=True)
@@ -137,6 +144,7 @@ class GameState:
     history: list[tuple] = field(default_factory=list)  # actions applied (for replay)
     last_turn_plays: dict[int, tuple[int, ...]] = field(default_factory=dict)  # per player: uids played in their latest turn
     turn_over: bool = False
+    round_log: list = field(default_factory=list)  # per round: a stats dict per player
     board_version: int = 0  # bumped whenever which cards are face-up where changes
     lines_version: int = -1
     lines_cache: dict = field(default_factory=dict)
@@ -154,6 +162,7 @@ class GameState:
         g.units = units
         g.mission_deck = list(self.mission_deck)
         g.round_scores = [list(r) for r in self.round_scores]
+        g.round_log = list(self.round_log)
         g.history = list(self.history)
         g.last_turn_plays = dict(self.last_turn_plays)
         g.events = None if self.events is None else list(self.events)
@@ -190,6 +199,7 @@ class GameState:
 def _clone_player(p: Player) -> Player:
     q = copy.copy(p)
     q.hand, q.deck, q.discard, q.missions = list(p.hand), list(p.deck), list(p.discard), list(p.missions)
+    q.cost_face_up = list(p.cost_face_up)
     return q
 
 
