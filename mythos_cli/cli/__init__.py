@@ -6,19 +6,22 @@ import typer
 
 from mythos_cli import __version__
 from mythos_cli.cli import cards as cards_cli
+from mythos_cli.cli import decks as decks_cli
 
 app = typer.Typer(
     name="mythos",
     help=(
         "Deck validation, game simulation and tournament-prep reports for the Naruto Mythos TCG "
         "(Konoha Shidō and Shinobi Shiren).\n\n"
-        "Example: mythos cards show kakashi"
+        "Examples: mythos cards show kakashi · mythos validate data/decks/*.txt"
     ),
     no_args_is_help=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
 )
 app.add_typer(cards_cli.app, name="cards")
+app.command("validate")(decks_cli.validate)
+app.add_typer(decks_cli.app, name="deck")
 
 
 def _version(value: bool) -> None:
