@@ -71,7 +71,8 @@ def _verdict(v: Verdict) -> None:
         out.print(f"[bold red]✗[/] {escape(v.source)}: not a legal {v.construction} deck{name}{counts}: {tally}",
                   highlight=False, soft_wrap=True)
     if v.readable and v.construction_from == "sections":
-        out.print(f"  [dim]validated as {v.construction}, the format its sections belong to (--format to choose)[/]", highlight=False)
+        out.print(f"  [dim]validated as {v.construction}, the format its sections belong to (--format to choose)[/]",
+                  highlight=False, soft_wrap=True)
     for p in v.problems:
         _problem(p)
 
@@ -122,7 +123,9 @@ def convert_cmd(
         err.print(f"[bold red]error:[/] cannot convert {escape(v.source)}", highlight=False, soft_wrap=True)
         for p in result.problems:
             _problem(p, err)
-        raise typer.Exit(2 if not v.readable else 1)
+        # A list the output format cannot say is a usage error, like an unreadable input.
+        cannot = any(p.code == "cannot-convert" for p in result.problems)
+        raise typer.Exit(2 if not v.readable or cannot else 1)
     for p in result.problems:
         _problem(p, err)
     if out_path is None:

@@ -75,6 +75,11 @@ def parse_code(code: str, line: int | None = 1) -> tuple[Deck, list[Problem]]:
 
 def write_code(deck: Deck) -> str:
     """The deck code of a Mythos list: cards, missions, then the name."""
+    other = [s for s in deck.sections if s not in (DECK, MISSIONS)]
+    if other:
+        raise ValueError(f"a deck code has no sections: {', '.join(other)} cannot be written")
+    if any(e.colours for e in deck.entries):
+        raise ValueError("a deck code has no colours")
     parts = []
     for section in (DECK, MISSIONS):
         for e in deck.section(section):
@@ -85,11 +90,6 @@ def write_code(deck: Deck) -> str:
             if not is_id(ref):
                 raise ValueError(f"{ref!r} is not a card id: a deck code lists ids (resolve the list first)")
             parts.append(f"{ref}--{e.qty}")
-    other = [s for s in deck.sections if s not in (DECK, MISSIONS)]
-    if other:
-        raise ValueError(f"a deck code has no sections: {', '.join(other)} cannot be written")
-    if any(e.colours for e in deck.entries):
-        raise ValueError("a deck code has no colours")
     if deck.name:
         name = re.sub(r"\s+", "_", deck.name.strip()).replace("|", "/").replace("--", "-")
         if name and not is_id(name) and not ID_LIKE.match(name):

@@ -24,7 +24,7 @@ import json.scanner
 from typing import Any
 
 from mythos_cli.decks.model import DECK, MAX_QTY, MISSIONS, Deck, DeckEntry, Problem, error, warning
-from mythos_cli.decks.syntax import SECTION_WORDS, section_key
+from mythos_cli.decks.syntax import SECTION_WORDS, is_id, section_key
 from mythos_cli.decks.textlist import MAX_ENTRIES
 
 SHAPE_HINT = 'a JSON list looks like {"name": "…", "cards": [{"id": "KS-009-C", "qty": 2}], "missions": ["KS-001-MMS", …]}'
@@ -273,7 +273,9 @@ def deck_to_json(deck: Deck) -> dict[str, Any]:
         if e.section == MISSIONS and not e.colours:
             missions.append(e.written_id if e.qty == 1 else {"id": e.written_id, "qty": e.qty})
             continue
-        obj: dict[str, Any] = {"id": e.written_id, "qty": e.qty}
+        # A card the catalog does not know (the other formats) is named, not identified.
+        key = "id" if e.card is not None or is_id(e.ref) else "name"
+        obj: dict[str, Any] = {key: e.written_id, "qty": e.qty}
         if e.card is not None:
             obj["name"] = e.card.full_name
         elif e.label:

@@ -41,9 +41,13 @@ def _suggestions(found: Lookup, catalog: Catalog, ref: str, section: str) -> lis
 
 
 def _refine_printing(card: Card, ref: str, printing: str | None) -> str | None:
-    """``KS-133_2`` names an alternate art without its rarity: find it if only one fits."""
+    """``KS-133_2`` names an alternate art without its rarity: find it if only one fits.
+
+    A printing id that is also the version id (a mission's ``KS-001-MMS``) names no
+    particular printing.
+    """
     if printing is not None:
-        return printing
+        return None if printing == card.id else printing
     parsed = parse_card_id(ref) if is_id(ref) else None
     if parsed is None or not parsed.alt:
         return None
