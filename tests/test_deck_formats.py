@@ -248,6 +248,14 @@ def test_code_and_json_writers(catalog):
     assert doc["cards"][0] == {"id": "KS-009-C", "qty": 2, "name": "Naruto Uzumaki / Genin of the Leaf Village"}
 
 
+def test_deck_code_names():
+    from mythos_cli.decks.deckcode import code_name
+
+    assert code_name("Leaf  Village | Rush -- v2") == "Leaf_Village_/_Rush_-_v2"
+    assert code_name("KS-9") is None and code_name("KS 9") == "KS_9" and code_name("") is None and code_name(None) is None
+    assert parse("KS-009--2|Leaf_Village_/_Rush_-_v2").deck.name == "Leaf Village / Rush - v2"
+
+
 def test_writers_refuse_what_a_format_cannot_say():
     gencon = Deck(entries=(DeckEntry("Naruto", 1, "leader", colours=("orange",)),))
     with pytest.raises(ValueError, match="no sections"):
@@ -256,6 +264,8 @@ def test_writers_refuse_what_a_format_cannot_say():
         write(Deck(entries=(DeckEntry("Card # one", 1),)), "text")
     with pytest.raises(ValueError, match="not a card id"):
         write(Deck(entries=(DeckEntry("Naruto Uzumaki", 1),)), "code")
+    with pytest.raises(ValueError, match="at least one card"):
+        write(Deck(name="Empty"), "code")
     with pytest.raises(ValueError, match="unknown list format"):
         write(gencon, "yaml")
 

@@ -80,6 +80,8 @@ def write_code(deck: Deck) -> str:
         raise ValueError(f"a deck code has no sections: {', '.join(other)} cannot be written")
     if any(e.colours for e in deck.entries):
         raise ValueError("a deck code has no colours")
+    if not deck.entries:
+        raise ValueError("a deck code needs at least one card")
     parts = []
     for section in (DECK, MISSIONS):
         for e in deck.section(section):
@@ -90,8 +92,18 @@ def write_code(deck: Deck) -> str:
             if not is_id(ref):
                 raise ValueError(f"{ref!r} is not a card id: a deck code lists ids (resolve the list first)")
             parts.append(f"{ref}--{e.qty}")
-    if deck.name:
-        name = re.sub(r"\s+", "_", deck.name.strip()).replace("|", "/").replace("--", "-")
-        if name and not is_id(name) and not ID_LIKE.match(name):
-            parts.append(name)
+    name = code_name(deck.name)
+    if name:
+        parts.append(name)
     return "|".join(parts) + "\n"
+
+
+def code_name(name: str | None) -> str | None:
+    """A deck name as the code writes it: underscores for spaces, no ``|`` or ``--``.
+
+    A name that would read back as a card (``KS 9``) is left out.
+    """
+    if not name:
+        return None
+    coded = re.sub(r"-{2,}", "-", re.sub(r"\s+", "_", name.strip()).replace("|", "/"))
+    return coded if coded and not is_id(coded) and not ID_LIKE.match(coded) else None
