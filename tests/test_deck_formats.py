@@ -274,3 +274,23 @@ def test_deck_entry_rejects_impossible_quantities():
     for qty in (0, -1, 100, 2.0, True):
         with pytest.raises(ValueError):
             DeckEntry("KS-009", qty)
+
+
+def test_readme_examples_parse_as_documented(catalog):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    blocks = readme.split("```")
+    text_list = next(b for b in blocks if b.startswith("\n# A comment"))
+    v = check(text_list)
+    assert v.deck.name == "Leaf Village Rush" and v.construction_from == "header"
+    assert [p.code for p in v.problems] == ["too-few-cards", "few-cheap-plays"]  # an example, not a deck
+    assert [e.card.id for e in v.deck.entries] == ["KS-009", "KS-001", "KS-015", "KS-001-MMS", "KS-005-MMS", "SS-003-MMS"]
+    example = next(b for b in blocks if b.startswith("json\n"))
+    v = check(example[len("json\n"):])
+    assert v.list_format == "json" and v.deck.header == {"author": "Ino", "format": "mythos"}
+    assert {p.code for p in v.errors} == {"too-few-cards"}
+    for fmt in ("naruto-ccg-2006", "gencon-2027"):
+        block = next(b for b in blocks if b.startswith(f"\nformat: {fmt}\n"))
+        v = check(block)
+        assert v.construction == fmt and {p.code for p in v.errors} == {"deck-size"}, v.problems

@@ -38,7 +38,9 @@ _SECTION = re.compile(r"^([A-Za-z][A-Za-z0-9 _-]*?)\s*:\s*$")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
 _QTY = re.compile(r"^(?P<q>[+-]?\d[\d.,]*)(?:(?P<x>[xX×])\s*|\s+|$)(?P<rest>.*)$")
 _XQTY = re.compile(r"^[xX×](?P<q>[+-]?\d[\d.,]*)\s+(?P<rest>.+)$")
-_COMMENT = re.compile(r"(?:^|\s)#.*$")
+# A comment is '#' at the start of a line, or after a space and followed by a space or the
+# end: "Deck #2" keeps its '#'.
+_COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$")
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -115,8 +117,8 @@ def parse_text(text: str) -> tuple[Deck, list[Problem]]:
             section = section_key(sm.group(1))
             section_lines.setdefault(section, number)
             continue
-        hm = _HEADER.match(stripped)
-        if hm and not ID_LIKE.match(stripped):
+        hm = _HEADER.match(bare)
+        if hm and not ID_LIKE.match(bare):
             key, value = hm.group(1).lower(), hm.group(2)
             if section_key(key) in SECTION_WORDS:
                 section = section_key(key)
@@ -148,8 +150,8 @@ def parse_text(text: str) -> tuple[Deck, list[Problem]]:
 # ---- writing -----------------------------------------------------------------------------
 def _safe(text: str, what: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
-    if "#" in text or "[" in text or "]" in text:
-        raise ValueError(f"{what} {text!r} cannot be written in a text list (it holds '#', '[' or ']')")
+    if _COMMENT.search(text) or "[" in text or "]" in text:
+        raise ValueError(f"{what} {text!r} cannot be written in a text list (it holds a ' # ' comment, '[' or ']')")
     return text
 
 
@@ -174,12 +176,14 @@ def _entry_line(e: DeckEntry, bare_single: bool) -> str:
 def write_text(deck: Deck) -> str:
     """The canonical text list: header, the deck section, then the other sections."""
     lines: list[str] = []
-    if deck.name:
-        lines.append(f"name: {_safe(deck.name, 'deck name')}")
-    for key, value in deck.header.items():
+    for key in deck.header:
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", key) or section_key(key) in SECTION_WORDS or key.lower() == "name":
             raise ValueError(f"header key {key!r} cannot be written in a text list")
+    header = ({"name": deck.name} if deck.name else {}) | deck.header
+    for key, value in header.items():
         value = re.sub(r"\s+", " ", value).strip()
+        if _COMMENT.search(value):
+            raise ValueError(f"header {key!r} holds a ' # ' comment and cannot be written in a text list")
         if not value:
             raise ValueError(f"header {key!r} has no value")
         lines.append(f"{key}: {value}")
