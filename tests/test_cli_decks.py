@@ -191,3 +191,17 @@ def test_show_other_formats(files):
 def test_help_has_an_example(cmd):
     res = run(*cmd, "--help")
     assert res.exit_code == 0 and "Example" in res.stdout
+
+
+def test_empty_argument_and_damaged_catalog(monkeypatch):
+    res = run("validate", "")
+    assert res.exit_code == 2 and "no file name given" in res.stdout
+    import mythos_cli.catalog as catalog_module
+    from mythos_cli.catalog import CatalogError
+
+    def damaged():
+        raise CatalogError("KS.toml:3: not valid TOML")
+
+    monkeypatch.setattr(catalog_module, "default_catalog", damaged)
+    res = run("validate", "-", input=deck_text())
+    assert res.exit_code == 2 and "reinstall mythos" in res.stderr

@@ -51,6 +51,17 @@ def test_quantity_spellings(line):
     assert entries(line) == [("deck", 2, "KS-009", "", 1)]
 
 
+@pytest.mark.parametrize("line, qty, ref", [("KS-009-C x2", 2, "KS-009-C"), ("Rashomon x2", 2, "Rashomon"), ("KS-009 x 3", 3, "KS-009")])
+def test_quantity_after_the_card(line, qty, ref):
+    assert entries(line) == [("deck", qty, ref, "", 1)]
+
+
+def test_two_quantities_or_a_section_without_colon_are_errors():
+    assert [p.code for p in parse("2 KS-009 x2\n").problems] == ["bad-quantity"]
+    (p,) = parse("2 KS-009\nMissions\nKS-001\n").problems
+    assert p.code == "bad-section" and p.lines == (2,) and "`missions:`" in p.hint
+
+
 def test_headers_comments_and_labels():
     text = "name: Deck #2\nauthor: Ino\n2 KS-009-C  Naruto Uzumaki  # my favourite\nmissions:  # three of them\nKS-001 Call for Support\n"
     parsed = parse(text)

@@ -11,8 +11,9 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from mythos_cli.catalog import CatalogError
+from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import Problem, Verdict, check_input, convert, deck_stats, exit_code
-from mythos_cli.cli.output import err, out, print_json
 
 app = typer.Typer(help="Convert deck lists between formats and show what a deck is made of.", no_args_is_help=True)
 
@@ -35,6 +36,14 @@ INPUT_HELP = "A deck list file (text, deck code or JSON), '-' for standard input
 
 def _fmt(construction: Optional[ConstructionName]) -> Optional[str]:
     return construction.value if construction else None
+
+
+def _guarded(call, *args):
+    """Run a library call; a damaged card catalog is an installation problem (exit 2)."""
+    try:
+        return call(*args)
+    except CatalogError as exc:
+        fail(str(exc), "the installed card data is damaged; reinstall mythos", code=2)
 
 
 def _counts(v: Verdict) -> str:
@@ -92,7 +101,7 @@ def validate(
 
     Example: mythos validate 'KS-009-C--2|KS-013-C--2|…|KS-001-MMS--1|My_Deck'
     """
-    verdicts = [check_input(f, _fmt(construction)) for f in files]
+    verdicts = [_guarded(check_input, f, _fmt(construction)) for f in files]
     if as_json:
         print_json([v.to_dict() for v in verdicts])
     else:
@@ -117,7 +126,7 @@ def convert_cmd(
 
     Example: mythos deck convert 'KS-009-C--2|…|My_Deck' --to text --out my-deck.txt
     """
-    result = convert(file, to.value, _fmt(construction))
+    result = _guarded(convert, file, to.value, _fmt(construction))
     if not result.ok:
         v = result.verdict
         err.print(f"[bold red]error:[/] cannot convert {escape(v.source)}", highlight=False, soft_wrap=True)
@@ -166,7 +175,7 @@ def show(
 
     Example: mythos deck show my-deck.json --json
     """
-    v = check_input(file, _fmt(construction))
+    v = _guarded(check_input, file, _fmt(construction))
     if not v.readable or v.blocking or v.deck is None:
         if as_json:
             print_json({"verdict": v.to_dict(), "stats": None})

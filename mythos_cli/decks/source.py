@@ -107,6 +107,8 @@ def _too_big(name: str, size: int | None, limit: int) -> Unreadable:
 def read_file(path: str | os.PathLike, limit: int = MAX_BYTES) -> Source:
     """Read a deck list file, refusing by size before reading and never raising OSError."""
     name = os.fspath(path)
+    if not name.strip():
+        raise _unreadable(name or '""', "missing", "no file name given (an empty argument)", "give the path of a deck list")
     p = Path(path)
     try:
         st = p.stat()

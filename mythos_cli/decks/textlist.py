@@ -65,6 +65,13 @@ def parse_entry(text: str, line: int | None, section: str) -> tuple[list[DeckEnt
             return [], [error("bad-quantity", f"quantity {first!r} is not a number",
                               f"write a whole number from 1 to {MAX_QTY} before the card, e.g. `2 {after.strip()}`", [line])]
     rest, colours = split_colours(rest)
+    # "KS-009-C x2", "Rashomon x2": a quantity written after the card.
+    tail = re.match(r"^(?P<card>.*\S)\s+[xX×]\s?(?P<q>[+-]?\d[\d.,]*)$", rest)
+    if tail:
+        if qty_text is not None:
+            return [], [error("bad-quantity", f"two quantities on one line ({qty_text} and x{tail.group('q')})",
+                              f"keep one: `{tail.group('q')} {tail.group('card')}`", [line])]
+        qty_text, rest = tail.group("q"), tail.group("card")
     if colours is not None and not colours:
         return [], [error("bad-colour", "empty colour brackets []", "write the card's colour, e.g. `3 Some Card [red]`, or drop the brackets", [line])]
     if not rest:
@@ -88,6 +95,10 @@ def parse_entry(text: str, line: int | None, section: str) -> tuple[list[DeckEnt
                           "ids look like KS-009, KS-009-C, KS-108-RA or SS-001-MMS", [line])]
     else:
         ref, label = rest, ""
+        # Only words that cannot be card names: "Chakra" or "Summon" may well be cards.
+        if qty_text is None and section_key(rest) in {"deck", "main", "cards", "characters", "attachments", "missions", "mission"}:
+            return [], [error("bad-section", f"{rest!r} looks like a section header without its colon",
+                              f"write `{section_key(rest)}:` to start the section", [line])]
     return [DeckEntry(ref, qty, section, label=label, colours=colours or (), line=line)], []
 
 
@@ -162,6 +173,8 @@ def _entry_line(e: DeckEntry, bare_single: bool) -> str:
         ref, label = _safe(e.ref, "card reference"), _safe(e.label, "label") if e.label else ""
         if not ref or ID_LIKE.match(ref) and not is_id(ref):
             raise ValueError(f"card reference {ref!r} cannot be written in a text list")
+    if re.search(r"\s[xX×]\s?[+-]?\d[\d.,]*$", f" {label or ref}"):
+        raise ValueError(f"{label or ref!r} would read back as a quantity ('x2') in a text list")
     text = ref if bare_single and e.qty == 1 else f"{e.qty} {ref}"
     if label:
         text += f"  {label}"

@@ -54,7 +54,7 @@ def line_list(lines: list[int], limit: int = 8) -> str:
 
 
 # Problems that leave a line out of the deck: the counts then say so.
-DROPPING = frozenset({"bad-quantity", "absurd-quantity", "missing-card", "bad-id", "bad-colour", "unknown-card",
+DROPPING = frozenset({"bad-quantity", "absurd-quantity", "missing-card", "bad-id", "bad-colour", "bad-section", "unknown-card",
                       "ambiguous-card", "unknown-section", "no-section", "malformed-code", "json-shape"})
 
 
