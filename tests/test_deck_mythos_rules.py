@@ -220,9 +220,11 @@ def test_format_header_option_and_guess():
     text = deck_text(header="name: X\nformat: mythos")
     assert check(text).construction_from == "header"
     v = check(text, "gencon-2027")
-    assert v.construction == "gencon-2027" and "format-override" in codes(v, "warning")
+    assert v.construction == "gencon-2027" and problem(v, "format-override").lines == (2,)
     v = check(deck_text(header="format: yu-gi-oh"))
-    assert "unknown-format" in codes(v, "error") and v.construction == "mythos"
+    assert problem(v, "unknown-format").lines == (1,) and v.construction == "mythos"
+    v = check('{\n"cards": [],\n "format": "yu-gi-oh"}')
+    assert problem(v, "unknown-format").lines == (3,)
     v = check("leader:\n1 Naruto [orange]\n")
     assert v.construction == "gencon-2027" and v.construction_from == "sections"
     with pytest.raises(ValueError):

@@ -95,20 +95,21 @@ def exit_code(verdicts: list[Verdict]) -> int:
 def _choose(deck: Deck, construction: str | None) -> tuple[Construction, str, list[Problem]]:
     problems: list[Problem] = []
     declared = deck.header.get("format")
+    where = [deck.header_lines.get("format")]
     if construction is not None:
         fmt = construction_named(construction)
         if fmt is None:
             raise ValueError(f"unknown construction format {construction!r}; use one of {', '.join(CONSTRUCTIONS)}")
         if declared and construction_named(declared) is not fmt:
             problems.append(warning("format-override", f"the list says `format: {declared}`; validating as {fmt.name} as asked",
-                                    "drop --format to use the list's own format"))
+                                    "drop --format to use the list's own format", where))
         return fmt, "option", problems
     if declared:
         fmt = construction_named(declared)
         if fmt is not None:
             return fmt, "header", problems
         problems.append(error("unknown-format", f"the list says `format: {declared}`, which mythos does not know",
-                              f"use one of {', '.join(CONSTRUCTIONS)} (validated as {DEFAULT} meanwhile)"))
+                              f"use one of {', '.join(CONSTRUCTIONS)} (validated as {DEFAULT} meanwhile)", where))
         return CONSTRUCTIONS[DEFAULT], "default", problems
     guessed = guess(deck)
     if guessed:

@@ -159,6 +159,7 @@ def parse_json(text: str) -> tuple[Deck, list[Problem]]:
         problems.append(error("json-shape", f'"name" is {_kind(name)}, not a string', 'write "name": "My Deck"', [top]))
         name = None
     header: dict[str, str] = {}
+    header_lines: dict[str, int | None] = {}
     raw_header = doc.get("header", {})
     if not isinstance(raw_header, dict):
         problems.append(error("json-shape", f'"header" is {_kind(raw_header)}, not an object', 'write "header": {"author": "…"}', [_line(raw_header, top)]))
@@ -175,6 +176,7 @@ def parse_json(text: str) -> tuple[Deck, list[Problem]]:
         fmt = doc["format"]
         if isinstance(fmt, str) and fmt.strip():
             header["format"] = str(fmt)
+            header_lines["format"] = _line(fmt, top)
         else:
             problems.append(error("json-shape", f'"format" is {_kind(fmt)}, not a format name', 'write "format": "mythos"', [top]))
 
@@ -254,7 +256,7 @@ def parse_json(text: str) -> tuple[Deck, list[Problem]]:
                                   '"missions": ["KS-001-MMS", "KS-005-MMS", "SS-003-MMS"]', [line]))
             continue
         entries.append(DeckEntry(str(ref), qty, MISSIONS, line=line))
-    return Deck(name=name, header=header, entries=tuple(entries)), problems
+    return Deck(name=name, header=header, entries=tuple(entries), header_lines=header_lines), problems
 
 
 def deck_to_json(deck: Deck) -> dict[str, Any]:

@@ -154,13 +154,15 @@ class Deck:
 
     Mythos lists have two sections, ``deck`` (characters and attachments) and
     ``missions``; the other construction formats name their own (``ninja``, ``leader``…).
-    ``section_lines`` remembers where each section header was written, for messages.
+    ``section_lines`` and ``header_lines`` remember where each section header and header
+    line was written, for messages.
     """
 
     name: str | None = None
     header: dict[str, str] = field(default_factory=dict)
     entries: tuple[DeckEntry, ...] = ()
     section_lines: dict[str, int] = field(default_factory=dict)
+    header_lines: dict[str, int] = field(default_factory=dict)
 
     # ---- views ------------------------------------------------------------------------
     def section(self, name: str) -> list[DeckEntry]:

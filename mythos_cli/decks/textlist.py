@@ -3,12 +3,13 @@
 ::
 
     # comment
-    name: Leaf Village Rush            header lines: ``key: value``
-    2 KS-009-C                         quantity + printing id
-    2x KS-001  Hiruzen Sarutobi        "x" allowed; a version id; text after the id is a label
-    1 kakashi hatake / teacher of team 7   a name, "name / title" when the name is ambiguous
-    missions:                          a section header (case-insensitive)
-    KS-001-MMS                         no quantity means 1
+    name: Leaf Village Rush              # header lines: `key: value`
+    2 KS-009-C                           # quantity + printing id
+    2x KS-001  Hiruzen Sarutobi          # "x" allowed; a version id; text after the id is a label
+    1 kakashi hatake / teacher of team 7 # a name; "name / title" when the name is ambiguous
+    KS-010-C x2                          # a quantity after the card works too
+    missions:                            # a section header (case-insensitive)
+    KS-001-MMS                           # no quantity means 1
     KS-005-MMS
     SS-003-MMS
 
@@ -60,7 +61,7 @@ def parse_entry(text: str, line: int | None, section: str) -> tuple[list[DeckEnt
             rest = xm.group(1)
     else:
         rest = text
-        first, _, after = text.partition(" ")
+        first, after = (text.split(None, 1) + [""])[:2]
         if after.strip() and ID_TOKEN.match(after.strip()) and not ID_LIKE.match(first) and "/" not in first:
             return [], [error("bad-quantity", f"quantity {first!r} is not a number",
                               f"write a whole number from 1 to {MAX_QTY} before the card, e.g. `2 {after.strip()}`", [line])]
@@ -155,7 +156,10 @@ def parse_text(text: str) -> tuple[Deck, list[Problem]]:
         found, trouble = parse_entry(bare, number, section)
         entries.extend(found)
         problems.extend(trouble)
-    return Deck(name=name, header=header, entries=tuple(entries), section_lines=section_lines), problems
+    if name_line is not None:
+        header_lines["name"] = name_line
+    return Deck(name=name, header=header, entries=tuple(entries), section_lines=section_lines,
+                header_lines=header_lines), problems
 
 
 # ---- writing -----------------------------------------------------------------------------
