@@ -91,7 +91,9 @@ def test_ccg_unknown_section_and_mythos_ids():
     v = check(ccg() + "leader:\n1 Naruto\n", "naruto-ccg-2006")
     assert "belongs to gencon-2027" in problem(v, "unknown-section").hint
     v = check(ccg(client=["2 Tazuna", "1 KS-009"]), "naruto-ccg-2006")
-    assert "Naruto Mythos card id" in problem(v, "mythos-card").message
+    p = problem(v, "mythos-card")
+    assert "1 line names a Naruto Mythos card (KS-009) on line 23" in p.message and p.lines == (23,)
+    assert problem(v, "deck-size").message.startswith("the deck has 49 cards (lines with errors are not counted)")
 
 
 def test_ccg_no_ninja_warns():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from mythos_cli.catalog import default_catalog
@@ -91,8 +91,15 @@ def foreign_decks(draw):
 @SETTINGS
 @given(foreign_decks())
 def test_named_lists_round_trip_in_text_and_json(deck):
-    for fmt in ("text", "json"):
-        parsed = parse(write(deck, fmt))
+    for fmt in ("json", "text"):
+        try:
+            text = write(deck, fmt)
+        except ValueError:
+            # The text writer refuses a name that would read back as something else
+            # ("Card x2" as a quantity): that is the only refusal allowed.
+            assert fmt == "text"
+            assume(False)
+        parsed = parse(text)
         assert parsed.problems == []
         assert parsed.deck.content == deck.content
 

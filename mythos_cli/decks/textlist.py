@@ -175,18 +175,19 @@ def _entry_line(e: DeckEntry, bare_single: bool) -> str:
         ref, label = e.written_id, e.card.full_name if e.card.type != "mission" else e.card.name
     else:
         ref, label = _safe(e.ref, "card reference"), _safe(e.label, "label") if e.label else ""
-        if not ref or ID_LIKE.match(ref) and not is_id(ref):
-            raise ValueError(f"card reference {ref!r} cannot be written in a text list")
-    if re.search(r"\s[xX×]\s?[+-]?\d[\d.,]*$", f" {label or ref}"):
-        raise ValueError(f"{label or ref!r} would read back as a quantity ('x2') in a text list")
+    for c in e.colours:
+        if not c.strip() or re.search(r"[/,+\[\]]", c) or _COMMENT.search(c):
+            raise ValueError(f"colour {c!r} cannot be written in a text list")
     text = ref if bare_single and e.qty == 1 else f"{e.qty} {ref}"
     if label:
         text += f"  {label}"
     if e.colours:
-        for c in e.colours:
-            if not c.strip() or re.search(r"[/,+]", c):
-                raise ValueError(f"colour {c!r} cannot be written in a text list")
-        text += " [" + "/".join(_safe(c, "colour") for c in e.colours) + "]"
+        text += " [" + "/".join(" ".join(c.split()) for c in e.colours) + "]"
+    # Whatever a name looks like, the line must read back as the same entry.
+    back, trouble = parse_entry(_strip_comment(text), None, e.section)
+    if trouble or len(back) != 1 or (back[0].ref, back[0].qty, back[0].label, back[0].colours) != (
+            ref, e.qty, label, tuple(" ".join(c.split()).lower() for c in e.colours)):
+        raise ValueError(f"{ref!r} cannot be written unambiguously in a text list")
     return text
 
 

@@ -6,7 +6,7 @@ that turns a parsed :class:`~mythos_cli.decks.model.Deck` into a :class:`Report`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
 
 from mythos_cli.catalog.catalog import Catalog
@@ -55,7 +55,7 @@ def line_list(lines: list[int], limit: int = 8) -> str:
 
 # Problems that leave a line out of the deck: the counts then say so.
 DROPPING = frozenset({"bad-quantity", "absurd-quantity", "missing-card", "bad-id", "bad-colour", "bad-section", "unknown-card",
-                      "ambiguous-card", "unknown-section", "no-section", "malformed-code", "json-shape"})
+                      "ambiguous-card", "unknown-section", "no-section", "malformed-code", "json-shape", "mythos-card"})
 
 
 def dropped_lines(*problem_lists: list[Problem]) -> bool:
@@ -90,7 +90,12 @@ def map_sections(deck: Deck, fmt: Construction) -> tuple[Deck, list[Problem]]:
             hint += f"; a header line needs its value on the same line, e.g. `{section}: …`"
         problems.append(error("unknown-section", f"unknown section `{section}:` ({cards} in it are not counted)",
                               hint, [header_line or entries[0].line]))
-    return deck.with_entries(kept), problems
+    lines: dict[str, int] = {}
+    for section, line in deck.section_lines.items():
+        target = fmt.sections.get(section_key(section))
+        if target is not None:
+            lines[target] = min(line, lines.get(target, line))
+    return replace(deck, entries=tuple(kept), section_lines=lines), problems
 
 
 def warn_colours(deck: Deck, fmt: Construction) -> list[Problem]:
@@ -101,11 +106,21 @@ def warn_colours(deck: Deck, fmt: Construction) -> list[Problem]:
                     "colours matter for gencon-2027 lists (--format gencon-2027)", [coloured[0].line])]
 
 
-def reject_mythos_ids(deck: Deck, fmt: Construction) -> list[Problem]:
-    """The non-Mythos formats name their cards; a Mythos id there means the wrong format."""
-    return [error("mythos-card", f"{e.ref} is a Naruto Mythos card id: {fmt.name} cards are not in the Mythos catalog",
-                  f"write the card's name as printed, or validate this list with --format mythos", [e.line])
-            for e in deck.entries if is_id(e.ref)]
+def reject_mythos_ids(deck: Deck, fmt: Construction) -> tuple[Deck, list[Problem]]:
+    """The non-Mythos formats name their cards; Mythos ids there mean the wrong format.
+
+    One error names every such line, and those lines are left out of the other checks.
+    """
+    mythos_ids = [e for e in deck.entries if is_id(e.ref)]
+    if not mythos_ids:
+        return deck, []
+    shown = ", ".join(e.ref for e in mythos_ids[:5]) + (", …" if len(mythos_ids) > 5 else "")
+    lines = lines_of(mythos_ids)
+    problem = error("mythos-card",
+                    f"{plural(len(mythos_ids), 'line names a Naruto Mythos card', 'lines name Naruto Mythos cards')} ({shown}) "
+                    f"on {line_list(lines)}: {fmt.name} cards are not in the Mythos catalog",
+                    "write each card's name as printed, or validate this list with --format mythos", lines)
+    return deck.with_entries(e for e in deck.entries if not is_id(e.ref)), [problem]
 
 
 from mythos_cli.decks.construction import gencon_2027, mythos, naruto_ccg_2006  # noqa: E402

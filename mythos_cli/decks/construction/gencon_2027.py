@@ -72,7 +72,8 @@ def check(deck: Deck, catalog: Catalog | None = None, executable: Executable | N
     problems: list[Problem] = []
     deck, found = map_sections(deck, FORMAT)
     problems += found
-    problems += reject_mythos_ids(deck, FORMAT)
+    deck, found = reject_mythos_ids(deck, FORMAT)
+    problems += found
 
     counts = {"deck": deck.count(DECK)} | {s: deck.count(s) for s in EXACT}
     dropped = dropped_lines(prior or [], problems)

@@ -63,7 +63,8 @@ def check(deck: Deck, catalog: Catalog | None = None, executable: Executable | N
     deck, found = map_sections(deck, FORMAT)
     problems += found
     problems += warn_colours(deck, FORMAT)
-    problems += reject_mythos_ids(deck, FORMAT)
+    deck, found = reject_mythos_ids(deck, FORMAT)
+    problems += found
 
     size = sum(e.qty for e in deck.entries)
     if size != DECK_SIZE:
