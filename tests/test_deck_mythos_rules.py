@@ -241,3 +241,16 @@ def test_load_deck_gives_a_resolved_deck_or_raises(tmp_path):
     with pytest.raises(DeckError) as info:
         load_deck(path)
     assert "too-few-cards" in [p.code for p in info.value.problems] and "d.txt" in str(info.value)
+
+
+def test_decks_built_in_code_validate_too(catalog):
+    from mythos_cli.decks.model import Deck, DeckEntry
+
+    card, mission = catalog["KS-009"], catalog["KS-001-MMS"]
+    deck = Deck(entries=(DeckEntry("KS-009", 2, card=card), DeckEntry("KS-009", 1, card=card),
+                         DeckEntry("KS-001-MMS", 1, "missions", card=mission), DeckEntry("KS-001-MMS", 1, "missions", card=mission)))
+    report = mythos.check(deck, catalog, lambda line: True)
+    messages = {p.code: p.message for p in report.problems}
+    assert "3 copies of KS-009" in messages["too-many-copies"]
+    assert "(several entries without line numbers)" in messages["repeated-mission"]
+    assert report.counts == {"deck": 3, "missions": 2}

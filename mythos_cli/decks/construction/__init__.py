@@ -49,6 +49,9 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 
 def line_list(lines: list[int], limit: int = 8) -> str:
+    """``lines 3, 7`` for messages; a deck built in code has no lines to name."""
+    if not lines:
+        return "several entries without line numbers"
     shown = ", ".join(str(n) for n in lines[:limit])
     return f"line{'s' if len(lines) > 1 else ''} {shown}{', …' if len(lines) > limit else ''}"
 
