@@ -254,3 +254,13 @@ def test_decks_built_in_code_validate_too(catalog):
     assert "3 copies of KS-009" in messages["too-many-copies"]
     assert "(several entries without line numbers)" in messages["repeated-mission"]
     assert report.counts == {"deck": 3, "missions": 2}
+
+
+def test_an_empty_unknown_section_is_a_warning():
+    v = check(deck_text() + "sideboard:\n")
+    assert v.valid
+    p = problem(v, "unknown-section")
+    assert p.severity == "warning" and p.lines == (21,) and "empty" in p.message
+    v = check("name:\n" + deck_text(header=None))
+    p = problem(v, "unknown-section")
+    assert not v.valid and p.lines == (1,) and "`name: …`" in p.hint and "30 cards in it are not counted" in p.message

@@ -98,6 +98,11 @@ def map_sections(deck: Deck, fmt: Construction) -> tuple[Deck, list[Problem]]:
         target = fmt.sections.get(section_key(section))
         if target is not None:
             lines[target] = min(line, lines.get(target, line))
+        elif section not in unknown:
+            hint = f"a {fmt.name} list has the sections {wanted}"
+            if section in ("name", "format", "author", "event"):
+                hint = f"a header line needs its value on the same line, e.g. `{section}: …`"
+            problems.append(warning("unknown-section", f"unknown section `{section}:` (empty, so it changes nothing)", hint, [line]))
     return replace(deck, entries=tuple(kept), section_lines=lines), problems
 
 
