@@ -205,3 +205,14 @@ def test_empty_argument_and_damaged_catalog(monkeypatch):
     monkeypatch.setattr(catalog_module, "default_catalog", damaged)
     res = run("validate", "-", input=deck_text())
     assert res.exit_code == 2 and "reinstall mythos" in res.stderr
+
+
+def test_an_ascii_terminal_gets_replacement_characters_not_a_traceback():
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    proc = subprocess.run([sys.executable, "-m", "mythos_cli", "validate", SAMPLE], capture_output=True, text=True,
+                          env=env, errors="replace")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr and "legal mythos deck" in proc.stdout

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from mythos_cli import __version__
@@ -38,4 +40,9 @@ def _root(
 
 
 def main() -> None:
+    # Card names and marks (✓, …, ō) are not ASCII: on a terminal that cannot show them,
+    # print a replacement character rather than die with UnicodeEncodeError.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     app(prog_name="mythos")
