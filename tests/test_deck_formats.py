@@ -296,7 +296,8 @@ def test_readme_examples_parse_as_documented(catalog):
     v = check(text_list)
     assert v.deck.name == "Leaf Village Rush" and v.construction_from == "header"
     assert [p.code for p in v.problems] == ["too-few-cards", "few-cheap-plays"]  # an example, not a deck
-    assert [e.card.id for e in v.deck.entries] == ["KS-009", "KS-001", "KS-015", "KS-001-MMS", "KS-005-MMS", "SS-003-MMS"]
+    assert [(e.card.id, e.qty) for e in v.deck.entries] == [("KS-009", 2), ("KS-001", 2), ("KS-015", 1), ("KS-010", 2),
+                                                           ("KS-001-MMS", 1), ("KS-005-MMS", 1), ("SS-003-MMS", 1)]
     example = next(b for b in blocks if b.startswith("json\n"))
     v = check(example[len("json\n"):])
     assert v.list_format == "json" and v.deck.header == {"author": "Ino", "format": "mythos"}

@@ -213,7 +213,7 @@ def show(
             missions.add_row(m["id"], escape(m["name"]), str(m["points"]) + (f" (×{m['qty']})" if m["qty"] != 1 else ""))
         out.print(missions)
     if v.valid:
-        out.print(f"[green]legal {v.construction} deck[/]" + (f", {len(v.warnings)} warning(s)" if v.warnings else "")
-                  + " — `mythos validate` lists them" * bool(v.warnings), highlight=False)
+        note = f", {len(v.warnings)} warning(s) — `mythos validate` lists them" if v.warnings else ""
+        out.print(f"[green]legal {v.construction} deck[/]{note}", highlight=False)
     else:
         out.print(f"[red]not a legal {v.construction} deck[/]: {len(v.errors)} error(s) — `mythos validate` explains them", highlight=False)
