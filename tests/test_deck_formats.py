@@ -9,7 +9,7 @@ import pytest
 from mythos_cli.decks import detect, parse, resolve, write
 from mythos_cli.decks.model import Deck, DeckEntry
 
-from deckkit import LEGAL_MISSIONS, check, codes, deck_text, problem
+from deckkit import LEGAL_MISSIONS, check, codes, deck_text
 
 
 def entries(text: str, fmt: str | None = None):
