@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from mythos_cli import __version__
 from mythos_cli.cli import cards as cards_cli
+from mythos_cli.cli import decks as decks_cli
 from mythos_cli.cli import scenario as scenario_cli
 
 app = typer.Typer(
@@ -13,13 +16,15 @@ app = typer.Typer(
     help=(
         "Deck validation, game simulation and tournament-prep reports for the Naruto Mythos TCG "
         "(Konoha Shidō and Shinobi Shiren).\n\n"
-        "Example: mythos cards show kakashi"
+        "Examples: mythos cards show kakashi · mythos validate data/decks/*.txt"
     ),
     no_args_is_help=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
 )
 app.add_typer(cards_cli.app, name="cards")
+app.command("validate")(decks_cli.validate)
+app.add_typer(decks_cli.app, name="deck")
 app.add_typer(scenario_cli.app, name="scenario")
 
 
@@ -37,4 +42,9 @@ def _root(
 
 
 def main() -> None:
+    # Card names and marks (✓, …, ō) are not ASCII: on a terminal that cannot show them,
+    # print a replacement character rather than die with UnicodeEncodeError.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     app(prog_name="mythos")
