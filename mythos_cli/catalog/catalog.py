@@ -240,9 +240,13 @@ class Catalog:
         exact = [c for c in cards if fold(c.title) == wanted]
         if exact:
             return exact
-        scored = [(fuzz.token_set_ratio(wanted, fold(c.title)), c) for c in cards]
+        # Whole-title similarity first ("furry of the rasengan" is Fury of the Rasengan, not
+        # Rasengan, although every word of "rasengan" appears in it), word overlap second.
+        scored = [((fuzz.ratio(wanted, fold(c.title)), fuzz.token_set_ratio(wanted, fold(c.title))), c) for c in cards]
         top = max(s for s, _ in scored)
-        return [c for s, c in scored if s == top and s >= 70]
+        if max(top) < 70:
+            return []
+        return [c for s, c in scored if s == top]
 
     # ---- listing -----------------------------------------------------------------------
     def filter(

@@ -43,3 +43,37 @@ def coverage(cards: Iterable[Card], executable: Callable[[EffectLine], bool] | N
         CoverageRow(s, t, lines[(s, t)], encoded[(s, t)], runnable[(s, t)])
         for s, t in sorted(lines, key=lambda k: (k[0], order[k[1]]))
     ]
+
+
+def _steps_of(encoding) -> Iterable:
+    """Every instant step inside an encoding: its own, its triggers' and its modifier's."""
+    yield from encoding.steps
+    for t in encoding.triggers:
+        yield from t.steps
+    if encoding.modifier is not None:
+        yield from encoding.modifier.steps
+
+
+def specials_of(line: EffectLine) -> list[str]:
+    """The escape hatches (``{ special = "name" }`` steps) an effect line relies on."""
+    if line.encoding is None:
+        return []
+    return [s.arg for s in _steps_of(line.encoding) if s.verb == "special"]
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialUse:
+    set: str
+    card: str
+    timing: str
+    name: str
+
+
+def special_uses(cards: Iterable[Card]) -> list[SpecialUse]:
+    """Every use of an escape hatch, card by card: the debts the language still owes."""
+    out = []
+    for card in cards:
+        for line in card.effects:
+            for name in specials_of(line):
+                out.append(SpecialUse(card.set, card.id, line.timing, name))
+    return sorted(out, key=lambda u: (u.set, u.card, u.timing))

@@ -85,9 +85,17 @@ class Selector:
         if self.var:
             return {"played": "the character played this way", "hidden": "the character hidden this way",
                     "moved": "the character moved this way", "defeated": "the character defeated this way",
-                    "target": "that character"}.get(self.var, f"the character remembered as {self.var}")
+                    "looked": "the character looked at", "target": "that character"}.get(self.var, f"the character remembered as {self.var}")
         many = self.is_all if plural is None else plural
         det = ""
+        explain: list[str] = []  # what X stands for, when a bound is not a plain number
+
+        def num(n: Any) -> str:
+            if isinstance(n, int):
+                return str(n)
+            explain.append(render_number(n))
+            return "X"
+
         if self.pick:
             det = "the " + {"weakest": "weakest", "strongest": "strongest", "lowest_cost": "lowest-cost"}[self.pick]
             if self.is_all:
@@ -97,7 +105,7 @@ class Selector:
             det = "all"
         elif isinstance(self.count, tuple) and self.count[0] == "up_to":
             n = self.count[1]
-            det = f"up to {n if isinstance(n, int) else 'X'}"
+            det = f"up to {num(n)}"
             many = not isinstance(n, int) or n > 1
         elif isinstance(self.count, tuple) and self.count[0] == "power_total":
             det = "any number of"
@@ -129,13 +137,14 @@ class Selector:
         if self.not_keyword:
             quals.append(f"without the {self.not_keyword} keyword")
         if self.not_name:
-            quals.append("not named " + " or ".join(n.replace("-", " ").title() for n in self.not_name))
+            quals.append(("and " if self.not_keyword else "") + "not named "
+                         + " or ".join(n.replace("-", " ").title() for n in self.not_name))
         if self.power_eq is not None:
             quals.append(f"with exactly {self.power_eq} Power")
         if self.power_max is not None:
             quals.append(f"with Power {self.power_max} or less")
         if self.power_max_var:
-            quals.append(f"with Power {self.power_max_var.upper()} or less")
+            quals.append(f"with Power {num(self.power_max_var)} or less")
         if self.power_min is not None:
             quals.append(f"with Power {self.power_min} or more")
         if self.power_lt_self:
@@ -145,13 +154,13 @@ class Selector:
         if self.cost_max is not None:
             quals.append(f"costing {self.cost_max} or less")
         if self.cost_max_var:
-            quals.append(f"costing {self.cost_max_var.upper()} or less")
+            quals.append(f"costing {num(self.cost_max_var)} or less")
         if self.cost_min is not None:
             quals.append(f"costing {self.cost_min} or more")
         if self.printed_cost_max is not None:
             quals.append(f"with a printed cost of {self.printed_cost_max} or less")
         if self.cost_lt is not None:
-            quals.append(f"costing less than {render_number(self.cost_lt)}")
+            quals.append(f"costing less than {num(self.cost_lt)}")
         if self.has_tokens is True:
             quals.append("with Power tokens")
         elif self.has_tokens is False:
@@ -174,8 +183,10 @@ class Selector:
             quals.append(f"until only {render_number(self.count[1])} remain")
         parts = ([] if bare else [det]) + adj + [noun] + quals
         text = " ".join(p for p in parts if p)
-        if text.startswith("a ") and text[2:3] in "aeiou":
+        if text.startswith("a ") and text[2:3].lower() in "aeiou":
             text = "an " + text[2:]
+        if explain:
+            text += " (X: " + "; ".join(explain) + ")"
         return text
 
 
@@ -407,6 +418,11 @@ def _sel(step: Step) -> str:
 
 def _render_play(step: Step) -> str:
     o = step.opts
+    if o.get("from") == "deck_top":
+        what = step.arg.render(False, bare=True).replace(" in play", "") if isinstance(step.arg, Selector) else "character"
+        price = f", paying {render_number(o['discount'])} less" if o.get("discount") else ""
+        return (f"look at the top {o.get('look', 3)} cards of your deck, play a {what} among them in any mission"
+                f"{price} and discard the other cards")
     src = {"hand": "from your hand", "discard": "from your discard pile", "deck_top": "from the top cards of your deck"}[o.get("from", "hand")]
     what = step.arg.render(False) if isinstance(step.arg, Selector) else "a character"
     what = what.replace(" in play", "")
@@ -642,7 +658,7 @@ class Static:
         elif k == "play_cost":
             text = f"this character costs {abs(self.n) if isinstance(self.n, int) else render_number(self.n)} less to play"
             if self.cond is not None:
-                return f"{text} in a mission where {self.cond.render()}"
+                return f"{text} in a mission where {self.cond.render().replace(' in this mission', '')}"
         elif k == "sacrifice":
             events = o.get("events", ["hide", "defeat"])
             verbs = " or ".join("hidden" if e == "hide" else "defeated" for e in events)

@@ -10,6 +10,7 @@ from mythos_cli import __version__
 from mythos_cli.cli import cards as cards_cli
 from mythos_cli.cli import decks as decks_cli
 from mythos_cli.cli import scenario as scenario_cli
+from mythos_cli.cli import simulate as simulate_cli
 
 app = typer.Typer(
     name="mythos",
@@ -26,6 +27,8 @@ app.add_typer(cards_cli.app, name="cards")
 app.command("validate")(decks_cli.validate)
 app.add_typer(decks_cli.app, name="deck")
 app.add_typer(scenario_cli.app, name="scenario")
+app.command("simulate")(simulate_cli.simulate)
+app.add_typer(simulate_cli.db_app, name="db")
 
 
 def _version(value: bool) -> None:

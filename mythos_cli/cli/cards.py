@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from mythos_cli.catalog import Card, CatalogError, default_catalog
-from mythos_cli.catalog.coverage import coverage
+from mythos_cli.catalog.coverage import coverage, special_uses
 from mythos_cli.catalog.model import CARD_TYPES, SET_NAMES, SETS, TIMING_LABELS
 from mythos_cli.catalog.render import describe
 from mythos_cli.cli.output import fail, out, print_json
@@ -130,10 +130,14 @@ def coverage_cmd(as_json: bool = typer.Option(False, "--json", help="Machine-rea
     """
     from mythos_cli.engine import executable  # the engine decides what it can run
 
-    rows = coverage(_catalog(), executable)
+    cards = _catalog()
+    rows = coverage(cards, executable)
+    uses = special_uses(cards)
     if as_json:
         print_json([{"set": r.set, "timing": r.timing, "lines": r.lines, "encoded": r.encoded,
-                     "executable": r.executable, "percent": round(r.percent, 1)} for r in rows])
+                     "executable": r.executable, "percent": round(r.percent, 1),
+                     "specials": [f"{u.card}:{u.name}" for u in uses if (u.set, u.timing) == (r.set, r.timing)]}
+                    for r in rows])
         return
     table = Table(title="Effect coverage")
     for col in ("set", "timing", "lines", "encoded", "executable", "%"):
@@ -148,3 +152,8 @@ def coverage_cmd(as_json: bool = typer.Option(False, "--json", help="Machine-rea
     for s, (n, e, x) in totals.items():
         table.add_row(f"[bold]{s}[/]", "[bold]all[/]", str(n), str(e), str(x), f"{100 * x / n:.0f}" if n else "100")
     out.print(table)
+    out.print("Escape hatches (per-card code the language cannot say yet):")
+    for s in totals:
+        mine = [u for u in uses if u.set == s]
+        listed = ", ".join(f"{u.card} {TIMING_LABELS[u.timing]} ({u.name})" for u in mine) or "none"
+        out.print(f"  {s}: {len(mine)}: {listed}")

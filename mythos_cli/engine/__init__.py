@@ -38,7 +38,10 @@ def executable(line: EffectLine) -> bool:
         return False
     if line.timing not in _RUNNABLE_TIMINGS and line.kind != "continuous":
         return False
-    return True
+    from mythos_cli.catalog.coverage import specials_of
+    from mythos_cli.engine.specials import RUN
+
+    return all(name in RUN for name in specials_of(line))
 
 
 __all__ = [

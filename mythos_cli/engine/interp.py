@@ -691,7 +691,8 @@ def defeat_unit(g: GameState, u: Unit, *, by: int) -> bool:
         return True
     dest = "discard"
     for src, mi, ctl, s in rules.statics(g, "defeat_to_hand"):
-        if ctl == u.owner and u.controller == u.owner:
+        # friendly characters: not the card itself (no character is friendly to itself)
+        if ctl == u.owner and u.controller == u.owner and (src is None or src.uid != u.uid):
             dest = "hand"
     owner, controller, mission, uid = u.owner, u.controller, u.mission, u.uid
     leave_play(g, u, dest)

@@ -54,7 +54,7 @@ def observe(g: GameState, player: int) -> PlayerView:
     for mi, m in enumerate(g.missions):
         for side in (player, 1 - player):
             for u in m.sides[side]:
-                mine = u.owner == player
+                mine = u.owner == player or u.controller == player
                 visible = not u.hidden or mine
                 units.append(UnitView(
                     uid=u.uid, side=0 if side == player else 1, mission=mi, hidden=u.hidden,

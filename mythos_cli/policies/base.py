@@ -107,8 +107,8 @@ class Observation:
     def unit_card(self, uid: int):
         """The top card of a unit, or None for an opponent's hidden character."""
         u = self._g.units.get(uid)
-        if u is None or (u.hidden and u.owner != self.player):
-            return None
+        if u is None or (u.hidden and u.owner != self.player and u.controller != self.player):
+            return None  # (a hidden card you control, e.g. one you took face down, is yours to look at)
         return self._g.cards[u.stack[-1]]
 
     def is_mine(self, uid: int) -> bool:
@@ -143,7 +143,7 @@ class Observation:
         """
         g = self._g.clone()
         me, opp = g.players[self.player], g.players[1 - self.player]
-        hidden = [u for u in g.all_units() if u.hidden and u.owner != self.player]
+        hidden = [u for u in g.all_units() if u.hidden and u.owner != self.player and u.controller != self.player]
         pool = sorted(opp.hand + opp.deck + [u.stack[-1] for u in hidden], key=lambda c: (g.cards[c].id, c))
         rng.shuffle(pool)
         k = 0
