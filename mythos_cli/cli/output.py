@@ -10,11 +10,11 @@ import typer
 from rich.console import Console
 
 out = Console(soft_wrap=False)
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # messages are not hard-wrapped: they stay greppable
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
 def fail(message: str, hint: str | None = None, code: int = 1) -> NoReturn:

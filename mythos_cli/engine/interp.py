@@ -65,14 +65,16 @@ def choose(g: GameState, frame: Frame, player: int, kind: str, options: list[Any
 
 # ---------------------------------------------------------------------------------------
 # building frames
-def line_steps(encoding: Encoding, label: str, must: bool) -> list:
+def line_steps(encoding: Encoding, label: str, must: bool, offset: int = 0) -> list:
+    """A Gate and the line's steps; ``offset``: where they will stand in the frame (the gate's
+    end is an index into the frame's steps, so a declined line skips exactly itself)."""
     steps: list = []
     # A line is mandatory when it opens with "you must"; a later "must" ("if you do, you
     # must discard") binds only once the optional part was chosen.
     gate = Gate(0, label, must or encoding.must or bool(encoding.steps and encoding.steps[0].must))
     steps.append(gate)
     steps.extend(encoding.steps)
-    gate.end = len(steps)
+    gate.end = offset + len(steps)
     return steps
 
 
@@ -99,7 +101,7 @@ def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: 
         for mod in mods.get(line.timing, []):
             body = list(mod.steps) if mod.mode == "instead" else body + list(mod.steps)
         enc = Encoding(steps=tuple(body))
-        steps.extend(line_steps(enc, f"{card.name} {line.label}", False))
+        steps.extend(line_steps(enc, f"{card.name} {line.label}", False, len(steps)))
     if not steps:
         return None
     ctx = Ctx(player=player, source=unit.uid, mission=unit.mission, card=unit.stack[-1], upgrade=upgrade, ambush=ambush)
@@ -113,7 +115,7 @@ def score_frame(g: GameState, player: int, unit: Unit | None, mi: int) -> Frame 
     steps: list = []
     for line in card.effects:
         if line.timing == "score" and line.kind == "instant" and line.encoding is not None:
-            steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False))
+            steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False, len(steps)))
     if not steps:
         return None
     ctx = Ctx(player=player, source=unit.uid if unit else -1, mission=mi, card=unit.stack[-1] if unit else g.missions[mi].card)
@@ -185,6 +187,9 @@ def run_top(g: GameState) -> None:
         frame.choices.clear()
         return
     depth = len(g.stack)
+    src = g.units.get(frame.ctx.source)
+    if src is not None:
+        frame.ctx.mission = src.mission  # "this mission" is where the character stands now
     if step.cond is None or rules.condition(g, frame.ctx, step.cond):
         # "you may …" inside a line: this step alone is optional
         if not step.opts.get("may") or choose(g, frame, frame.ctx.player, "yesno", [True, False],

@@ -62,6 +62,11 @@ DDL = [
 TABLES = ("games", "player_rounds", "card_events")
 
 
+def _x(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> list[tuple]:
+    """Execute and drain: DuckDB 2 streams results, and an undrained one blocks the connection."""
+    return con.execute(sql, params or []).fetchall()
+
+
 def _now() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
@@ -128,19 +133,19 @@ class Store:
         self._exec("UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?", [status, finished, run_id])
 
     def done_batches(self, run_id: str) -> set[int]:
-        return {r[0] for r in self.con.execute("SELECT batch_no FROM batches WHERE run_id = ?", [run_id]).fetchall()}
+        return {r[0] for r in _x(self.con, "SELECT batch_no FROM batches WHERE run_id = ?", [run_id])}
 
     def delete_run(self, run_id: str) -> int:
         if self.run(run_id) is None:
             raise StoreError(f"{self.path}: no run {run_id!r}; `mythos db runs` lists them")
-        n = self.con.execute("SELECT count(*) FROM games WHERE run_id = ?", [run_id]).fetchone()[0]
+        n = _x(self.con, "SELECT count(*) FROM games WHERE run_id = ?", [run_id])[0][0]
         try:
-            self.con.execute("BEGIN TRANSACTION")
+            _x(self.con, "BEGIN TRANSACTION")
             for t in TABLES + ("batches", "runs"):
-                self.con.execute(f"DELETE FROM {t} WHERE run_id = ?", [run_id])
-            self.con.execute("COMMIT")
+                _x(self.con, f"DELETE FROM {t} WHERE run_id = ?", [run_id])
+            _x(self.con, "COMMIT")
         except duckdb.Error as exc:
-            self.con.execute("ROLLBACK")
+            _x(self.con, "ROLLBACK")
             raise _explain(self.path, exc) from None
         return n
 
@@ -148,21 +153,21 @@ class Store:
     def write_batch(self, run_id: str, batch_no: int, frames: dict[str, pl.DataFrame]) -> None:
         """Store one finished batch (all its rows and its batch marker) in one transaction."""
         try:
-            self.con.execute("BEGIN TRANSACTION")
+            _x(self.con, "BEGIN TRANSACTION")
             for table in TABLES:
                 df = frames.get(table)
                 if df is None or df.height == 0:
                     continue
                 self.con.register("_batch", df)
                 cols = ", ".join(df.columns)
-                self.con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _batch")
+                _x(self.con, f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _batch")
                 self.con.unregister("_batch")
             games = frames["games"].height if "games" in frames else 0
-            self.con.execute("INSERT INTO batches VALUES (?, ?, ?, ?)", [run_id, batch_no, games, _now()])
-            self.con.execute("COMMIT")
+            _x(self.con, "INSERT INTO batches VALUES (?, ?, ?, ?)", [run_id, batch_no, games, _now()])
+            _x(self.con, "COMMIT")
         except duckdb.Error as exc:
             try:
-                self.con.execute("ROLLBACK")
+                _x(self.con, "ROLLBACK")
             except duckdb.Error:
                 pass
             raise _explain(self.path, exc) from None
@@ -173,7 +178,7 @@ class Store:
             if params:
                 rel = self.con.execute(sql, params)
                 cols = [d[0] for d in rel.description]
-                rows = rel.fetchall()
+                rows = rel.fetchall()  # drains the streamed result
                 return pl.DataFrame(rows, schema=cols, orient="row") if rows else pl.DataFrame(schema={c: pl.Null for c in cols})
             return self.con.sql(sql).pl()
         except duckdb.Error as exc:
@@ -205,7 +210,7 @@ class Store:
 
     def _exec(self, sql: str, params: list[Any]) -> None:
         try:
-            self.con.execute(sql, params)
+            _x(self.con, sql, params)
         except duckdb.Error as exc:
             raise _explain(self.path, exc) from None
 
@@ -228,10 +233,11 @@ def open_store(path: Path | str, *, read_only: bool = False, create: bool = True
         raise _explain(path, exc) from None
     store = Store(path, con, read_only)
     try:
-        tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+        tables = {r[0] for r in _x(con, "SELECT table_name FROM information_schema.tables")}
         version = None
         if "meta" in tables:
-            row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            rows = _x(con, "SELECT value FROM meta WHERE key = 'schema_version'")
+            row = rows[0] if rows else None
             version = int(row[0]) if row else None
         elif tables:
             store.close()
@@ -251,8 +257,8 @@ def open_store(path: Path | str, *, read_only: bool = False, create: bool = True
 
 def _migrate(con: duckdb.DuckDBPyConnection, version: int | None) -> None:
     """Create the schema, or bring an older one up to date (one step per version)."""
-    con.execute("BEGIN TRANSACTION")
+    _x(con, "BEGIN TRANSACTION")
     for stmt in DDL:
-        con.execute(stmt)
-    con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
-    con.execute("COMMIT")
+        _x(con, stmt)
+    _x(con, "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
+    _x(con, "COMMIT")

@@ -1,0 +1,206 @@
+"""mythos simulate: reproducible whatever the workers, resumable, safe with bad databases."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from mythos_cli.cli import app
+from mythos_cli.sim import RunConfig, execute, load_specs, start_run
+from mythos_cli.sim.decks import default_gauntlet
+from mythos_cli.store import SCHEMA_VERSION, StoreError, open_store
+
+runner = CliRunner()
+ORDER = {"games": ["game_no"], "player_rounds": ["game_no", "seat", "round"],
+         "card_events": ["game_no", "seat", "event", "round", "card", "how", "mission_rank", "won_mission"]}
+
+
+@pytest.fixture(scope="module")
+def specs():
+    return load_specs(default_gauntlet()[:3])
+
+
+def small_config(specs, games=6, seed=5, batch_size=4):
+    return RunConfig(decks=specs, opponents=[0, 1, 2], studied=[0, 1], games=games, policy_a="greedy",
+                     policy_b="greedy", mulligan=None, seed=seed, batch_size=batch_size)
+
+
+def dump(db: Path, run: str) -> dict[str, pl.DataFrame]:
+    with open_store(db, read_only=True) as s:
+        out = {}
+        for t, keys in ORDER.items():
+            df = s.table(t, run).drop("run_id")
+            if "batch_no" in df.columns:
+                df = df.drop("batch_no")
+            out[t] = df.sort(keys, nulls_last=True)
+        return out
+
+
+def run_to(db: Path, config: RunConfig, run: str, workers: int) -> None:
+    with open_store(db) as s:
+        start_run(s, config, run, run)
+        execute(s, run, config, workers=workers)
+
+
+def test_results_do_not_depend_on_workers(tmp_path, specs):
+    cfg = small_config(specs)
+    run_to(tmp_path / "one.duckdb", cfg, "r", 1)
+    run_to(tmp_path / "two.duckdb", small_config(specs), "r", 2)
+    a, b = dump(tmp_path / "one.duckdb", "r"), dump(tmp_path / "two.duckdb", "r")
+    assert a["games"].height == len(cfg.jobs()) == 4 * 6
+    for t in ORDER:
+        assert a[t].equals(b[t]), t
+    assert a["player_rounds"].height == a["games"].height * 2 * 4
+    assert a["card_events"].filter(pl.col("event") == "opening").height == a["games"].height * 10
+
+
+def test_interrupted_run_resumes_to_the_same_rows(tmp_path, specs):
+    full = tmp_path / "full.duckdb"
+    run_to(full, small_config(specs), "r", 1)
+    part = tmp_path / "part.duckdb"
+    cfg = small_config(specs)
+    with open_store(part) as s:
+        start_run(s, cfg, "r", "r")
+        calls = [0]
+
+        def stop_after_two(n):
+            calls[0] += 1
+            if calls[0] == 2:
+                raise KeyboardInterrupt
+
+        from mythos_cli.sim import Interrupted
+
+        with pytest.raises(Interrupted) as exc:
+            execute(s, "r", cfg, workers=1, progress=stop_after_two)
+        assert exc.value.stored == 8 and s.run("r")["status"] == "interrupted"
+        assert s.done_batches("r") == {0, 1}
+    res = runner.invoke(app, ["simulate", "--resume", "r", "--db", str(part), "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    a, b = dump(full, "r"), dump(part, "r")
+    for t in ORDER:
+        assert a[t].equals(b[t]), t
+
+
+def test_kill_9_loses_only_unfinished_batches(tmp_path):
+    db = tmp_path / "k.duckdb"
+    deck = default_gauntlet()[0]
+    cmd = [sys.executable, "-m", "mythos_cli", "simulate", deck, "--vs", default_gauntlet()[1], "--games", "3000",
+           "--db", str(db), "--workers", "1", "--run-name", "k", "--batch-size", "10"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # the writer holds the database for the whole run: give it time to store a few batches
+    time.sleep(8)
+    assert proc.poll() is None, "the run finished before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    with open_store(db, read_only=True) as s:
+        games = s.table("games", "k").height
+        batches = len(s.done_batches("k"))
+        assert games == 10 * batches and 10 <= games < 3000
+        assert s.run("k")["status"] == "running"  # nobody could mark it: the process died
+    res = subprocess.run([sys.executable, "-m", "mythos_cli", "simulate", "--resume", "k", "--db", str(db),
+                          "--workers", "2"], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    with open_store(db, read_only=True) as s:
+        assert s.table("games", "k").height == 3000 and s.run("k")["status"] == "finished"
+        assert s.table("games", "k")["game_no"].n_unique() == 3000
+
+
+def test_illegal_deck_is_refused_before_anything_runs(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("2 KS-009\nmissions:\nKS-001-MMS\n", encoding="utf-8")
+    res = runner.invoke(app, ["simulate", str(bad), "--games", "2", "--db", str(tmp_path / "x.duckdb")])
+    assert res.exit_code == 1
+    assert "not a legal" in res.output and "Traceback" not in res.output
+    with open_store(tmp_path / "x.duckdb", read_only=True) as s:
+        assert s.runs().height == 0
+
+
+def test_not_a_duckdb_file(tmp_path):
+    f = tmp_path / "notes.duckdb"
+    f.write_text("hello, this is not a database\n" * 100)
+    with pytest.raises(StoreError) as exc:
+        open_store(f)
+    assert "not a DuckDB" in str(exc.value)
+    assert f.read_text().startswith("hello")  # untouched
+    res = runner.invoke(app, ["db", "runs", "--db", str(f)])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_foreign_and_newer_databases(tmp_path):
+    foreign = tmp_path / "foreign.duckdb"
+    con = duckdb.connect(str(foreign))
+    con.execute("create table customers (id int)")
+    con.close()
+    with pytest.raises(StoreError, match="not written by mythos"):
+        open_store(foreign)
+    newer = tmp_path / "newer.duckdb"
+    open_store(newer).close()
+    con = duckdb.connect(str(newer))
+    con.execute("update meta set value = ? where key = 'schema_version'", [str(SCHEMA_VERSION + 1)])
+    con.close()
+    with pytest.raises(StoreError, match="newer mythos"):
+        open_store(newer)
+
+
+def test_locked_database_gets_a_clear_message(tmp_path):
+    db = tmp_path / "locked.duckdb"
+    open_store(db).close()
+    holder = subprocess.Popen([sys.executable, "-c",
+                               f"import duckdb,time; c=duckdb.connect({str(db)!r}); print('ready', flush=True); time.sleep(30)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        with pytest.raises(StoreError, match="in use"):
+            open_store(db)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_unwritable_paths(tmp_path):
+    with pytest.raises(StoreError, match="does not exist"):
+        open_store(tmp_path / "no" / "such" / "dir.duckdb")
+    with pytest.raises(StoreError, match="folder"):
+        open_store(tmp_path)
+
+
+def test_db_commands(tmp_path, specs):
+    db = tmp_path / "c.duckdb"
+    run_to(db, small_config(specs, games=2), "r1", 1)
+    res = runner.invoke(app, ["db", "runs", "--db", str(db), "--json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)[0]["run_id"] == "r1"
+    res = runner.invoke(app, ["db", "show", "r1", "--db", str(db)])
+    assert res.exit_code == 0 and "greedy" in res.stdout
+    for fmt in ("parquet", "csv"):
+        res = runner.invoke(app, ["db", "export", "r1", "--format", fmt, "--out", str(tmp_path / fmt), "--db", str(db)])
+        assert res.exit_code == 0, res.output
+        assert (tmp_path / fmt / f"games.{fmt}").stat().st_size > 0
+    assert pl.read_parquet(tmp_path / "parquet" / "games.parquet").height == 8
+    res = runner.invoke(app, ["db", "delete", "r1", "--yes", "--db", str(db)])
+    assert res.exit_code == 0
+    res = runner.invoke(app, ["db", "show", "r1", "--db", str(db)])
+    assert res.exit_code == 1
+
+
+def test_dask_local_cluster_equals_local_run(tmp_path, specs):
+    distributed = pytest.importorskip("distributed")
+    cfg = small_config(specs, games=4)
+    run_to(tmp_path / "local.duckdb", cfg, "r", 1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        db = tmp_path / "dask.duckdb"
+        with open_store(db) as s:
+            start_run(s, small_config(specs, games=4), "r", "r")
+            execute(s, "r", small_config(specs, games=4), backend="dask", scheduler=cluster.scheduler_address)
+    a, b = dump(tmp_path / "local.duckdb", "r"), dump(tmp_path / "dask.duckdb", "r")
+    for t in ORDER:
+        assert a[t].equals(b[t]), t
