@@ -9,6 +9,7 @@ import typer
 from mythos_cli import __version__
 from mythos_cli.cli import cards as cards_cli
 from mythos_cli.cli import decks as decks_cli
+from mythos_cli.cli import ladder as ladder_cli
 from mythos_cli.cli import scenario as scenario_cli
 from mythos_cli.cli import simulate as simulate_cli
 
@@ -28,6 +29,7 @@ app.command("validate")(decks_cli.validate)
 app.add_typer(decks_cli.app, name="deck")
 app.add_typer(scenario_cli.app, name="scenario")
 app.command("simulate")(simulate_cli.simulate)
+app.command("ladder")(ladder_cli.ladder)
 app.add_typer(simulate_cli.db_app, name="db")
 
 

@@ -85,6 +85,8 @@ def new_game(deck_a: GameDeck, deck_b: GameDeck, seed: int, *, events: bool = Fa
     for p in players:
         rng.shuffle(p.deck)
         interp.draw_cards(g, p.index, HAND_SIZE)
+    for p in players:
+        g.emit("dealt", p.index, [g.cards[c].id for c in p.hand])  # the hand before any mulligan
     g.phase = "mulligan"
     g.pending = Decision(g.edge, "mulligan", [False, True], "mulligan your whole hand?")
     g.emit("setup", g.edge, [g.cards[m].id for m in reversed(g.mission_deck)])

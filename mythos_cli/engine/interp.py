@@ -550,7 +550,8 @@ def v_play(g: GameState, frame: Frame, step: Step) -> None:
             continue
         if any(True for _ in place_options(g, me, c, hidden=hidden, discount=discount, here=frame.ctx.mission if step.opts.get("to") == "this" else -1)):
             cands.append(c)
-    c = choose(g, frame, me, "card", cands, prompt="character to play")
+    # from the deck top the player sees the cards only now, so playing none stays possible
+    c = choose(g, frame, me, "card", cands, optional=src == "deck_top", prompt="character to play")
     if c is SKIP:
         if src == "deck_top":
             _discard_looked(g, p, pool)

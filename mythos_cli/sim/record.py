@@ -38,7 +38,11 @@ def game_rows(g: GameState, meta: dict) -> tuple[dict, list[dict], list[dict]]:
                 won[(ev[0], ev[2])] = ev[5]
         for ev in g.events:
             rnd, kind = ev[0], ev[1]
-            if kind == "opening":
+            if kind == "dealt":
+                seat = ev[2]
+                for cid in ev[3]:
+                    cards.append(_card(run_id, game_no, seat, decks[seat], cid, "dealt", 0, None, None, None))
+            elif kind == "opening":
                 seat = ev[2]
                 for cid in ev[3]:
                     cards.append(_card(run_id, game_no, seat, decks[seat], cid, "opening", 0, None, None, None))

@@ -10,7 +10,10 @@ Tables (schema version ``SCHEMA_VERSION``, created and migrated by the tool):
   one transaction, so a run interrupted at any point keeps only whole batches).
 * ``games``: one row per game.
 * ``player_rounds``: one row per game, seat and round.
-* ``card_events``: one row per card seen by a player: in the opening hand, drawn, played.
+* ``card_events``: one row per card event of a player: ``dealt`` (the first 5 cards, before
+  any mulligan), ``opening`` (the hand kept after the mulligan), ``drawn`` (in round r),
+  ``played`` (round, how: face_up/hidden/upgrade/reveal, the mission's rank, whether that
+  player won the mission in that round's evaluation).
 """
 
 from __future__ import annotations
