@@ -10,10 +10,22 @@ An effect line's ``do`` is a list of *clauses*. A clause is one of:
 * a **modifier** (lines that change another line): ``{ instead = [ … ] }`` or ``{ also = [ … ] }``.
 
 Selectors pick characters: ``side`` (friendly/enemy/any, relative to the effect's
-controller), ``self``/``other``, ``where`` (this / in_play / other_missions), ``hidden``,
-``group``, ``keyword``, ``name``, power and cost bounds, ``pick`` (weakest, strongest,
-lowest_cost) and ``count`` (1, "all", or ``{ up_to = N }``). Numbers are ints, a remembered
-value (``"x"``), or a count (``{ count = {…selector…} }``, ``{ missions_with = {…} }``).
+controller), ``self``/``other``, ``where`` (this / in_play / other_missions / chosen),
+``hidden``, ``group``, ``keyword``, ``name``, power and cost bounds (a bound may be a number
+remembered earlier: ``cost_lt = "defeated_cost"``, ``name_var = "defeated"``), ``pick``
+(weakest, strongest, lowest_cost: tied candidates are the player's choice), ``per_mission``
+and ``count``: 1, "all", ``{ up_to = N }``, ``{ keep = N }`` (pick until only N remain) or
+``{ total_power_max = N }`` (any number whose Power adds up to N at most); N may be any
+number. Numbers are ints, a remembered value (``"x"``, ``"discarded_cost"`` …), or a count
+(``{ count = {…selector…} }``, ``{ missions_with = {…} }``, with an optional ``plus``).
+
+Step options every verb takes: ``target``, ``if`` (a condition), ``must`` (not optional),
+``may`` (this step alone is optional inside the line), ``as`` (remember the result). Hide and
+defeat also take ``and`` (a second selector chosen from the same snapshot) and ``chooser =
+"opponent"``. ``copy`` resolves another card's instant line as the copier's own;
+``strip_top`` discards the top card of an upgrade stack; ``{ special = "name" }`` calls a named
+escape hatch (``SPECIALS`` below; ``mythos cards coverage`` lists every use).
+
 Every node renders itself to English, so the description can never disagree with the
 engine, which interprets the same trees.
 """
