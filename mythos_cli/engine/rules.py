@@ -414,18 +414,21 @@ def card_fits(g: GameState, sel: Selector | None, card) -> bool:
     return sel is None or _card_fits(g, sel, card)
 
 
-_OWN: dict[tuple[str, str], list[Static]] = {}
+_OWN: dict[str, dict[str, list[Static]]] = {}
+_NONE: list[Static] = []
 
 
 def own_static(g: GameState, card_inst: int, kind: str) -> list[Static]:
     """The statics of one kind printed on a card (memoised per card version)."""
     card = g.cards[card_inst]
-    key = (card.id, kind)
-    found = _OWN.get(key)
-    if found is None:
-        found = [s for enc in _continuous(card) for s in enc.statics if s.kind == kind]
-        _OWN[key] = found
-    return found
+    by_kind = _OWN.get(card.id)
+    if by_kind is None:
+        by_kind = {}
+        for enc in _continuous(card):
+            for s in enc.statics:
+                by_kind.setdefault(s.kind, []).append(s)
+        _OWN[card.id] = by_kind
+    return by_kind.get(kind, _NONE)
 
 
 def can_upgrade_over(g: GameState, card_inst: int, u: Unit, player: int) -> bool:

@@ -63,7 +63,7 @@ class GreedyPolicy(BasePolicy):
     counting the card's effects, the Edge and the chakra spent."""
 
     name = "greedy"
-    weights = H.Weights(chakra=0.15)
+    weights = H.Weights()  # neutral weights: the plain one-step baseline
 
     def main(self, obs: Observation) -> tuple:
         return H.best_main(obs, self.weights, self.rng)
@@ -98,7 +98,8 @@ class ControlPolicy(GreedyPolicy):
     """Saves chakra for the late, valuable missions (B and A) and answers rather than leads."""
 
     name = "control"
-    weights = H.Weights(rank_bias=0.35, hold_chakra=0.4, hidden_bias=0.5, chakra=0.02, edge=0.3, effect_scale=1.3)
+    weights = H.Weights(rank_bias=0.2, hold_chakra=0.15, hidden_bias=0.2, chakra=0.02, edge=0.4, effect_scale=1.5,
+                        future_rounds=0.6)
 
 
 class LookaheadPolicy(GreedyPolicy):

@@ -1,0 +1,66 @@
+"""What every report hands back, and where its files go."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mythos_cli.reports.data import ReportError, RunData
+from mythos_cli.reports.doc import Document, Para, Table, to_html, to_markdown
+
+
+@dataclass
+class ReportResult:
+    """The numbers (for ``--json``), the files written, and a summary for the terminal."""
+
+    kind: str
+    run_id: str
+    db: str
+    numbers: dict
+    files: list[Path] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "run": self.run_id, "db": self.db, "files": [str(f) for f in self.files],
+                "warnings": self.warnings, "summary": self.summary, **self.numbers}
+
+
+def run_folder(out: Path | str, run_id: str) -> Path:
+    """``reports/<run>/``: a run id is used as a folder name, so keep it to safe characters."""
+    folder = Path(out) / (re.sub(r"[^A-Za-z0-9._-]+", "_", run_id).strip(".") or "run")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ReportError(f"cannot create the report folder {folder}: {exc.strerror or exc}",
+                          "choose a writable folder with --out") from None
+    return folder
+
+
+def run_header(rd: RunData) -> Para:
+    info = rd.info
+    pol = info.get("policy_a"), info.get("policy_b")
+    policies = pol[0] if pol[0] == pol[1] else f"{pol[0]} (studied decks) vs {pol[1]} (opponents)"
+    mull = info.get("mulligan") or "each policy's own"
+    return Para(f"Run `{rd.run_id}` in `{rd.db}`: {rd.games.height} games ({info.get('status')}), "
+                f"{len(rd.decks)} decks, policy {policies}, mulligan rule {mull}, seed {info.get('seed')}, "
+                f"engine {info.get('engine_version')}.")
+
+
+def write_document(doc: Document, folder: Path, stem: str, html: bool = False) -> list[Path]:
+    """Write ``<stem>.md`` (and ``<stem>.html``); the images are already in ``folder``."""
+    written = []
+    try:
+        md = folder / f"{stem}.md"
+        md.write_text(to_markdown(doc, folder), encoding="utf-8")
+        written.append(md)
+        if html:
+            page = folder / f"{stem}.html"
+            page.write_text(to_html(doc), encoding="utf-8")
+            written.append(page)
+    except OSError as exc:
+        raise ReportError(f"cannot write the report into {folder}: {exc.strerror or exc}",
+                          "choose a writable folder with --out") from None
+    return written + doc.images

@@ -1,0 +1,266 @@
+"""One run of the database as the reports need it: games per seat, deck lists, deck names.
+
+Everything the user names (the database, the run, a deck, a field) is checked here and a
+problem becomes a ``ReportError`` that says what is wrong and what exists instead.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+from rapidfuzz import fuzz, process
+
+from mythos_cli.catalog import default_catalog
+from mythos_cli.store import StoreError, open_store
+from mythos_cli.store.db import Store
+from mythos_cli.store.read import newest_finished_run, run_card_events, run_games, run_player_rounds
+
+# A round-1 player has 5 chakra: two plays of cost 2 or less fit, which is also the deck
+# check's "cheap play" (few-cheap-plays warns under 6 such cards).
+CHEAP_COST = 2
+# Below this many games a rate is shown but flagged, and kept out of rankings and rules.
+MIN_GAMES = 30
+
+
+class ReportError(Exception):
+    """A problem the user can fix, with a hint. ``code``: 2 bad input, 1 nothing to report."""
+
+    def __init__(self, message: str, hint: str | None = None, code: int = 2):
+        super().__init__(message)
+        self.message, self.hint, self.code = message, hint, code
+
+
+@dataclass(frozen=True)
+class DeckList:
+    name: str
+    cards: tuple[str, ...]  # card versions, with repeats
+    missions: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+
+@dataclass
+class RunData:
+    """A run's games and deck lists, read once; card events and rounds are read on demand."""
+
+    store: Store
+    db: Path
+    run_id: str
+    info: dict
+    decks: dict[str, DeckList]  # every deck that played, by name
+    games: pl.DataFrame
+    seats: pl.DataFrame  # one row per game and seat, from that seat's point of view
+    opponents: list[str] = field(default_factory=list)  # the run's gauntlet: the default field
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def deck_names(self) -> list[str]:
+        return sorted(self.decks)
+
+    def events(self, events: tuple[str, ...], decks: list[str] | None = None) -> pl.DataFrame:
+        try:
+            return run_card_events(self.store, self.run_id, events, decks)
+        except StoreError as exc:
+            raise ReportError(str(exc)) from None
+
+    def rounds(self, decks: list[str] | None = None) -> pl.DataFrame:
+        try:
+            return run_player_rounds(self.store, self.run_id, decks)
+        except StoreError as exc:
+            raise ReportError(str(exc)) from None
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "RunData":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def seat_frame(games: pl.DataFrame) -> pl.DataFrame:
+    """Each game twice, once per seat: that seat's deck, opponent, policy, result and hand facts."""
+    parts = []
+    for s in (0, 1):
+        o = 1 - s
+        parts.append(games.select(
+            "game_no",
+            pl.lit(s, dtype=pl.Int8).alias("seat"),
+            pl.col(f"deck_{s}").alias("deck"),
+            pl.col(f"deck_{o}").alias("opponent"),
+            pl.col(f"policy_{s}").alias("policy"),
+            pl.col(f"policy_{o}").alias("opponent_policy"),
+            (pl.col("winner") == s).alias("won"),
+            (pl.col("first_edge") == s).alias("first_edge"),
+            pl.col(f"mulligan_{s}").fill_null(False).alias("mulligan"),
+            pl.col("tiebreak_by_edge").fill_null(False).alias("tiebreak"),
+            pl.col(f"score_{s}").alias("score"),
+            pl.col(f"score_{o}").alias("opponent_score"),
+            pl.col("missions"),
+            pl.col("mission_owners"),
+        ))
+    return pl.concat(parts).sort("game_no", "seat")
+
+
+def open_run(db: Path | str, run: str | None = None) -> RunData:
+    """Open the database read-only and load a run (default: the newest finished one)."""
+    db = Path(db)
+    try:
+        store = open_store(db, read_only=True, create=False)
+    except StoreError as exc:
+        raise ReportError(str(exc), "simulate first: mythos simulate --db " + str(db)) from None
+    try:
+        return _load(store, db, run)
+    except BaseException:
+        store.close()
+        raise
+
+
+def _runs_hint(runs: pl.DataFrame) -> str:
+    if runs.height == 0:
+        return "the database holds no run yet: mythos simulate --db FILE"
+    items = [f"{r['run_id']} ({r['status']}, {r['stored_games']} games)" for r in runs.iter_rows(named=True)]
+    return "runs in this database: " + ", ".join(items[-12:]) + (" …" if len(items) > 12 else "")
+
+
+def _load(store: Store, db: Path, run: str | None) -> RunData:
+    try:
+        runs = store.runs()
+        run_id = run or newest_finished_run(store)
+    except StoreError as exc:
+        raise ReportError(str(exc)) from None
+    if run_id is None:
+        raise ReportError(f"{db}: no finished run to report on", _runs_hint(runs) + "; pass --run RUN")
+    info = store.run(run_id)
+    if info is None:
+        known = runs["run_id"].to_list() if runs.height else []
+        close = process.extract(run_id, known, scorer=fuzz.WRatio, limit=3) if known else []
+        guess = [c for c, score, _ in close if score >= 60]
+        hint = (f"did you mean {', '.join(guess)}? " if guess else "") + _runs_hint(runs)
+        raise ReportError(f"{db}: no run {run_id!r}", hint)
+    try:
+        games = run_games(store, run_id)
+    except StoreError as exc:
+        raise ReportError(str(exc)) from None
+    if games.height == 0:
+        raise ReportError(f"run {run_id} has no stored games yet: nothing to report",
+                          f"finish it with: mythos simulate --resume {run_id} --db {db}", code=1)
+    warnings = []
+    if info.get("status") != "finished":
+        warnings.append(f"run {run_id} is {info.get('status')}: {games.height} of {info.get('planned_games')} "
+                        "planned games are stored, so some matchups may be short or missing")
+    cfg = info.get("config")
+    cfg = json.loads(cfg) if isinstance(cfg, str) else (cfg or {})
+    lists = {d["name"]: DeckList(d["name"], tuple(d["cards"]), tuple(d["missions"])) for d in cfg.get("decks", [])}
+    played = set(games["deck_0"].unique().to_list()) | set(games["deck_1"].unique().to_list())
+    missing = sorted(played - set(lists))
+    if missing:
+        raise ReportError(f"run {run_id}: the run's configuration has no deck list for {', '.join(missing)}",
+                          "this database was not written by `mythos simulate`; simulate the decks again")
+    decks = {n: lists[n] for n in sorted(played)}
+    opponents = [cfg["decks"][i]["name"] for i in cfg.get("opponents", []) if i < len(cfg["decks"])]
+    opponents = [n for n in dict.fromkeys(opponents) if n in decks] or sorted(decks)
+    return RunData(store, db, run_id, info, decks, games, seat_frame(games), opponents, warnings)
+
+
+# -- naming decks ----------------------------------------------------------------------------
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "deck"
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+def resolve_deck(rd: RunData, ref: str) -> str:
+    """A deck of the run from its name, a unique part of it, or a deck file whose name it is."""
+    names = rd.deck_names
+    ref_s = ref.strip()
+    for n in names:
+        if n.casefold() == ref_s.casefold() or slug(n) == slug(ref_s):
+            return n
+    path = Path(ref_s)
+    if path.suffix and path.is_file():
+        from mythos_cli.decks import DeckError, load_deck
+
+        try:
+            deck_name = load_deck(str(path)).name
+        except DeckError:
+            deck_name = None
+        if deck_name in names:
+            return deck_name
+    squashed = _squash(ref_s)
+    partial = [n for n in names if squashed and squashed in _squash(n)]
+    if len(partial) == 1:
+        return partial[0]
+    if len(partial) > 1:
+        raise ReportError(f"deck {ref!r} matches several decks of run {rd.run_id}: {', '.join(partial)}",
+                          "give more of the name (quote names with spaces)")
+    close = [c for c, score, _ in process.extract(ref_s, names, scorer=fuzz.WRatio, limit=3) if score >= 60]
+    hint = (f"did you mean {' or '.join(repr(c) for c in close)}? " if close else "")
+    raise ReportError(f"no deck {ref!r} in run {rd.run_id}", hint + "decks in this run: " + ", ".join(names))
+
+
+def parse_field(rd: RunData, spec: str | None) -> dict[str, float]:
+    """``deck=share,deck=share`` → shares summing to 1 (default: the run's gauntlet, equal shares).
+
+    Shares are weights: ``30,20`` and ``0.3,0.2`` mean the same field."""
+    if not spec or not spec.strip():
+        return {n: 1 / len(rd.opponents) for n in rd.opponents}
+    weights: dict[str, float] = {}
+    for item in spec.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        name, eq, share = item.rpartition("=")
+        if not eq or not name.strip():
+            raise ReportError(f"--field: {item!r} is not deck=share",
+                              "e.g. --field \"Leaf Village Team 7=30,Sand Village=20\"")
+        try:
+            w = float(share.strip().rstrip("%"))
+        except ValueError:
+            raise ReportError(f"--field: the share {share.strip()!r} of {name.strip()!r} is not a number",
+                              "shares are numbers such as 30 or 0.3 (they are normalised to sum to 1)") from None
+        if not math.isfinite(w) or w < 0:
+            raise ReportError(f"--field: the share of {name.strip()!r} must be a number ≥ 0, not {share.strip()}")
+        deck = resolve_deck(rd, name)
+        weights[deck] = weights.get(deck, 0.0) + w
+    total = sum(weights.values())
+    if total <= 0:
+        raise ReportError("--field: the shares add up to 0", "give at least one deck a positive share")
+    return {d: w / total for d, w in weights.items() if w > 0}
+
+
+def pick_decks(rd: RunData, deck: str | None) -> list[str]:
+    return [resolve_deck(rd, deck)] if deck else rd.deck_names
+
+
+# -- cards -----------------------------------------------------------------------------------
+def card_facts(rd: RunData) -> pl.DataFrame:
+    """Cost, power, name and type of every card version in the run's deck lists."""
+    cat = default_catalog()
+    rows = []
+    for cid in sorted({c for d in rd.decks.values() for c in d.cards}):
+        card = cat.by_id.get(cid)
+        if card is None:
+            # the catalog changed since the run: keep reporting, without a cost for that card
+            rd.warnings.append(f"card {cid} of the run is not in the current catalog: its cost is unknown")
+            rows.append({"card": cid, "name": cid, "cost": None, "power": None, "type": None})
+            continue
+        rows.append({"card": cid, "name": card.full_name, "cost": card.cost or 0, "power": card.power,
+                     "type": card.type})
+    return pl.DataFrame(rows, schema={"card": pl.String, "name": pl.String, "cost": pl.Int32, "power": pl.Int32,
+                                      "type": pl.String})
+
+
+def mission_name(mission_id: str) -> str:
+    card = default_catalog().by_id.get(mission_id)
+    return card.name if card is not None else mission_id

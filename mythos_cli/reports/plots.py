@@ -1,0 +1,255 @@
+"""Every picture of the reports, drawn with matplotlib's Agg backend (no display needed).
+
+Figures are built with ``matplotlib.figure.Figure`` rather than pyplot, so nothing global
+is touched and a report can be drawn from any thread or process.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from pathlib import Path
+from typing import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")  # headless: reports are made on servers and in CI
+
+import numpy as np  # noqa: E402
+from matplotlib import ticker  # noqa: E402
+from matplotlib.colors import TwoSlopeNorm  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+DPI = 110
+WIN = "#2f7d4f"
+LOSS = "#b23a3a"
+NEUTRAL = "#4c72b0"
+MUTED = "#9aa5b1"
+
+
+def _save(fig: Figure, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight", facecolor="white")
+    return path
+
+
+def _wrap(label: str, width: int = 22) -> str:
+    return "\n".join(textwrap.wrap(label, width)) or label
+
+
+def _nan(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _errs(rates, lows, highs):
+    """Asymmetric error bars (interval ends around the point); NaN where undefined."""
+    r = np.array([np.nan if _nan(x) else x for x in rates], dtype=float)
+    lo = np.array([np.nan if _nan(x) else x for x in lows], dtype=float)
+    hi = np.array([np.nan if _nan(x) else x for x in highs], dtype=float)
+    return r, np.vstack([np.clip(r - lo, 0, None), np.clip(hi - r, 0, None)])
+
+
+def matrix_heatmap(decks: Sequence[str], cells: dict, path: Path, title: str) -> Path:
+    """``cells[(row, col)] = (rate, low, high, n, mirror)`` for the row deck against the column deck."""
+    k = len(decks)
+    size = max(5.0, 1.55 * k + 2.5)
+    fig = Figure(figsize=(size + 1.2, size))
+    ax = fig.add_subplot()
+    grid = np.full((k, k), np.nan)
+    for i, a in enumerate(decks):
+        for j, b in enumerate(decks):
+            cell = cells.get((a, b))
+            if cell is not None and not cell[4] and cell[3] > 0:
+                grid[i, j] = cell[0]
+    cmap = matplotlib.colormaps["RdBu"].copy()
+    cmap.set_bad("#eeeeee")
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=TwoSlopeNorm(0.5, 0.0, 1.0))
+    for i, a in enumerate(decks):
+        for j, b in enumerate(decks):
+            cell = cells.get((a, b))
+            if cell is None or cell[3] == 0:
+                text, color = ("mirror\n50%" if a == b else "not\nplayed"), "#555555"
+            elif cell[4]:
+                text, color = f"50%\nmirror\nn={cell[3]}", "#333333"
+            else:
+                rate, low, high, n, _ = cell
+                text = f"{100 * rate:.0f}%\n{100 * low:.0f}–{100 * high:.0f}\nn={n}"
+                color = "white" if abs(rate - 0.5) > 0.28 else "black"
+            ax.text(j, i, text, ha="center", va="center", fontsize=8.5, color=color, linespacing=1.15)
+    labels = [_wrap(d, 16) for d in decks]
+    ax.set_xticks(range(k), labels, rotation=35, ha="right", fontsize=9)
+    ax.set_yticks(range(k), labels, fontsize=9)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("deck (row wins this share)")
+    ax.set_title(title, fontsize=11)
+    cbar = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    cbar.set_label("win rate of the row deck")
+    cbar.ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
+    return _save(fig, path)
+
+
+def rate_bars(labels: Sequence[str], rates, lows, highs, ns, path: Path, title: str, *,
+              reference: float | None = 0.5, reference_label: str = "50%", xlabel: str = "win rate",
+              colors: Sequence[str] | None = None) -> Path:
+    """Horizontal bars of win rates with their 95% intervals, n written at the bar's end."""
+    n = len(labels)
+    fig = Figure(figsize=(8.5, max(2.2, 0.42 * n + 1.3)))
+    ax = fig.add_subplot()
+    r, err = _errs(rates, lows, highs)
+    y = np.arange(n)[::-1]
+    if colors is None:
+        colors = [WIN if (not math.isnan(x) and x >= (reference if reference is not None else 0.5)) else LOSS
+                  for x in r]
+    ax.barh(y, np.nan_to_num(r), color=colors, alpha=0.85, height=0.65)
+    ax.errorbar(r, y, xerr=err, fmt="none", ecolor="#222222", capsize=3, lw=1)
+    for yi, ri, hi, ni in zip(y, r, np.asarray(r) + err[1], ns):
+        if not math.isnan(ri):
+            ax.text(min(0.99, (hi if not math.isnan(hi) else ri) + 0.015), yi, f"{100 * ri:.0f}%  n={ni}",
+                    va="center", fontsize=8)
+    if reference is not None:
+        ax.axvline(reference, color="#444444", ls="--", lw=1)
+        ax.text(reference, n - 0.35, f" {reference_label}", fontsize=8, color="#444444", va="bottom")
+    ax.set_yticks(y, [_wrap(lb, 40) for lb in labels], fontsize=8.5)
+    ax.set_xlim(0, 1.12)
+    ax.xaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel(xlabel + " (bars: 95% interval)")
+    ax.set_title(title, fontsize=11)
+    ax.set_ylim(-0.7, n - 0.1 + 0.5)
+    ax.grid(axis="x", alpha=0.3)
+    return _save(fig, path)
+
+
+def _group_panel(ax, labels, rates, lows, highs, ns, title, reference=None, reference_label=""):
+    r, err = _errs(rates, lows, highs)
+    x = np.arange(len(labels))
+    ax.bar(x, np.nan_to_num(r), color=NEUTRAL, alpha=0.85, width=0.65)
+    ax.errorbar(x, r, yerr=err, fmt="none", ecolor="#222222", capsize=3, lw=1)
+    for xi, ri, ni in zip(x, r, ns):
+        if not math.isnan(ri):
+            ax.text(xi, 0.02, f"n={ni}", ha="center", va="bottom", fontsize=7.5, color="white")
+    if reference is not None and not _nan(reference):
+        ax.axhline(reference, color="#c44e52", ls="--", lw=1.2)
+        ax.text(len(labels) - 0.5, reference + 0.015, reference_label, ha="right", fontsize=7.5, color="#c44e52")
+    ax.set_xticks(x, labels, fontsize=8.5)
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def mulligan_panel(deck: str, keep_mull: dict, cheap: dict, total: dict, mulligan_value: float | None,
+                   path: Path) -> Path:
+    """Keep vs mulligan, then win rate by cheap plays and by total cost of the opening hand.
+
+    Each dict: ``labels, rates, lows, highs, ns``."""
+    fig = Figure(figsize=(13, 4.2))
+    axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [0.7, 1.2, 1.2]})
+    ref_label = "random hand" if mulligan_value is not None else ""
+    _group_panel(axes[0], keep_mull["labels"], keep_mull["rates"], keep_mull["lows"], keep_mull["highs"],
+                 keep_mull["ns"], "kept vs mulliganed (observed)")
+    axes[0].set_ylabel("win rate (95% interval)")
+    _group_panel(axes[1], cheap["labels"], cheap["rates"], cheap["lows"], cheap["highs"], cheap["ns"],
+                 "by cheap plays in the opening hand", mulligan_value, ref_label)
+    axes[1].set_xlabel("cards of cost ≤ 2 in the kept hand")
+    _group_panel(axes[2], total["labels"], total["rates"], total["lows"], total["highs"], total["ns"],
+                 "by total cost of the opening hand", mulligan_value, ref_label)
+    axes[2].set_xlabel("sum of the 5 cards' costs")
+    fig.suptitle(f"{deck}: mulligans and opening hands", fontsize=12)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def curve_panel(deck: str, curve: dict[int, int], odds: list[dict], chakra: list[dict], path: Path) -> Path:
+    """Cost curve; exact vs simulated odds of a card of each cost by round; chakra per round."""
+    fig = Figure(figsize=(14, 4.4))
+    axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [0.9, 1.3, 1.0]})
+    ax = axes[0]
+    costs = sorted(curve)
+    ax.bar(costs, [curve[c] for c in costs], color=NEUTRAL, alpha=0.85)
+    for c in costs:
+        if curve[c]:
+            ax.text(c, curve[c] + 0.15, str(curve[c]), ha="center", fontsize=8)
+    ax.set_xticks(costs)
+    ax.set_xlabel("cost")
+    ax.set_ylabel("copies")
+    ax.set_title("cost curve", fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+
+    ax = axes[1]
+    cmap = matplotlib.colormaps["viridis"]
+    shown = [o for o in odds if o["copies"] > 0]
+    for i, o in enumerate(shown):
+        color = cmap(i / max(1, len(shown) - 1))
+        rounds = [p["round"] for p in o["by_round"]]
+        ax.plot(rounds, [p["exact"] for p in o["by_round"]], "-", color=color, lw=1.6, label=f"cost {o['cost']}")
+        sim = [np.nan if p["simulated"] is None else p["simulated"] for p in o["by_round"]]
+        ax.plot(rounds, sim, "o", color=color, ms=5, mfc="white", mew=1.5)
+    ax.set_xticks([0, 1, 2, 3, 4], ["opening", "round 1", "round 2", "round 3", "round 4"], fontsize=8.5)
+    ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_ylabel("P(at least one card of the cost seen)")
+    ax.set_title("odds of a play of each cost: line exact, ○ simulated", fontsize=10)
+    ax.legend(fontsize=7.5, ncol=2, loc="lower right")
+    ax.grid(alpha=0.3)
+
+    ax = axes[2]
+    rounds = [c["round"] for c in chakra]
+    width = 0.27
+    x = np.arange(len(rounds))
+    for k, (key, label, color) in enumerate((("gained", "gained", NEUTRAL), ("spent", "spent", WIN),
+                                              ("wasted", "wasted (left at round end)", LOSS))):
+        means = [c[key]["mean"] for c in chakra]
+        lo = [c[key]["ci95"][0] for c in chakra]
+        hi = [c[key]["ci95"][1] for c in chakra]
+        m, err = _errs(means, lo, hi)
+        ax.bar(x + (k - 1) * width, np.nan_to_num(m), width, color=color, alpha=0.85, label=label)
+        ax.errorbar(x + (k - 1) * width, m, yerr=err, fmt="none", ecolor="#222222", capsize=2, lw=0.8)
+    ax.set_xticks(x, [f"round {r}" for r in rounds], fontsize=8.5)
+    ax.set_ylabel("chakra per player (mean, 95% interval)")
+    ax.set_title("chakra per round", fontsize=10)
+    ax.legend(fontsize=7.5)
+    ax.grid(axis="y", alpha=0.3)
+    fig.suptitle(f"{deck}: curve and chakra", fontsize=12)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def cards_panel(deck: str, top: list[dict], bottom: list[dict], deck_rate: float, path: Path,
+                min_games: int) -> Path:
+    """Best and worst cards by win rate when in hand (GIH), with the improvement when drawn."""
+    rows = top + [None] + bottom if bottom else top
+    n = len(rows)
+    fig = Figure(figsize=(13, max(3.0, 0.36 * n + 1.6)))
+    axes = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [1.15, 1.0]})
+    y = np.arange(n)[::-1]
+    labels = ["" if r is None else _wrap(f"{r['card']} {r['name']}", 44) for r in rows]
+    real = [(yi, r) for yi, r in zip(y, rows) if r is not None]
+    ax = axes[0]
+    gih = [r["in_hand"] for _, r in real]
+    rr, err = _errs([g["win_rate"] for g in gih], [g["ci95"][0] for g in gih], [g["ci95"][1] for g in gih])
+    ys = np.array([yi for yi, _ in real])
+    ax.barh(ys, rr, color=[WIN if v >= deck_rate else LOSS for v in rr], alpha=0.85, height=0.65)
+    ax.errorbar(rr, ys, xerr=err, fmt="none", ecolor="#222222", capsize=2.5, lw=0.9)
+    ax.axvline(deck_rate, color="#444444", ls="--", lw=1)
+    ax.text(deck_rate, n - 0.3, f" deck {100 * deck_rate:.0f}%", fontsize=8, va="bottom")
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("win rate when in hand (opening or drawn), 95% interval")
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_ylim(-0.7, n - 0.1 + 0.6)
+    ax.grid(axis="x", alpha=0.3)
+    ax = axes[1]
+    iwd = [r["improvement_when_drawn"] for _, r in real]
+    d, derr = _errs([v["diff"] for v in iwd], [v["ci95"][0] for v in iwd], [v["ci95"][1] for v in iwd])
+    ax.barh(ys, d, color=[WIN if v >= 0 else LOSS for v in d], alpha=0.85, height=0.65)
+    ax.errorbar(d, ys, xerr=derr, fmt="none", ecolor="#222222", capsize=2.5, lw=0.9)
+    ax.axvline(0, color="#444444", lw=1)
+    ax.xaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("improvement when drawn: in hand − never seen (pp)")
+    ax.grid(axis="x", alpha=0.3)
+    if bottom:
+        axes[0].axhline(y[len(top)], color="#bbbbbb", lw=0.8, ls=":")
+        axes[1].axhline(y[len(top)], color="#bbbbbb", lw=0.8, ls=":")
+    fig.suptitle(f"{deck}: best and worst cards (at least {min_games} games in hand and not seen)", fontsize=12)
+    fig.tight_layout()
+    return _save(fig, path)

@@ -1,0 +1,129 @@
+"""The statistics of the reports, each from statsmodels or scipy (nothing hand-rolled).
+
+* A win rate (k wins of n games) gets a Wilson 95% interval: good coverage even for small
+  n or rates near 0 and 1, and symmetric under complement (B vs A is 1 − A vs B, exactly).
+* A difference of two independent win rates (card drawn vs not, keep vs mulligan) gets
+  Newcomb's hybrid score interval, the Wilson-based interval for a difference.
+* A weighted mix of matchups (the win rate against a field) gets the 95% interval of the
+  sum of independent Jeffreys (Beta(k+½, n−k+½)) posteriors, by Monte Carlo with a fixed
+  seed: it needs no normal approximation and stays inside [0, 1] near 0% and 100%.
+* Odds of drawing a card are exact hypergeometric tail probabilities.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from scipy.stats import beta as beta_dist
+from scipy.stats import hypergeom
+from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
+from statsmodels.stats.weightstats import DescrStatsW
+
+ALPHA = 0.05
+FIELD_DRAWS = 20_000
+FIELD_SEED = 9  # fixed: the same database always gives the same report
+
+
+@dataclass(frozen=True)
+class Rate:
+    """k wins of n games, with a Wilson interval (NaN when n is 0)."""
+
+    wins: int
+    games: int
+    low: float
+    high: float
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else math.nan
+
+    def to_dict(self) -> dict:
+        return {"wins": self.wins, "games": self.games, "win_rate": _num(self.rate),
+                "ci95": [_num(self.low), _num(self.high)]}
+
+
+def _num(x: float) -> float | None:
+    """JSON has no NaN: an undefined number is null."""
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+def wilson(wins: int, games: int, alpha: float = ALPHA) -> Rate:
+    wins, games = int(wins), int(games)
+    if games == 0:
+        return Rate(0, 0, math.nan, math.nan)
+    low, high = proportion_confint(wins, games, alpha=alpha, method="wilson")
+    return Rate(wins, games, float(low), float(high))
+
+
+@dataclass(frozen=True)
+class Diff:
+    """Win rate of group 1 minus group 2, with Newcomb's interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict:
+        return {"diff": _num(self.value), "ci95": [_num(self.low), _num(self.high)]}
+
+
+NO_DIFF = Diff(math.nan, math.nan, math.nan)
+
+
+def difference(a: Rate, b: Rate, alpha: float = ALPHA) -> Diff:
+    if a.games == 0 or b.games == 0:
+        return NO_DIFF
+    low, high = confint_proportions_2indep(a.wins, a.games, b.wins, b.games, method="newcomb", compare="diff",
+                                           alpha=alpha)
+    return Diff(a.rate - b.rate, float(low), float(high))
+
+
+def field_interval(parts: Sequence[tuple[float, int, int]], constant: float = 0.0,
+                   alpha: float = ALPHA) -> tuple[float, float]:
+    """Interval of ``constant + Σ weight·p`` for independent matchups ``(weight, wins, games)``.
+
+    Each p is drawn from its Jeffreys posterior Beta(wins+½, losses+½); the interval is the
+    central 1−alpha range of the weighted sums. With one matchup of weight 1 it is the
+    Jeffreys interval of that win rate.
+    """
+    if not parts:
+        return constant, constant
+    rng = np.random.default_rng(FIELD_SEED)
+    total = np.full(FIELD_DRAWS, constant, dtype=float)
+    for weight, wins, games in parts:
+        draws = beta_dist.rvs(wins + 0.5, games - wins + 0.5, size=FIELD_DRAWS, random_state=rng)
+        total += weight * draws
+    low, high = np.quantile(total, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+def at_least_one(deck_size: int, copies: int, seen: int) -> float:
+    """Exact chance that ``seen`` cards from a shuffled deck hold at least one of ``copies``."""
+    seen = min(seen, deck_size)
+    return float(hypergeom.sf(0, deck_size, copies, seen))
+
+
+@dataclass(frozen=True)
+class Mean:
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    def to_dict(self) -> dict:
+        return {"mean": _num(self.mean), "ci95": [_num(self.low), _num(self.high)], "n": self.n}
+
+
+def mean_interval(values: Sequence[float] | np.ndarray, alpha: float = ALPHA) -> Mean:
+    """A mean with its t interval (a constant sample gets a zero-width interval)."""
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return Mean(math.nan, math.nan, math.nan, 0)
+    m = float(x.mean())
+    if x.size == 1 or float(x.std()) == 0.0:
+        return Mean(m, m, m, int(x.size))
+    low, high = DescrStatsW(x).tconfint_mean(alpha=alpha)
+    return Mean(m, float(low), float(high), int(x.size))

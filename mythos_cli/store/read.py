@@ -1,0 +1,56 @@
+"""Thin reads of one run for the reports: SQL stays here, every aggregation is Polars.
+
+Each helper selects the rows of one run (optionally one deck, some events) and returns a
+typed Polars frame; DuckDB errors become ``StoreError`` with an explanation.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import duckdb
+import polars as pl
+
+from mythos_cli.store.db import Store, _explain
+
+
+def _frame(store: Store, sql: str, params: dict[str, Any]) -> pl.DataFrame:
+    try:
+        # .pl() keeps DuckDB's column types (lists, tinyints) where a row fetch would not
+        return store.con.sql(sql, params=params).pl()
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+
+
+def newest_finished_run(store: Store) -> str | None:
+    """The run that finished last (None when no run has finished)."""
+    df = _frame(store, "SELECT run_id FROM runs WHERE status = 'finished' "
+                       "ORDER BY finished_at DESC NULLS LAST, started_at DESC LIMIT 1", {})
+    return df.item(0, 0) if df.height else None
+
+
+def run_games(store: Store, run_id: str) -> pl.DataFrame:
+    return _frame(store, "SELECT * FROM games WHERE run_id = $run ORDER BY game_no", {"run": run_id})
+
+
+def run_player_rounds(store: Store, run_id: str, decks: Sequence[str] | None = None) -> pl.DataFrame:
+    sql = ("SELECT game_no, seat, deck, round, chakra_gained, chakra_spent, chakra_left, cards_drawn, "
+           "played_face_up, played_hidden, revealed, upgraded, characters_in_play, missions_won, points "
+           "FROM player_rounds WHERE run_id = $run")
+    params: dict[str, Any] = {"run": run_id}
+    if decks is not None:
+        sql += " AND list_contains($decks, deck)"
+        params["decks"] = list(decks)
+    return _frame(store, sql, params)
+
+
+def run_card_events(store: Store, run_id: str, events: Sequence[str],
+                    decks: Sequence[str] | None = None) -> pl.DataFrame:
+    """Card events of a run: ``dealt``, ``opening``, ``drawn``, ``played`` (any subset)."""
+    sql = ("SELECT game_no, seat, deck, card, event, round, how, mission_rank, won_mission FROM card_events "
+           "WHERE run_id = $run AND list_contains($events, event)")
+    params: dict[str, Any] = {"run": run_id, "events": list(events)}
+    if decks is not None:
+        sql += " AND list_contains($decks, deck)"
+        params["decks"] = list(decks)
+    return _frame(store, sql, params)
