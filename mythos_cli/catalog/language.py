@@ -43,14 +43,20 @@ class LanguageError(ValueError):
 # ---------------------------------------------------------------------------------------
 # selectors
 SIDES = ("friendly", "enemy", "any")
+ANY = 1000  # "any number of": a count no board reaches
 WHERE = ("this", "in_play", "other_missions", "chosen")
-PICKS = ("weakest", "strongest", "lowest_cost")
+PICKS = ("weakest", "strongest", "lowest_cost", "strongest_unique")
 _SEL_FIELDS = {
     "side", "self", "other", "where", "hidden", "group", "keyword", "not_keyword", "name", "names",
     "not_name", "power_max", "power_min", "power_eq", "cost_max", "cost_min", "printed_cost_max",
     "upgraded", "has_tokens", "no_tokens", "var", "not_var", "pick", "count", "played_last_turn",
     "power_lt_self", "power_le_self", "cost_lt", "power_max_var", "cost_max_var", "per_mission", "name_var",
+    # Shinobi Shiren
+    "not_group", "name_has", "with_attachment", "controlled", "owned", "moved_last_turn", "discounted", "unique_name",
+    "sole", "printed_power_min", "printed_power_lt_self", "power_eq_self", "power_lt", "cost_le", "card_type",
+    "keywords", "on",
 }
+CARD_TYPES_SEL = ("character", "attachment", "any")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,24 @@ class Selector:
     cost_lt: Any = None  # a Number
     per_mission: bool = False  # the count applies in every mission separately ("up to 1 in every mission")
     name_var: str | None = None  # same name as the character remembered under this name
+    # Shinobi Shiren
+    not_group: str | None = None
+    name_has: str | None = None  # "a Uchiha-named character": the name contains this word
+    with_attachment: "Selector | None" = None  # has a face-up attachment fitting this card filter
+    controlled: bool | None = None  # under another player's control (controller is not the owner)
+    owned: bool | None = None  # owned by the effect's controller
+    moved_last_turn: bool = False  # moved during the opponent's previous turn
+    discounted: bool = False  # played for less than its printed cost because of an effect
+    unique_name: bool = False  # no other face-up character in its mission shares its name
+    sole: bool = False  # the only non-hidden character on its side of its mission
+    printed_power_min: int | None = None
+    printed_power_lt_self: bool = False
+    power_eq_self: bool = False
+    power_lt: Any = None  # a Number
+    cost_le: Any = None  # a Number
+    card_type: str | None = None  # card filters: character (default), attachment or any
+    keywords: tuple[str, ...] = ()  # any one of these keywords
+    on: str | None = None  # attachment selectors: "character" or "mission" attachments only
 
     @property
     def is_all(self) -> bool:
@@ -93,6 +117,8 @@ class Selector:
     def render(self, plural: bool | None = None, *, bare: bool = False) -> str:
         """English for the selection. ``plural``: "all … characters"; ``bare``: no determiner."""
         if self.self_:
+            if self.has_tokens is False:
+                return "this character, if it has no Power tokens"
             return "this character"
         if self.var:
             return {"played": "the character played this way", "hidden": "the character hidden this way",
@@ -109,7 +135,8 @@ class Selector:
             return "X"
 
         if self.pick:
-            det = "the " + {"weakest": "weakest", "strongest": "strongest", "lowest_cost": "lowest-cost"}[self.pick]
+            det = "the " + {"weakest": "weakest", "strongest": "strongest", "lowest_cost": "lowest-cost",
+                            "strongest_unique": "single strongest"}[self.pick]
             if self.is_all:
                 det = "all the " + det.removeprefix("the ")
                 many = True
@@ -117,8 +144,11 @@ class Selector:
             det = "all"
         elif isinstance(self.count, tuple) and self.count[0] == "up_to":
             n = self.count[1]
-            det = f"up to {num(n)}"
+            det = "any number of" if isinstance(n, int) and n >= ANY else f"up to {num(n)}"
             many = not isinstance(n, int) or n > 1
+        elif isinstance(self.count, tuple) and self.count[0] == "cost_total":
+            det = "any number of"
+            many = True
         elif isinstance(self.count, tuple) and self.count[0] == "power_total":
             det = "any number of"
             many = True
@@ -138,14 +168,30 @@ class Selector:
             adj.append("non-hidden")
         if self.upgraded:
             adj.append("upgraded")
+        if self.controlled:
+            adj.append("controlled")
         if self.group:
             adj.append(self.group)
         if self.keyword:
             adj.append(self.keyword)
+        if self.keywords:
+            adj.append(" or ".join(self.keywords))
         if self.names:
             adj.append(" or ".join(n.replace("-", " ").title() for n in self.names))
+        if self.name_has:
+            adj.append(f"{self.name_has}-named")
         noun = "characters" if many else "character"
+        if self.card_type == "attachment" or self.on:
+            noun = "attachments" if many else "attachment"
+            if self.on:
+                adj.append(self.on)
+        elif self.card_type == "any":
+            noun = "cards" if many else "card"
         quals = []
+        if self.owned:
+            quals.append("that you own")
+        if self.not_group:
+            quals.append(f"that is not {self.not_group}" if not many else f"that are not {self.not_group}")
         if self.not_keyword:
             quals.append(f"without the {self.not_keyword} keyword")
         if self.not_name:
@@ -173,6 +219,27 @@ class Selector:
             quals.append(f"with a printed cost of {self.printed_cost_max} or less")
         if self.cost_lt is not None:
             quals.append(f"costing less than {num(self.cost_lt)}")
+        if self.cost_le is not None:
+            quals.append(f"costing {num(self.cost_le)} or less")
+        if self.power_lt is not None:
+            quals.append(f"with less Power than {num(self.power_lt)}")
+        if self.power_eq_self:
+            quals.append("with Power equal to this character's")
+        if self.printed_power_min is not None:
+            quals.append(f"with a printed Power of {self.printed_power_min} or more")
+        if self.printed_power_lt_self:
+            quals.append("with less printed Power than this character's Power")
+        if self.with_attachment is not None:
+            what = self.with_attachment.render(False, bare=True).replace(" in play", "")
+            quals.append("with an attachment" if what in ("character", "attachment") else f"with a {what.replace(' attachment', '')} attachment")
+        if self.discounted:
+            quals.append("played for less than its printed cost because of an effect")
+        if self.moved_last_turn:
+            quals.append("that moved during the opponent's previous turn")
+        if self.unique_name:
+            quals.append("whose name no other character in its mission has")
+        if self.sole:
+            quals.append("that is the only non-hidden character on its side")
         if self.has_tokens is True:
             quals.append("with Power tokens")
         elif self.has_tokens is False:
@@ -191,6 +258,8 @@ class Selector:
                           "chosen": "in the chosen mission"}[self.where])
         if isinstance(self.count, tuple) and self.count[0] == "power_total":
             quals.append(f"with a total Power of {render_number(self.count[1])} or less")
+        if isinstance(self.count, tuple) and self.count[0] == "cost_total":
+            quals.append(f"with a total cost of {render_number(self.count[1])} or less")
         if isinstance(self.count, tuple) and self.count[0] == "keep":
             quals.append(f"until only {render_number(self.count[1])} remain")
         parts = ([] if bare else [det]) + adj + [noun] + quals
@@ -243,16 +312,31 @@ def parse_selector(raw: Any, where: str) -> Selector:
         elif k == "count":
             if v == "all" or v == 1:
                 kw["count"] = v
-            elif isinstance(v, dict) and len(v) == 1 and set(v) <= {"up_to", "keep", "total_power_max"}:
+            elif v == "any":
+                kw["count"] = ("up_to", ANY)
+            elif isinstance(v, dict) and len(v) == 1 and set(v) <= {"up_to", "keep", "total_power_max", "total_cost_max"}:
                 (form, n), = v.items()
-                kw["count"] = ({"total_power_max": "power_total"}.get(form, form), parse_number(n, where))
+                kw["count"] = ({"total_power_max": "power_total", "total_cost_max": "cost_total"}.get(form, form),
+                               parse_number(n, where))
             else:
                 raise LanguageError(f"{where}: count is 1, \"all\", {{ up_to = N }}, {{ keep = N }} "
                                     f"or {{ total_power_max = N }}")
-        elif k in ("power_max", "power_min", "power_eq", "cost_max", "cost_min", "printed_cost_max"):
+        elif k in ("power_max", "power_min", "power_eq", "cost_max", "cost_min", "printed_cost_max", "printed_power_min"):
             kw[k] = _int(v, where, k)
-        elif k == "cost_lt":
+        elif k in ("cost_lt", "cost_le", "power_lt"):
             kw[k] = parse_number(v, where)
+        elif k == "with_attachment":
+            kw[k] = parse_selector(v, where)
+        elif k == "keywords":
+            kw[k] = tuple([v] if isinstance(v, str) else v)
+        elif k == "card_type":
+            if v not in CARD_TYPES_SEL:
+                raise LanguageError(f"{where}: card_type must be one of {CARD_TYPES_SEL}")
+            kw[k] = v
+        elif k == "on":
+            if v not in ("character", "mission"):
+                raise LanguageError(f"{where}: on must be character or mission")
+            kw[k] = v
         elif k == "no_tokens":
             kw["has_tokens"] = False if v else None
         else:
@@ -264,9 +348,18 @@ def parse_selector(raw: Any, where: str) -> Selector:
 # numbers and conditions
 @dataclass(frozen=True, slots=True)
 class Count:
-    selector: Selector
+    selector: Selector | None
     missions: bool = False  # count missions holding at least one match instead
     plus: int = 0
+    times: int = 1  # "+2 for every …"
+    # what is counted: "units" (characters), "missions" (every mission in play), "attachments",
+    # "stack" (cards in this character's upgrade stack), "attachment_cost" (the cost of this
+    # character's attachments that fit), "power_of" / "cost_of" (the highest among the matches)
+    kind: str = "units"
+
+
+COUNT_KINDS = {"count": "units", "missions_with": "units", "missions": "missions", "attachments": "attachments",
+               "stack": "stack", "attachment_cost": "attachment_cost", "power_of": "power_of", "cost_of": "cost_of"}
 
 
 def parse_number(raw: Any, where: str) -> Any:
@@ -278,11 +371,18 @@ def parse_number(raw: Any, where: str) -> Any:
         return raw.lower()
     if isinstance(raw, dict):
         plus = raw.get("plus", 0)
-        if "count" in raw:
-            return Count(parse_selector(raw["count"], where), plus=plus)
-        if "missions_with" in raw:
-            return Count(parse_selector(raw["missions_with"], where), missions=True, plus=plus)
-    raise LanguageError(f"{where}: a number is N, a remembered value name, {{ count = … }} or {{ missions_with = … }}")
+        times = raw.get("times", 1)
+        forms = [k for k in raw if k in COUNT_KINDS]
+        if len(forms) == 1 and not set(raw) - {forms[0], "plus", "times"}:
+            form = forms[0]
+            v = raw[form]
+            sel = parse_selector(v, where) if isinstance(v, dict) else None
+            if form in ("count", "missions_with", "attachments", "attachment_cost", "power_of", "cost_of") and sel is None:
+                raise LanguageError(f"{where}: {form} takes a selector table")
+            return Count(sel, missions=form == "missions_with", plus=_int(plus, where, "plus"),
+                         times=_int(times, where, "times"), kind=COUNT_KINDS[form])
+    raise LanguageError(f"{where}: a number is N, a remembered value name, or one of "
+                        f"{{ {' | '.join(f'{k} = …' for k in COUNT_KINDS)} }} (with optional plus, times)")
 
 
 VAR_WORDS = {
@@ -298,6 +398,12 @@ VAR_WORDS = {
     "defeated_power": "the printed Power of the character defeated this way",
     "defeated_cost": "the cost of the character defeated this way",
     "drew": "the number of cards drawn this way",
+    "revealed_cost": "the cost of the revealed card",
+    "revealed_count": "the number of cards revealed this way",
+    "discarded_power": "the Power of the discarded card",
+    "recycled": "the number of cards shuffled this way",
+    "each_cost": "that character's cost",
+    "removed": "the number of Power tokens removed this way",
 }
 
 
@@ -307,8 +413,25 @@ def render_number(n: Any) -> str:
     if isinstance(n, str):
         return VAR_WORDS.get(n, n)
     if isinstance(n, Count):
-        base = (f"the number of missions where you have {n.selector.render(False)}" if n.missions
-                else f"the number of {n.selector.render(True, bare=True)}")
+        sel = n.selector
+        if n.kind == "missions":
+            base = "the number of missions in play"
+        elif n.kind == "attachments":
+            base = f"the number of {sel.render(True, bare=True)}"
+        elif n.kind == "stack":
+            base = "the number of cards in this character's upgrade stack"
+        elif n.kind == "attachment_cost":
+            base = f"the cost of this character's {sel.render(False, bare=True).replace(' in play', '')}"
+        elif n.kind == "power_of":
+            base = f"the Power of {sel.render(False).removeprefix('a ').removeprefix('an ')}".replace("Power of ", "Power of the ", 1) if not sel.pick else f"the Power of {sel.render(False)}"
+        elif n.kind == "cost_of":
+            base = f"the cost of {sel.render(False)}"
+        elif n.missions:
+            base = f"the number of missions where you have {sel.render(False)}"
+        else:
+            base = f"the number of {sel.render(True, bare=True)}"
+        if n.times != 1:
+            base = f"{n.times} times {base}"
         return base + (f" plus {n.plus}" if n.plus else "")
     return str(n)
 

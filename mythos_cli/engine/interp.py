@@ -50,6 +50,7 @@ def choose(g: GameState, frame: Frame, player: int, kind: str, options: list[Any
     if i < len(frame.choices):
         return frame.choices[i]
     if not options:
+        frame.choices.append(SKIP)  # recorded too: later choices of the step keep their places
         return SKIP
     if len(options) == 1 and not optional:
         frame.choices.append(options[0])
@@ -298,11 +299,11 @@ def v_remove_tokens(g: GameState, frame: Frame, step: Step) -> None:
         affect(g, u, frame.ctx.player)
         u.tokens -= k
         total += k
-    g.token_version += 1
     if step.opts.get("give_self") and total:
         me = g.units.get(frame.ctx.source)
         if me is not None:
             me.tokens += total
+    g.token_version += 1
     frame.ctx.vars[step.as_ or "removed"] = total
 
 
@@ -907,20 +908,23 @@ def v_reveal_or_defeat(g: GameState, frame: Frame, step: Step) -> None:
     from mythos_cli.engine.game import reveal, reveal_price
 
     me = frame.ctx.player
-    for u in pick_units(g, frame, step.arg):
+    more = step.opts.get("more", 0)
+    plan = []
+    for u in pick_units(g, frame, step.arg):  # every choice first, then the change
+        if not u.hidden:
+            continue
+        price = reveal_price(g, u.controller, u, extra=more)
+        play = price is not None and choose(g, frame, u.controller, "yesno", [True, False],
+                                            prompt=f"play it paying {more} more (no: defeat it)?")
+        protect = {} if play else _protections(g, frame, [u], "defeat")
+        plan.append((u, price if play else None, protect))
+    for u, price, protect in plan:
         if g.units.get(u.uid) is not u or not u.hidden:
             continue
-        opp = u.controller
-        price = reveal_price(g, opp, u, extra=step.opts.get("more", 0))
-        play = price is not None and choose(g, frame, opp, "yesno", [True, False],
-                                            prompt=f"play it paying {step.opts.get('more', 0)} more (no: defeat it)?")
-        affect(g, u, me)
-        if play:
-            reveal(g, opp, u, price)
-        else:
-            protect = _protections(g, frame, [u], "defeat")
-            if not _sacrificed(g, u, protect):
-                defeat_unit(g, u, by=me)
+        if price is not None:
+            reveal(g, u.controller, u, price)
+        elif not _sacrificed(g, u, protect):
+            defeat_unit(g, u, by=me)
 
 
 def v_special(g: GameState, frame: Frame, step: Step) -> None:

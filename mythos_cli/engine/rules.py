@@ -315,8 +315,18 @@ def _static_hits(g: GameState, ctx: Ctx, s: Static, u: Unit) -> bool:
 
 
 def side_power(g: GameState, mi: int, player: int) -> int:
-    return sum(power(g, u) for u in g.missions[mi].sides[player]) + sum(
-        g.cards[a].power for a in g.missions[mi].attachments[player])
+    """Total Power of one side of a mission (characters, plus attachments on the mission)."""
+    power_key_now = (g.board_version, g.token_version, g.edge, not g.players[0].hand, not g.players[1].hand)
+    if g.power_key != power_key_now:
+        g.power_cache = {}
+        g.power_key = power_key_now
+    key = ("side", mi, player)
+    found = g.power_cache.get(key)
+    if found is None:
+        found = sum(power(g, u) for u in g.missions[mi].sides[player]) + sum(
+            g.cards[a].power for a in g.missions[mi].attachments[player])
+        g.power_cache[key] = found
+    return found
 
 
 def mission_leader(g: GameState, mi: int) -> int:

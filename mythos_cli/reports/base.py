@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +25,21 @@ class ReportResult:
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"kind": self.kind, "run": self.run_id, "db": self.db, "files": [str(f) for f in self.files],
-                "warnings": self.warnings, "summary": self.summary, **self.numbers}
+        return _clean({"kind": self.kind, "run": self.run_id, "db": self.db, "files": [str(f) for f in self.files],
+                       "warnings": self.warnings, "summary": self.summary, **self.numbers})
+
+
+def _clean(x):
+    """JSON has no NaN and no numpy scalars: undefined numbers become null, numpy becomes Python."""
+    if isinstance(x, dict):
+        return {str(k): _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if hasattr(x, "item") and not isinstance(x, (str, bytes)):  # numpy scalar
+        x = x.item()
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    return x
 
 
 def run_folder(out: Path | str, run_id: str) -> Path:

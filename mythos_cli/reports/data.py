@@ -116,7 +116,8 @@ def open_run(db: Path | str, run: str | None = None) -> RunData:
     try:
         store = open_store(db, read_only=True, create=False)
     except StoreError as exc:
-        raise ReportError(str(exc), "simulate first: mythos simulate --db " + str(db)) from None
+        # open_store's message already says how to fix it; a missing file gets the mythos way to make one
+        raise ReportError(str(exc), None if db.exists() else f"list runs of another file with `mythos db runs --db FILE`") from None
     try:
         return _load(store, db, run)
     except BaseException:
@@ -187,16 +188,9 @@ def resolve_deck(rd: RunData, ref: str) -> str:
     for n in names:
         if n.casefold() == ref_s.casefold() or slug(n) == slug(ref_s):
             return n
-    path = Path(ref_s)
-    if path.suffix and path.is_file():
-        from mythos_cli.decks import DeckError, load_deck
-
-        try:
-            deck_name = load_deck(str(path)).name
-        except DeckError:
-            deck_name = None
-        if deck_name in names:
-            return deck_name
+    from_file = _deck_file_name(ref_s)
+    if from_file in names:
+        return from_file
     squashed = _squash(ref_s)
     partial = [n for n in names if squashed and squashed in _squash(n)]
     if len(partial) == 1:
@@ -204,9 +198,26 @@ def resolve_deck(rd: RunData, ref: str) -> str:
     if len(partial) > 1:
         raise ReportError(f"deck {ref!r} matches several decks of run {rd.run_id}: {', '.join(partial)}",
                           "give more of the name (quote names with spaces)")
-    close = [c for c, score, _ in process.extract(ref_s, names, scorer=fuzz.WRatio, limit=3) if score >= 60]
+    lowered = {n.lower(): n for n in names}
+    close = [lowered[c] for c, score, _ in process.extract(ref_s.lower(), list(lowered), scorer=fuzz.partial_ratio,
+                                                           limit=2) if score >= 65]
     hint = (f"did you mean {' or '.join(repr(c) for c in close)}? " if close else "")
     raise ReportError(f"no deck {ref!r} in run {rd.run_id}", hint + "decks in this run: " + ", ".join(names))
+
+
+def _deck_file_name(ref: str) -> str | None:
+    """The name inside a deck file given by path, or by a sample deck's file name (``leaf-team7``)."""
+    from mythos_cli.decks import DeckError, load_deck, sample_paths
+
+    path = Path(ref)
+    if not (path.suffix and path.is_file()):
+        path = next((p for p in sample_paths() if p.stem == ref.lower()), None)
+    if path is None:
+        return None
+    try:
+        return load_deck(str(path)).name
+    except (DeckError, OSError):
+        return None
 
 
 def parse_field(rd: RunData, spec: str | None) -> dict[str, float]:

@@ -29,7 +29,7 @@ MUTED = "#9aa5b1"
 
 def _save(fig: Figure, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=DPI, bbox_inches="tight", facecolor="white")
+    fig.savefig(path, dpi=DPI, facecolor="white")  # constrained layout already fits the labels
     return path
 
 
@@ -53,7 +53,7 @@ def matrix_heatmap(decks: Sequence[str], cells: dict, path: Path, title: str) ->
     """``cells[(row, col)] = (rate, low, high, n, mirror)`` for the row deck against the column deck."""
     k = len(decks)
     size = max(5.0, 1.55 * k + 2.5)
-    fig = Figure(figsize=(size + 1.2, size))
+    fig = Figure(figsize=(size + 1.2, size), layout="constrained")
     ax = fig.add_subplot()
     grid = np.full((k, k), np.nan)
     for i, a in enumerate(decks):
@@ -61,8 +61,7 @@ def matrix_heatmap(decks: Sequence[str], cells: dict, path: Path, title: str) ->
             cell = cells.get((a, b))
             if cell is not None and not cell[4] and cell[3] > 0:
                 grid[i, j] = cell[0]
-    cmap = matplotlib.colormaps["RdBu"].copy()
-    cmap.set_bad("#eeeeee")
+    cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#eeeeee")
     im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=TwoSlopeNorm(0.5, 0.0, 1.0))
     for i, a in enumerate(decks):
         for j, b in enumerate(decks):
@@ -93,7 +92,7 @@ def rate_bars(labels: Sequence[str], rates, lows, highs, ns, path: Path, title: 
               colors: Sequence[str] | None = None) -> Path:
     """Horizontal bars of win rates with their 95% intervals, n written at the bar's end."""
     n = len(labels)
-    fig = Figure(figsize=(8.5, max(2.2, 0.42 * n + 1.3)))
+    fig = Figure(figsize=(8.5, max(2.2, 0.42 * n + 1.3)), layout="constrained")
     ax = fig.add_subplot()
     r, err = _errs(rates, lows, highs)
     y = np.arange(n)[::-1]
@@ -124,13 +123,14 @@ def _group_panel(ax, labels, rates, lows, highs, ns, title, reference=None, refe
     x = np.arange(len(labels))
     ax.bar(x, np.nan_to_num(r), color=NEUTRAL, alpha=0.85, width=0.65)
     ax.errorbar(x, r, yerr=err, fmt="none", ecolor="#222222", capsize=3, lw=1)
-    for xi, ri, ni in zip(x, r, ns):
-        if not math.isnan(ri):
-            ax.text(xi, 0.02, f"n={ni}", ha="center", va="bottom", fontsize=7.5, color="white")
+    for xi, ni in zip(x, ns):
+        if not ni:
+            ax.text(xi, 0.03, "no games", ha="center", fontsize=8, color="#555555")
     if reference is not None and not _nan(reference):
-        ax.axhline(reference, color="#c44e52", ls="--", lw=1.2)
-        ax.text(len(labels) - 0.5, reference + 0.015, reference_label, ha="right", fontsize=7.5, color="#c44e52")
-    ax.set_xticks(x, labels, fontsize=8.5)
+        ax.axhline(reference, color="#c44e52", ls="--", lw=1.2,
+                   label=f"{reference_label} {100 * reference:.0f}%".strip())
+        ax.legend(loc="upper right", fontsize=7.5, framealpha=0.9)
+    ax.set_xticks(x, [f"{lb}\nn={ni}" for lb, ni in zip(labels, ns)], fontsize=8.5)
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
     ax.set_title(title, fontsize=10)
@@ -142,9 +142,9 @@ def mulligan_panel(deck: str, keep_mull: dict, cheap: dict, total: dict, mulliga
     """Keep vs mulligan, then win rate by cheap plays and by total cost of the opening hand.
 
     Each dict: ``labels, rates, lows, highs, ns``."""
-    fig = Figure(figsize=(13, 4.2))
+    fig = Figure(figsize=(13, 4.2), layout="constrained")
     axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [0.7, 1.2, 1.2]})
-    ref_label = "random hand" if mulligan_value is not None else ""
+    ref_label = "a random hand wins" if mulligan_value is not None else ""
     _group_panel(axes[0], keep_mull["labels"], keep_mull["rates"], keep_mull["lows"], keep_mull["highs"],
                  keep_mull["ns"], "kept vs mulliganed (observed)")
     axes[0].set_ylabel("win rate (95% interval)")
@@ -155,13 +155,12 @@ def mulligan_panel(deck: str, keep_mull: dict, cheap: dict, total: dict, mulliga
                  "by total cost of the opening hand", mulligan_value, ref_label)
     axes[2].set_xlabel("sum of the 5 cards' costs")
     fig.suptitle(f"{deck}: mulligans and opening hands", fontsize=12)
-    fig.tight_layout()
     return _save(fig, path)
 
 
 def curve_panel(deck: str, curve: dict[int, int], odds: list[dict], chakra: list[dict], path: Path) -> Path:
     """Cost curve; exact vs simulated odds of a card of each cost by round; chakra per round."""
-    fig = Figure(figsize=(14, 4.4))
+    fig = Figure(figsize=(14, 4.4), layout="constrained")
     axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [0.9, 1.3, 1.0]})
     ax = axes[0]
     costs = sorted(curve)
@@ -176,12 +175,14 @@ def curve_panel(deck: str, curve: dict[int, int], odds: list[dict], chakra: list
     ax.grid(axis="y", alpha=0.3)
 
     ax = axes[1]
-    cmap = matplotlib.colormaps["viridis"]
+    cmap = matplotlib.colormaps["tab10"]
     shown = [o for o in odds if o["copies"] > 0]
     for i, o in enumerate(shown):
-        color = cmap(i / max(1, len(shown) - 1))
+        color = cmap(i % 10)
         rounds = [p["round"] for p in o["by_round"]]
-        ax.plot(rounds, [p["exact"] for p in o["by_round"]], "-", color=color, lw=1.6, label=f"cost {o['cost']}")
+        # costs with as many copies share one exact line: alternate styles so none hides another
+        ax.plot(rounds, [p["exact"] for p in o["by_round"]], ("-", "--", ":")[i % 3], color=color, lw=1.7,
+                label=f"cost {o['cost']} ({o['copies']})")
         sim = [np.nan if p["simulated"] is None else p["simulated"] for p in o["by_round"]]
         ax.plot(rounds, sim, "o", color=color, ms=5, mfc="white", mew=1.5)
     ax.set_xticks([0, 1, 2, 3, 4], ["opening", "round 1", "round 2", "round 3", "round 4"], fontsize=8.5)
@@ -210,7 +211,6 @@ def curve_panel(deck: str, curve: dict[int, int], odds: list[dict], chakra: list
     ax.legend(fontsize=7.5)
     ax.grid(axis="y", alpha=0.3)
     fig.suptitle(f"{deck}: curve and chakra", fontsize=12)
-    fig.tight_layout()
     return _save(fig, path)
 
 
@@ -219,7 +219,7 @@ def cards_panel(deck: str, top: list[dict], bottom: list[dict], deck_rate: float
     """Best and worst cards by win rate when in hand (GIH), with the improvement when drawn."""
     rows = top + [None] + bottom if bottom else top
     n = len(rows)
-    fig = Figure(figsize=(13, max(3.0, 0.36 * n + 1.6)))
+    fig = Figure(figsize=(13, max(3.0, 0.36 * n + 1.6)), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [1.15, 1.0]})
     y = np.arange(n)[::-1]
     labels = ["" if r is None else _wrap(f"{r['card']} {r['name']}", 44) for r in rows]
@@ -228,11 +228,14 @@ def cards_panel(deck: str, top: list[dict], bottom: list[dict], deck_rate: float
     gih = [r["in_hand"] for _, r in real]
     rr, err = _errs([g["win_rate"] for g in gih], [g["ci95"][0] for g in gih], [g["ci95"][1] for g in gih])
     ys = np.array([yi for yi, _ in real])
-    ax.barh(ys, rr, color=[WIN if v >= deck_rate else LOSS for v in rr], alpha=0.85, height=0.65)
-    ax.errorbar(rr, ys, xerr=err, fmt="none", ecolor="#222222", capsize=2.5, lw=0.9)
+    # dots and whiskers on a zoomed axis: bars from 0% would squash the differences that matter
+    ax.errorbar(rr, ys, xerr=err, fmt="none", ecolor="#555555", capsize=2.5, lw=0.9)
+    ax.scatter(rr, ys, c=[WIN if v >= deck_rate else LOSS for v in rr], s=36, zorder=3)
     ax.axvline(deck_rate, color="#444444", ls="--", lw=1)
     ax.text(deck_rate, n - 0.3, f" deck {100 * deck_rate:.0f}%", fontsize=8, va="bottom")
-    ax.set_xlim(0, 1)
+    lows, highs = rr - err[0], rr + err[1]
+    ax.set_xlim(max(0.0, float(np.nanmin(np.append(lows, deck_rate))) - 0.05),
+                min(1.0, float(np.nanmax(np.append(highs, deck_rate))) + 0.05))
     ax.xaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
     ax.set_xlabel("win rate when in hand (opening or drawn), 95% interval")
     ax.set_yticks(y, labels, fontsize=8)
@@ -251,5 +254,4 @@ def cards_panel(deck: str, top: list[dict], bottom: list[dict], deck_rate: float
         axes[0].axhline(y[len(top)], color="#bbbbbb", lw=0.8, ls=":")
         axes[1].axhline(y[len(top)], color="#bbbbbb", lw=0.8, ls=":")
     fig.suptitle(f"{deck}: best and worst cards (at least {min_games} games in hand and not seen)", fontsize=12)
-    fig.tight_layout()
     return _save(fig, path)

@@ -32,7 +32,8 @@ class Cell:
         d = {"deck": self.deck, "opponent": self.opponent, **self.rate.to_dict(), "ties_by_edge": self.ties_by_edge,
              "mirror": self.mirror}
         if self.mirror:
-            d["note"] = "a deck against itself wins 50% by construction"
+            d.update(win_rate=0.5, ci95=[0.5, 0.5], games=self.rate.games // 2, wins=None,
+                     note="a deck against itself wins 50% by construction")
         return d
 
 
@@ -49,6 +50,8 @@ def matrix(rd: RunData) -> dict[tuple[str, str], Cell]:
                                  r["ties"] // 2, True)
         else:
             cells[(a, b)] = Cell(a, b, wilson(r["wins"], r["n"]), r["ties"], False)
+    for d in rd.deck_names:  # the diagonal exists whether or not mirrors were played
+        cells.setdefault((d, d), Cell(d, d, Rate(0, 0, 0.5, 0.5), 0, True))
     return cells
 
 
@@ -127,10 +130,10 @@ def compute(rd: RunData, field: dict[str, float]) -> dict:
 
 
 def _cell_text(c: Cell | None) -> str:
+    if c is not None and c.mirror:
+        return "50%"
     if c is None or c.rate.games == 0:
         return "—"
-    if c.mirror:
-        return "50% (mirror)"
     return pct(c.rate.rate, 0)
 
 
@@ -166,7 +169,7 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
                          interval(c.rate.low, c.rate.high), str(c.ties_by_edge)])
     doc.add(Table("Every matchup", ["deck", "opponent", "games", "wins", "win rate", "95% CI", "ties by Edge"],
                   rows, left=2))
-    term_matrix = Table(f"run {rd.run_id}: row deck's win rate against the column deck",
+    term_matrix = Table(f"run {rd.run_id}: row deck's win rate against the column deck (mirror 50% by construction)",
                         ["deck"] + [f"{i + 1}" for i in range(len(order))],
                         [[f"{i + 1}. {a}"] + [_cell_text(cells.get((a, b))) for b in order]
                          for i, a in enumerate(order)])
@@ -189,7 +192,8 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
     if shown:
         bars = plots.rate_bars(shown, [rates[d].rate for d in shown], [rates[d].low for d in shown],
                                [rates[d].high for d in shown], [rates[d].games for d in shown],
-                               folder / "winrate-field.png", "Expected win rate against the field")
+                               folder / ("winrate-field.png" if not focus else f"winrate-field-{slug(focus)}.png"),
+                               "Expected win rate against the field")
         doc.add(Image(bars, "win rate against the field"))
 
     # splits

@@ -1,0 +1,125 @@
+"""``mythos report KIND``: turn a stored simulation run into Markdown/PNG (and HTML) reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table as RichTable
+
+from mythos_cli.cli.output import err, fail, out, print_json
+from mythos_cli.reports import MIN_GAMES, ReportError, ReportResult, make_report
+
+DEFAULT_DB = Path("mythos.duckdb")
+
+app = typer.Typer(
+    help=("Reports on a simulation run: win rates, mulligans, curves, card performance, tournament prep.\n\n"
+          "Each writes Markdown + PNG under OUT/RUN/ and prints a summary (--json: the numbers).\n\n"
+          "Example: mythos report winrate --db mythos.duckdb"),
+    no_args_is_help=True,
+)
+
+DB = typer.Option(DEFAULT_DB, "--db", help="The DuckDB file written by `mythos simulate`.")
+RUN = typer.Option(None, "--run", help="Run id (default: the newest finished run; `mythos db runs` lists them).")
+DECK = typer.Option(None, "--deck", help="Only this deck (a name, part of it, or its deck file).")
+OUT = typer.Option(Path("reports"), "--out", help="Folder for the reports (files go to OUT/RUN/).")
+JSON = typer.Option(False, "--json", help="Print the numbers as JSON instead of the summary.")
+FIELD = typer.Option(None, "--field", help="The field: 'deck=share,deck=share' (default: the run's opponents, equal).")
+MIN = typer.Option(MIN_GAMES, "--min-games", min=1, help="Fewer games than this: a rate is flagged and not ranked.")
+
+
+def _rich(text: str) -> str:
+    """Markdown **bold** to rich markup, everything else escaped (deck names may hold brackets)."""
+    parts = escape(text).split("**")
+    return "".join(p if i % 2 == 0 else f"[bold]{p}[/bold]" for i, p in enumerate(parts))
+
+
+def _render(result: ReportResult, as_json: bool) -> None:
+    for w in result.warnings:
+        err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
+    if as_json:
+        print_json(result.to_json())
+        return
+    for t in result.tables:
+        table = RichTable(title=escape(t.title), title_justify="left")
+        for i, c in enumerate(t.columns):
+            table.add_column(escape(c), justify="left" if i < t.left else "right", overflow="fold")
+        for row in t.rows:
+            table.add_row(*[escape(str(c)) for c in row])
+        out.print(table)
+    for line in result.summary:
+        out.print("• " + _rich(line), highlight=False)
+    docs = [f for f in result.files if f.suffix in (".md", ".html")]
+    images = [f for f in result.files if f.suffix == ".png"]
+    err.print(f"wrote {', '.join(str(d) for d in docs)} and {len(images)} image(s) in {docs[0].parent if docs else ''}",
+              highlight=False)
+
+
+def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: Path, as_json: bool,
+         field: Optional[str] = None, min_games: int = MIN_GAMES) -> None:
+    try:
+        result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games)
+    except ReportError as exc:
+        fail(escape(exc.message), escape(exc.hint) if exc.hint else None, code=exc.code)
+    _render(result, as_json)
+
+
+@app.command("winrate")
+def winrate(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, field: Optional[str] = FIELD,
+            out_dir: Path = OUT, as_json: bool = JSON) -> None:
+    """Matchup matrix (Wilson 95% intervals), win rate against a field, splits by first Edge and policy.
+
+    Examples:
+      mythos report winrate --db mythos.duckdb
+      mythos report winrate --field "Leaf Village Team 7=30,Sand Village=20,Hidden Ambush=50"
+    """
+    _run("winrate", db, run, deck, out_dir, as_json, field=field)
+
+
+@app.command("mulligan")
+def mulligan(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, out_dir: Path = OUT,
+             min_games: int = MIN, as_json: bool = JSON) -> None:
+    """Keep vs mulligan, win rate by opening-hand features, and a keep rule learned from the games.
+
+    A keep rule needs games played from random hands: simulate with `--mulligan keep` (or always).
+
+    Example: mythos report mulligan --deck "Sand Village"
+    """
+    _run("mulligan", db, run, deck, out_dir, as_json, min_games=min_games)
+
+
+@app.command("curve")
+def curve(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, out_dir: Path = OUT,
+          as_json: bool = JSON) -> None:
+    """Cost curve, exact (hypergeometric) vs simulated odds of a play of each cost, chakra per round.
+
+    Example: mythos report curve --deck leaf
+    """
+    _run("curve", db, run, deck, out_dir, as_json)
+
+
+@app.command("cards")
+def cards(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, out_dir: Path = OUT,
+          min_games: int = MIN, as_json: bool = JSON) -> None:
+    """17lands-style card metrics: opening hand, drawn, in hand, never seen, improvement when drawn.
+
+    Example: mythos report cards --deck "Hidden Ambush" --min-games 50
+    """
+    _run("cards", db, run, deck, out_dir, as_json, min_games=min_games)
+
+
+@app.command("prep")
+def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="The deck to prepare."),
+         db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, field: Optional[str] = FIELD,
+         out_dir: Path = OUT, min_games: int = MIN, as_json: bool = JSON) -> None:
+    """One tournament-prep report (Markdown + self-contained HTML) for one deck against a field.
+
+    Examples:
+      mythos report prep "Leaf Village Team 7" --field "Sand Village=40,Hidden Ambush=35,Team Guy Armoury=25"
+      mythos report prep leaf --run sample --db sims.duckdb
+    """
+    if deck_arg and deck and deck_arg != deck:
+        fail(f"two decks given: {escape(deck_arg)!r} and --deck {escape(deck)!r}", "give one", code=2)
+    _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games)

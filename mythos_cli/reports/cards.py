@@ -1,0 +1,160 @@
+"""``mythos report cards``: 17lands-style metrics per card version, per deck.
+
+For each game of a deck and each card version in its list:
+
+* **in opening hand** (OH): a copy is in the kept hand;
+* **drawn later** (GD): a copy is drawn in some round, none was in the kept hand;
+* **in hand** (GIH): OH or GD, i.e. the card was seen;
+* **never seen** (GNS): neither;
+* **improvement when drawn** (IWD): win rate in hand minus win rate never seen.
+
+OH and GD do not overlap, so GIH = OH + GD and GIH + GNS = every game of the deck. Win rates
+get Wilson intervals, IWD a Newcomb interval. A rate on fewer than ``min_games`` games is
+shown but flagged, and only cards with enough games both in hand and never seen are ranked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import polars as pl
+
+from mythos_cli.reports import plots
+from mythos_cli.reports.base import ReportResult, run_folder, run_header, write_document
+from mythos_cli.reports.data import MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
+from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct, pp
+from mythos_cli.reports.stats import difference, wilson
+
+TOP = 8  # cards shown at each end of the plot
+
+
+def card_flags(rd: RunData, deck: str, events: pl.DataFrame) -> pl.DataFrame:
+    """One row per (game, seat, card of the list): in the kept hand? drawn? won?"""
+    seats = rd.seats.filter(pl.col("deck") == deck).select("game_no", "seat", "won")
+    cards = pl.DataFrame({"card": sorted(set(rd.decks[deck].cards))})
+    ev = events.filter(pl.col("deck") == deck)
+    flags = (ev.group_by("game_no", "seat", "card")
+             .agg((pl.col("event") == "opening").any().alias("opening"),
+                  (pl.col("event") == "drawn").any().alias("drawn")))
+    return (seats.join(cards, how="cross")
+            .join(flags, on=["game_no", "seat", "card"], how="left")
+            .with_columns(pl.col("opening").fill_null(False), pl.col("drawn").fill_null(False))
+            .with_columns((pl.col("opening") | pl.col("drawn")).alias("in_hand"),
+                          (pl.col("drawn") & ~pl.col("opening")).alias("drawn_later")))
+
+
+def analyse_deck(rd: RunData, deck: str, events: pl.DataFrame, names: dict[str, str],
+                 min_games: int = MIN_GAMES) -> dict:
+    flags = card_flags(rd, deck, events)
+    won = pl.col("won")
+    agg = (flags.group_by("card")
+           .agg(pl.len().alias("games"), won.sum().alias("wins"),
+                pl.col("opening").sum().alias("oh_n"), (pl.col("opening") & won).sum().alias("oh_w"),
+                pl.col("drawn_later").sum().alias("gd_n"), (pl.col("drawn_later") & won).sum().alias("gd_w"),
+                pl.col("in_hand").sum().alias("gih_n"), (pl.col("in_hand") & won).sum().alias("gih_w"),
+                (~pl.col("in_hand")).sum().alias("gns_n"), (~pl.col("in_hand") & won).sum().alias("gns_w"))
+           .sort("card"))
+    copies = Counter(rd.decks[deck].cards)
+    seats = rd.seats.filter(pl.col("deck") == deck)
+    deck_rate = wilson(int(seats["won"].sum()), seats.height)
+    rows = []
+    for r in agg.iter_rows(named=True):
+        oh, gd = wilson(r["oh_w"], r["oh_n"]), wilson(r["gd_w"], r["gd_n"])
+        gih, gns = wilson(r["gih_w"], r["gih_n"]), wilson(r["gns_w"], r["gns_n"])
+        rows.append({
+            "card": r["card"], "name": names.get(r["card"], r["card"]), "copies": copies[r["card"]],
+            "games_in_deck": r["games"], "deck_win_rate": r["wins"] / r["games"] if r["games"] else None,
+            "opening_hand": oh.to_dict(), "drawn_later": gd.to_dict(), "in_hand": gih.to_dict(),
+            "never_seen": gns.to_dict(), "improvement_when_drawn": difference(gih, gns).to_dict(),
+            "enough_games": gih.games >= min_games and gns.games >= min_games,
+        })
+    ranked = sorted((r for r in rows if r["enough_games"]), key=lambda r: -r["in_hand"]["win_rate"])
+    if len(ranked) <= 2 * TOP:
+        top, bottom = ranked, []
+    else:
+        top, bottom = ranked[:TOP], ranked[-TOP:]
+    return {"deck": deck, "games": seats.height, "win_rate": deck_rate.to_dict(), "min_games": min_games,
+            "cards": sorted(rows, key=lambda r: (not r["enough_games"], -(r["in_hand"]["win_rate"] or 0))),
+            "ranked": [r["card"] for r in ranked], "_top": top, "_bottom": bottom}
+
+
+def _rate(m: dict, min_games: int) -> str:
+    text = pct(m["win_rate"])
+    return text + "*" if 0 < m["games"] < min_games else text
+
+
+def deck_blocks(a: dict, folder: Path, prefix: str, level: int = 2) -> list:
+    deck, mg = a["deck"], a["min_games"]
+    blocks: list = [Heading(deck, level),
+                    Para(f"{a['games']} games, deck win rate {pct(a['win_rate']['win_rate'])} "
+                         f"({interval(*a['win_rate']['ci95'])}).")]
+    if a["_top"]:
+        img = plots.cards_panel(deck, a["_top"], a["_bottom"], a["win_rate"]["win_rate"],
+                                folder / f"{prefix}-{slug(deck)}.png", mg)
+        blocks.append(Image(img, f"{deck} best and worst cards"))
+    else:
+        blocks.append(Para(f"No card has {mg} games both in hand and never seen yet: simulate more games "
+                           "(or lower --min-games) for a ranking."))
+    rows = []
+    for c in a["cards"]:
+        iwd = c["improvement_when_drawn"]
+        rows.append([f"{c['card']} {c['name']}", str(c["copies"]),
+                     str(c["opening_hand"]["games"]), _rate(c["opening_hand"], mg),
+                     str(c["drawn_later"]["games"]), _rate(c["drawn_later"], mg),
+                     str(c["in_hand"]["games"]), _rate(c["in_hand"], mg), interval(*c["in_hand"]["ci95"]),
+                     str(c["never_seen"]["games"]), _rate(c["never_seen"], mg),
+                     pp(iwd["diff"]), interval(*iwd["ci95"], points=True)])
+    blocks.append(Table("Cards (sorted by win rate in hand; cards short of games last)",
+                        ["card", "copies", "OH n", "OH WR", "GD n", "GD WR", "GIH n", "GIH WR", "GIH 95% CI",
+                         "GNS n", "GNS WR", "IWD", "IWD 95% CI"], rows,
+                        note=(f"OH: in the opening (kept) hand. GD: drawn later, not in the opening hand. GIH: in "
+                              f"hand (OH or GD). GNS: never seen. IWD: GIH WR − GNS WR. * fewer than {mg} games. "
+                              f"Every card was in the deck in all {a['games']} games.")))
+    return blocks
+
+
+def report(rd: RunData, out: Path, *, deck: str | None = None, min_games: int = MIN_GAMES) -> ReportResult:
+    decks = pick_decks(rd, deck)
+    names = dict(card_facts(rd).select("card", "name").iter_rows())
+    events = rd.events(("opening", "drawn"), decks)
+    if events.height == 0:
+        raise ReportError(f"run {rd.run_id} stored no card events for {', '.join(decks)}",
+                          "simulate again with this version of mythos (card events are recorded)", code=1)
+    folder = run_folder(out, rd.run_id)
+    doc = Document(f"Card performance — run {rd.run_id}")
+    doc.add(run_header(rd))
+    for w in rd.warnings:
+        doc.add(Para(f"**Warning:** {w}"))
+    analyses = []
+    for d in decks:
+        a = analyse_deck(rd, d, events, names, min_games)
+        analyses.append(a)
+        doc.add(*deck_blocks(a, folder, "cards"))
+    files = write_document(doc, folder, "cards" if not deck else f"cards-{slug(decks[0])}")
+    term_rows = []
+    for a in analyses:
+        by = {c["card"]: c for c in a["cards"]}
+        ranked = [by[c] for c in a["ranked"]]
+        picks = ranked if len(ranked) <= 6 else ranked[:3] + ranked[-3:]
+        for c in picks:
+            term_rows.append([a["deck"], f"{c['card']} {c['name']}", pct(c["in_hand"]["win_rate"]),
+                              str(c["in_hand"]["games"]), pp(c["improvement_when_drawn"]["diff"])])
+    term = Table(f"Cards: the best and worst by win rate in hand (at least {min_games} games in hand and not seen)",
+                 ["deck", "card", "GIH WR", "GIH n", "IWD"], term_rows, left=2)
+    summary = []
+    for a in analyses:
+        by = {c["card"]: c for c in a["cards"]}
+        if a["ranked"]:
+            best, worst = by[a["ranked"][0]], by[a["ranked"][-1]]
+            summary.append(f"{a['deck']}: best in hand {best['card']} {best['name']} "
+                           f"({pct(best['in_hand']['win_rate'])}), worst {worst['card']} {worst['name']} "
+                           f"({pct(worst['in_hand']['win_rate'])}).")
+        else:
+            summary.append(f"{a['deck']}: no card has {min_games} games in hand and not seen yet.")
+    numbers = {"min_games": min_games,
+               "decks": [{k: v for k, v in a.items() if not k.startswith("_")} for a in analyses]}
+    return ReportResult("cards", rd.run_id, str(rd.db), numbers, files, summary, [term], list(rd.warnings))
+
+
+__all__ = ["analyse_deck", "card_flags", "deck_blocks", "report"]

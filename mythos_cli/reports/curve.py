@@ -1,0 +1,173 @@
+"""``mythos report curve``: the cost curve, the odds of a play of each cost, chakra per round.
+
+The exact odds are hypergeometric: by round r a player has seen the 5-card opening hand
+plus 2 draws a round, 5 + 2r cards of the shuffled deck, and holds at least one card of cost
+c with probability 1 − C(N−K, 5+2r) / C(N, 5+2r). The simulated odds count the same thing
+in the stored games (the kept hand and every card drawn by round r); they differ from the
+exact ones where the mulligan rule keeps some hands and not others, or effects draw cards.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import polars as pl
+
+from mythos_cli.engine.state import DRAW_PER_ROUND, HAND_SIZE, ROUNDS
+from mythos_cli.reports import plots
+from mythos_cli.reports.base import ReportResult, run_folder, run_header, write_document
+from mythos_cli.reports.data import CHEAP_COST, ReportError, RunData, card_facts, pick_decks, slug
+from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, num, pct
+from mythos_cli.reports.stats import at_least_one, mean_interval, wilson
+
+
+def cards_seen(round_no: int, hand: int = HAND_SIZE, per_round: int = DRAW_PER_ROUND) -> int:
+    """Cards seen by the action phase of ``round_no`` (0: the opening hand alone)."""
+    return hand + per_round * round_no
+
+
+def exact_odds(costs: list[int], rounds: int = ROUNDS, hand: int = HAND_SIZE,
+               per_round: int = DRAW_PER_ROUND) -> dict[int, list[float]]:
+    """For each cost in the deck: P(at least one card of that cost seen) for rounds 0..rounds."""
+    size = len(costs)
+    copies = Counter(costs)
+    return {c: [at_least_one(size, copies[c], cards_seen(r, hand, per_round)) for r in range(rounds + 1)]
+            for c in sorted(copies)}
+
+
+def analyse_deck(rd: RunData, deck: str, facts: pl.DataFrame, events: pl.DataFrame, rounds: pl.DataFrame) -> dict:
+    cost_of = dict(facts.select("card", "cost").iter_rows())
+    costs = [cost_of.get(c) or 0 for c in rd.decks[deck].cards]
+    copies = Counter(costs)
+    curve = {c: copies.get(c, 0) for c in range(0, max(costs) + 1)} if costs else {}
+    exact = exact_odds(costs)
+    seats = rd.seats.filter(pl.col("deck") == deck).select("game_no", "seat")
+    n = seats.height
+    # the first round each cost was seen (the kept hand is round 0) in each game of the deck
+    first = (events.filter(pl.col("deck") == deck)
+             .join(facts.select("card", "cost"), on="card", how="left")
+             .with_columns(pl.when(pl.col("event") == "opening").then(0).otherwise(pl.col("round"))
+                           .cast(pl.Int32).alias("r"), pl.col("cost").fill_null(0))
+             .group_by("game_no", "seat", "cost").agg(pl.col("r").min().alias("first")))
+    odds = []
+    for c, probs in exact.items():
+        fc = first.filter(pl.col("cost") == c)
+        by_round = []
+        for r, p in enumerate(probs):
+            k = fc.filter(pl.col("first") <= r).height
+            sim = wilson(k, n)
+            by_round.append({"round": r, "cards_seen": cards_seen(r), "exact": p, "simulated": sim.rate if n else None,
+                             "simulated_ci95": [sim.low, sim.high] if n else [None, None], "games": n})
+        odds.append({"cost": c, "copies": copies[c], "by_round": by_round})
+
+    # the same for any cheap play (cost ≤ CHEAP_COST), the first thing an opening hand needs
+    cheap_copies = sum(v for c, v in copies.items() if c <= CHEAP_COST)
+    cheap_first = (first.filter(pl.col("cost") <= CHEAP_COST).group_by("game_no", "seat")
+                   .agg(pl.col("first").min()))
+    cheap = []
+    for r in range(ROUNDS + 1):
+        sim = wilson(cheap_first.filter(pl.col("first") <= r).height, n)
+        cheap.append({"round": r, "cards_seen": cards_seen(r), "exact": at_least_one(len(costs), cheap_copies,
+                                                                                     cards_seen(r)),
+                      "simulated": sim.rate if n else None, "simulated_ci95": [sim.low, sim.high] if n else [None, None],
+                      "games": n})
+
+    rr = rounds.filter(pl.col("deck") == deck)
+    chakra = []
+    for r in range(1, ROUNDS + 1):
+        part = rr.filter(pl.col("round") == r)
+        if part.height == 0:
+            continue
+        g, s, w = (mean_interval(part[col].to_numpy()) for col in ("chakra_gained", "chakra_spent", "chakra_left"))
+        gained_total = int(part["chakra_gained"].sum())
+        chakra.append({"round": r, "gained": g.to_dict(), "spent": s.to_dict(), "wasted": w.to_dict(),
+                       "wasted_share": (int(part["chakra_left"].sum()) / gained_total) if gained_total else None,
+                       "cards_drawn": float(part["cards_drawn"].mean()),
+                       "characters_in_play": float(part["characters_in_play"].mean())})
+    return {"deck": deck, "deck_size": len(costs), "games": n, "average_cost": sum(costs) / len(costs) if costs else None,
+            "curve": {str(c): v for c, v in curve.items()}, "odds": odds,
+            "cheap_odds": {"max_cost": CHEAP_COST, "copies": cheap_copies, "by_round": cheap}, "chakra": chakra,
+            "_curve": curve}
+
+
+def load(rd: RunData, decks: list[str]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    facts = card_facts(rd)
+    events = rd.events(("opening", "drawn"), decks)
+    if events.height == 0:
+        raise ReportError(f"run {rd.run_id} stored no card events for {', '.join(decks)}",
+                          "simulate again with this version of mythos (card events are recorded)", code=1)
+    return facts, events, rd.rounds(decks)
+
+
+def deck_blocks(a: dict, folder: Path, prefix: str, level: int = 2) -> list:
+    deck = a["deck"]
+    img = plots.curve_panel(deck, a["_curve"], a["odds"], a["chakra"], folder / f"{prefix}-{slug(deck)}.png")
+    odds_rows = []
+    for o in a["odds"]:
+        row = [str(o["cost"]), str(o["copies"])]
+        for p in o["by_round"]:
+            row.append(f"{pct(p['exact'], 0)} / {pct(p['simulated'], 0)}")
+        odds_rows.append(row)
+    ch = a["cheap_odds"]
+    odds_rows.append([f"≤ {ch['max_cost']} (any)", str(ch["copies"])]
+                     + [f"{pct(p['exact'], 0)} / {pct(p['simulated'], 0)}" for p in ch["by_round"]])
+    rounds = ["opening"] + [f"round {r}" for r in range(1, ROUNDS + 1)]
+    chakra_rows = [[f"round {c['round']}", num(c["gained"]["mean"], 1), num(c["spent"]["mean"], 1),
+                    num(c["wasted"]["mean"], 1), pct(c["wasted_share"], 0),
+                    _span(c["wasted"]["ci95"]),
+                    num(c["characters_in_play"], 1)] for c in a["chakra"]]
+    avg = a["average_cost"]
+    return [
+        Heading(deck, level),
+        Para(f"{a['deck_size']} cards, average cost {num(avg)}; {a['games']} games in this run."),
+        Image(img, f"{deck} curve"),
+        Table("Cost curve", ["cost"] + [str(c) for c in a["_curve"]],
+              [["copies"] + [str(v) for v in a["_curve"].values()]]),
+        Table("Odds of having held a card of each cost by then: exact / simulated", ["cost", "copies"] + rounds, odds_rows,
+              left=1, note=(f"Exact: hypergeometric, {HAND_SIZE} cards in the opening hand plus "
+                            f"{DRAW_PER_ROUND} a round, no mulligan. Simulated: share of this deck's games with a "
+                            "card of that cost in the kept hand or drawn by then (mulligans and draw effects "
+                            "included).")),
+        Table("Chakra per round (means per player)", ["round", "gained", "spent", "wasted", "wasted share",
+                                                      "wasted 95% CI", "characters in play"], chakra_rows,
+              note="Wasted: chakra left when the round ends (it does not carry over)."),
+    ]
+
+
+def report(rd: RunData, out: Path, *, deck: str | None = None) -> ReportResult:
+    decks = pick_decks(rd, deck)
+    facts, events, rounds = load(rd, decks)
+    folder = run_folder(out, rd.run_id)
+    doc = Document(f"Curves and chakra — run {rd.run_id}")
+    doc.add(run_header(rd))
+    for w in rd.warnings:
+        doc.add(Para(f"**Warning:** {w}"))
+    analyses = []
+    for d in decks:
+        a = analyse_deck(rd, d, facts, events, rounds)
+        analyses.append(a)
+        doc.add(*deck_blocks(a, folder, "curve"))
+    files = write_document(doc, folder, "curve" if not deck else f"curve-{slug(decks[0])}")
+    term = Table(f"Curves: chance of a card of cost ≤ {CHEAP_COST} by round 1 (exact / simulated), chakra wasted",
+                 ["deck", "avg cost", f"cost ≤ {CHEAP_COST} by round 1", "wasted r1", "wasted r2", "wasted r3", "wasted r4"],
+                 [[a["deck"], num(a["average_cost"]), _cheap_by_round1(a)]
+                  + [num(c["wasted"]["mean"], 1) for c in a["chakra"]] for a in analyses])
+    summary = [f"{a['deck']}: average cost {num(a['average_cost'])}; a card of cost ≤ {CHEAP_COST} by round 1: "
+               f"{_cheap_by_round1(a)} (exact / simulated); chakra wasted per round "
+               + ", ".join(num(c["wasted"]["mean"], 1) for c in a["chakra"]) for a in analyses]
+    numbers = {"hand_size": HAND_SIZE, "draws_per_round": DRAW_PER_ROUND,
+               "decks": [{k: v for k, v in a.items() if not k.startswith("_")} for a in analyses]}
+    return ReportResult("curve", rd.run_id, str(rd.db), numbers, files, summary, [term], list(rd.warnings))
+
+
+def _span(ci: list) -> str:
+    return "—" if ci[0] is None else f"{ci[0]:.2f}–{ci[1]:.2f}"
+
+
+def _cheap_by_round1(a: dict) -> str:
+    p = a["cheap_odds"]["by_round"][1]
+    return f"{pct(p['exact'], 0)} / {pct(p['simulated'], 0)}"
+
+
+__all__ = ["analyse_deck", "cards_seen", "deck_blocks", "exact_odds", "load", "report"]

@@ -1,0 +1,339 @@
+"""``mythos report mulligan``: keep vs mulligan, opening-hand features, and a keep rule.
+
+How the keep rule is learned, and why it can be trusted only so far:
+
+* A mulligan shuffles the hand back and draws 5 fresh random cards, with no second
+  mulligan. So a game played after a mulligan is a game played from a *random* hand, and
+  the win rate after a mulligan is the value of the mulligan option, whatever was thrown.
+* A kept hand is random only when the keep did not depend on the hand: when the deck (with
+  that policy) kept every hand, or mulliganed every hand. A rule such as ``heuristic``
+  keeps a selected sample, and the hands it throws back are never played.
+* The "random-hand games" are therefore every post-mulligan game, plus every game of a
+  (deck, policy) that kept or mulliganed all its hands. Among them, for a rule R ("keep if
+  ...") with P = the share of hands it keeps: keeping every hand is worth V, and following R
+  is worth V + P(1−P)(W_keep − W_mull), where W are the win rates of the hands R keeps and
+  throws back. That gain gets Newcomb's interval for W_keep − W_mull, with a Bonferroni
+  correction over every rule tried (choosing the best of many rules flatters it).
+* Assumption: a hand is worth the same whether it was dealt or drawn after a mulligan (the
+  opponent may play differently against a mulligan; the policies here do not look).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from mythos_cli.reports import plots
+from mythos_cli.reports.base import ReportResult, run_folder, run_header, write_document
+from mythos_cli.reports.data import CHEAP_COST, MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
+from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct, pp
+from mythos_cli.reports.stats import ALPHA, Diff, Rate, difference, wilson
+
+SUGGEST = ("run `mythos simulate … --mulligan keep` (every dealt hand is played) or `--mulligan always` (every "
+           "opening hand is a fresh random hand): then every game shows how a random hand plays, and the report "
+           "can learn which hands to throw back")
+
+
+def mulligan_rule(rd: RunData, policy: str) -> str:
+    """The mulligan rule a policy played with in this run (the run's override, or its own)."""
+    if rd.info.get("mulligan"):
+        return str(rd.info["mulligan"])
+    try:
+        from mythos_cli.policies import make_policy
+
+        return make_policy(policy).mulligan.name
+    except Exception:  # an unknown or renamed policy: the report still works without the name
+        return "unknown"
+
+
+def opening_hands(rd: RunData, decks: list[str]) -> pl.DataFrame:
+    """Per (game, seat) of these decks: the kept hand's cards, cheap plays and total cost."""
+    facts = card_facts(rd).select("card", "cost")
+    ev = rd.events(("opening",), decks).join(facts, on="card", how="left")
+    if ev.height == 0:
+        raise ReportError(f"run {rd.run_id} stored no opening hands for {', '.join(decks)}",
+                          "simulate again with this version of mythos (card events are recorded)", code=1)
+    return (ev.group_by("game_no", "seat")
+            .agg(pl.col("card").alias("hand"),
+                 (pl.col("cost") <= CHEAP_COST).sum().cast(pl.Int32).alias("cheap"),
+                 pl.col("cost").sum().cast(pl.Int32).alias("total_cost")))
+
+
+@dataclass
+class Rule:
+    text: str  # "keep hands with …"
+    kind: str
+    keep: Rate  # the hands it keeps (random-hand games)
+    throw: Rate  # the hands it throws back
+    keep_share: float
+    gain: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict:
+        return {"rule": self.text, "kind": self.kind, "kept_hands": self.keep.to_dict(),
+                "mulliganed_hands": self.throw.to_dict(), "keeps_share": self.keep_share,
+                "mulligans_share": 1 - self.keep_share, "gain": self.gain, "gain_ci": [self.low, self.high]}
+
+
+def _bins(totals: np.ndarray) -> list[tuple[int, int, str]]:
+    """Total-cost bins at the quartiles of the deck's opening hands: about equal counts each."""
+    lo, hi = int(totals.min()), int(totals.max())
+    cuts = sorted({int(round(q)) for q in np.quantile(totals, [0.25, 0.5, 0.75])})
+    edges = [c for c in cuts if lo <= c < hi]
+    bins, start = [], lo
+    for e in edges:
+        bins.append((start, e))
+        start = e + 1
+    bins.append((start, hi))
+    out = []
+    for i, (a, b) in enumerate(bins):
+        if a == b:
+            label = str(a)
+        elif i == 0:
+            label = f"≤{b}"
+        elif i == len(bins) - 1:
+            label = f"≥{a}"
+        else:
+            label = f"{a}–{b}"
+        out.append((a, b, label))
+    return out
+
+
+def _rate_of(df: pl.DataFrame) -> Rate:
+    return wilson(int(df["won"].sum()), df.height)
+
+
+def analyse_deck(rd: RunData, deck: str, hands: pl.DataFrame, names: dict[str, str],
+                 min_games: int = MIN_GAMES) -> dict:
+    seats = rd.seats.filter(pl.col("deck") == deck).join(hands, on=["game_no", "seat"], how="inner")
+    if seats.height == 0:
+        raise ReportError(f"deck {deck} has no games with an opening hand in run {rd.run_id}", code=1)
+    kept, mull = seats.filter(~pl.col("mulligan")), seats.filter(pl.col("mulligan"))
+    kept_r, mull_r = _rate_of(kept), _rate_of(mull)
+    rules_by_policy = {}
+    groups = seats.group_by("policy").agg(pl.col("mulligan").mean().alias("rate"), pl.len().alias("n"))
+    for r in groups.iter_rows(named=True):
+        rules_by_policy[r["policy"]] = {"mulligan_rule": mulligan_rule(rd, r["policy"]), "games": r["n"],
+                                        "mulligan_share": r["rate"]}
+    # random-hand games: after a mulligan always; kept hands only where the keep was hand-blind
+    blind = [p for p, v in rules_by_policy.items() if v["mulligan_share"] in (0.0, 1.0)]
+    random_hand = seats.filter(pl.col("mulligan") | pl.col("policy").is_in(blind))
+    value = _rate_of(random_hand)
+
+    by_cheap = []
+    for r in seats.group_by("cheap").agg(pl.len().alias("n"), pl.col("won").sum().alias("w")).sort("cheap") \
+            .iter_rows(named=True):
+        by_cheap.append({"cheap_plays": r["cheap"], **wilson(r["w"], r["n"]).to_dict()})
+    by_total = []
+    bins = _bins(seats["total_cost"].to_numpy())
+    for a, b, label in bins:
+        part = seats.filter(pl.col("total_cost").is_between(a, b))
+        by_total.append({"total_cost": label, "from": a, "to": b, **_rate_of(part).to_dict()})
+
+    # key cards: win rate with the card in the kept hand against without it
+    key = []
+    for card in sorted({c for c in rd.decks[deck].cards}):
+        has = seats.filter(pl.col("hand").list.contains(card))
+        hasnt = seats.filter(~pl.col("hand").list.contains(card))
+        a, b = _rate_of(has), _rate_of(hasnt)
+        d = difference(a, b)
+        key.append({"card": card, "name": names.get(card, card), "in_opening_hand": a.to_dict(),
+                    "not_in_opening_hand": b.to_dict(), "difference": d.to_dict(),
+                    "enough_games": a.games >= min_games and b.games >= min_games})
+    ranked = sorted((k for k in key if k["enough_games"]), key=lambda k: -k["difference"]["diff"])
+    key_cards = {"best": ranked[:3], "worst": [k for k in ranked[::-1][:3] if k not in ranked[:3]]}
+
+    rec = recommend(random_hand, rd.decks[deck], names, min_games)
+    return {
+        "deck": deck, "games": seats.height, "kept": kept_r.to_dict(), "mulliganed": mull_r.to_dict(),
+        "kept_minus_mulliganed": difference(kept_r, mull_r).to_dict(),
+        "policies": rules_by_policy, "random_hand_games": random_hand.height,
+        "random_hand_win_rate": value.to_dict(),
+        "by_cheap_plays": by_cheap, "by_total_cost": by_total, "key_cards": key_cards,
+        "all_cards_in_opening_hand": key,
+        "recommendation": rec,
+        "_rates": (kept_r, mull_r, value),
+    }
+
+
+def candidate_rules(hands: pl.DataFrame, deck_cards: tuple[str, ...], names: dict[str, str]) -> list[tuple]:
+    """(text, kind, keep-mask expression) for every rule tried: cheap plays, total cost, key cards."""
+    rules = []
+    for k in range(1, 6):
+        rules.append((f"keep hands with at least {k} card{'s' if k > 1 else ''} of cost ≤ {CHEAP_COST}",
+                      "cheap_plays", pl.col("cheap") >= k))
+    if hands.height:
+        lo, hi = int(hands["total_cost"].min()), int(hands["total_cost"].max())
+        for t in range(lo, hi):
+            rules.append((f"keep hands whose 5 cards cost {t} or less in total", "total_cost",
+                          pl.col("total_cost") <= t))
+    for card in sorted(set(deck_cards)):
+        rules.append((f"keep hands holding {card} {names.get(card, '')}".rstrip(), "key_card",
+                      pl.col("hand").list.contains(card)))
+    return rules
+
+
+def recommend(random_hand: pl.DataFrame, deck, names: dict[str, str], min_games: int) -> dict:
+    n = random_hand.height
+    value = _rate_of(random_hand)
+    base = {"random_hand_games": n, "keep_all_win_rate": value.to_dict(), "rules_tested": 0, "candidates": []}
+    if n < 2 * min_games:
+        return {**base, "status": "insufficient",
+                "short": (f"not enough random-hand games ({n}) to learn a keep rule; simulate with "
+                          "`--mulligan keep` to learn one"),
+                "text": (f"The data cannot support a keep rule: only {n} games of this deck were played from a "
+                         f"random hand (at least {2 * min_games} are needed, {min_games} on each side of a rule). "
+                         "A mulligan rule that decides from the hand keeps a selected sample, and the hands it "
+                         f"throws back are never played. To learn one, {SUGGEST}.")}
+    scored = []
+    for text, kind, expr in candidate_rules(random_hand, deck.cards, names):
+        mask = random_hand.select(expr.alias("m"))["m"]
+        keep, throw = random_hand.filter(mask), random_hand.filter(~mask)
+        if keep.height < min_games or throw.height < min_games:
+            continue
+        scored.append((text, kind, _rate_of(keep), _rate_of(throw)))
+    m = len(scored)
+    rules = []
+    for text, kind, keep, throw in scored:
+        p = keep.games / n
+        d: Diff = difference(keep, throw, alpha=ALPHA / m)  # Bonferroni: the best of m rules is chosen
+        w = p * (1 - p)
+        rules.append(Rule(text, kind, keep, throw, p, w * d.value, w * d.low, w * d.high))
+    rules.sort(key=lambda r: -r.gain)
+    base = {**base, "rules_tested": m, "candidates": [r.to_dict() for r in rules[:5]]}
+    sure = [r for r in rules if r.low > 0]
+    if sure:
+        best = sure[0]
+        return {**base, "status": "rule", "rule": best.to_dict(),
+                "short": f"{best.text} ({pp(best.gain)}, 95% CI {interval(best.low, best.high, points=True)} pp)",
+                "text": (f"{best.text[0].upper()}{best.text[1:]}; mulligan the rest (about "
+                         f"{pct(1 - best.keep_share, 0)} of hands). Estimated gain {pp(best.gain)} "
+                         f"(95% CI {interval(best.low, best.high, points=True)} pp, Bonferroni over {m} rules), "
+                         f"from {pct(value.rate)} keeping every hand to {pct(value.rate + best.gain)}.")}
+    if not rules:
+        return {**base, "status": "insufficient",
+                "short": "no keep rule could be judged on these games; simulate with `--mulligan keep`",
+                "text": (f"No rule could be judged: every rule left fewer than {min_games} random-hand games on "
+                         f"one side. To learn one, {SUGGEST}.")}
+    best = rules[0]
+    return {**base, "status": "keep_all", "rule": best.to_dict(),
+            "short": f"keep every hand (no rule of the {m} tried is clearly better)",
+            "text": (f"Keep every hand: no rule of the {m} tried beats it with confidence. The best candidate, "
+                     f"\"{best.text}\", would gain {pp(best.gain)} (95% CI "
+                     f"{interval(best.low, best.high, points=True)} pp), which is within the noise.")}
+
+
+def _panel_series(rows: list[dict], label_key: str) -> dict:
+    return {"labels": [str(r[label_key]) for r in rows], "rates": [r["win_rate"] for r in rows],
+            "lows": [r["ci95"][0] for r in rows], "highs": [r["ci95"][1] for r in rows],
+            "ns": [r["games"] for r in rows]}
+
+
+def deck_blocks(a: dict, folder: Path, prefix: str, min_games: int, level: int = 2) -> list:
+    """The Markdown/HTML blocks of one deck's mulligan analysis, with its plot."""
+    deck = a["deck"]
+    kept_r, mull_r, value = a["_rates"]
+    img = plots.mulligan_panel(
+        deck,
+        {"labels": ["kept", "mulliganed"], "rates": [kept_r.rate, mull_r.rate], "lows": [kept_r.low, mull_r.low],
+         "highs": [kept_r.high, mull_r.high], "ns": [kept_r.games, mull_r.games]},
+        _panel_series(a["by_cheap_plays"], "cheap_plays"), _panel_series(a["by_total_cost"], "total_cost"),
+        value.rate if value.games else None, folder / f"{prefix}-{slug(deck)}.png")
+    rules = ", ".join(f"{p}: {v['mulligan_rule']} ({pct(v['mulligan_share'], 0)} mulliganed)"
+                      for p, v in a["policies"].items())
+    d = a["kept_minus_mulliganed"]
+    blocks = [
+        Heading(deck, level),
+        Para(f"**Advice:** {a['recommendation']['text']}"),
+        Table("Kept vs mulliganed (observed)", ["opening", "games", "win rate", "95% CI"],
+              [["kept the dealt hand", str(kept_r.games), pct(kept_r.rate), interval(kept_r.low, kept_r.high)],
+               ["mulliganed", str(mull_r.games), pct(mull_r.rate), interval(mull_r.low, mull_r.high)],
+               ["random hand (value of a mulligan)", str(value.games), pct(value.rate),
+                interval(value.low, value.high)]],
+              note=(f"Policy (mulligan rule): {rules}. Kept minus mulliganed: {pp(d['diff'])} "
+                    f"({interval(*d['ci95'], points=True)} pp, Newcomb). The two groups got different hands, so "
+                    "this difference is not the effect of mulliganing; the random-hand row is.")),
+        Image(img, f"{deck} mulligan"),
+        Table("Win rate by cheap plays in the kept hand", [f"cards of cost ≤ {CHEAP_COST}", "games", "win rate",
+                                                           "95% CI"],
+              [[str(r["cheap_plays"]), str(r["games"]), _flag(r, min_games), interval(*r["ci95"])]
+               for r in a["by_cheap_plays"]]),
+        Table("Win rate by total cost of the kept hand", ["total cost", "games", "win rate", "95% CI"],
+              [[r["total_cost"], str(r["games"]), _flag(r, min_games), interval(*r["ci95"])]
+               for r in a["by_total_cost"]]),
+    ]
+    kc = a["key_cards"]["best"] + a["key_cards"]["worst"]
+    if kc:
+        blocks.append(Table("Key cards in the opening hand (largest differences)",
+                            ["card", "in hand: n", "win rate", "not in hand: n", "win rate", "difference", "95% CI"],
+                            [[f"{k['card']} {k['name']}", str(k["in_opening_hand"]["games"]),
+                              pct(k["in_opening_hand"]["win_rate"]), str(k["not_in_opening_hand"]["games"]),
+                              pct(k["not_in_opening_hand"]["win_rate"]), pp(k["difference"]["diff"]),
+                              interval(*k["difference"]["ci95"], points=True)] for k in kc],
+                            note=f"Cards with at least {min_games} games on each side; Newcomb intervals."))
+    cands = a["recommendation"]["candidates"]
+    if cands:
+        blocks.append(Table(f"Best keep rules among the {a['recommendation']['rules_tested']} tried "
+                            "(random-hand games only)",
+                            ["rule", "mulligans", "kept: win rate", "thrown: win rate", "gain", "95% CI (Bonferroni)"],
+                            [[c["rule"], pct(c["mulligans_share"], 0), pct(c["kept_hands"]["win_rate"]),
+                              pct(c["mulliganed_hands"]["win_rate"]), pp(c["gain"]),
+                              interval(*c["gain_ci"], points=True)] for c in cands]))
+    return blocks
+
+
+def _flag(r: dict, min_games: int) -> str:
+    text = pct(r["win_rate"])
+    return text + " (low n)" if 0 < r["games"] < min_games else text
+
+
+def public(a: dict) -> dict:
+    return {k: v for k, v in a.items() if not k.startswith("_")}
+
+
+def report(rd: RunData, out: Path, *, deck: str | None = None, min_games: int = MIN_GAMES) -> ReportResult:
+    decks = pick_decks(rd, deck)
+    names = dict(card_facts(rd).select("card", "name").iter_rows())
+    hands = opening_hands(rd, decks)
+    folder = run_folder(out, rd.run_id)
+    doc = Document(f"Mulligans — run {rd.run_id}")
+    doc.add(run_header(rd))
+    for w in rd.warnings:
+        doc.add(Para(f"**Warning:** {w}"))
+    doc.add(Para("A mulligan shuffles the hand back and draws 5 fresh random cards, with no second mulligan, so "
+                 "the win rate of a random hand is what mulliganing is worth: a keep rule pays off when the hands "
+                 "it throws back win less than that. Rules are learned from random-hand games only (after a "
+                 "mulligan, or where every hand was kept), and the best of many rules is judged with a Bonferroni "
+                 f"correction. Rates on fewer than {min_games} games are marked low n."))
+    analyses = []
+    for d in decks:
+        a = analyse_deck(rd, d, hands, names, min_games)
+        analyses.append(a)
+        doc.add(*deck_blocks(a, folder, "mulligan", min_games))
+    files = write_document(doc, folder, "mulligan" if not deck else f"mulligan-{slug(decks[0])}")
+    table = Table("Mulligans: kept vs mulliganed (observed), and the advice",
+                  ["deck", "advice", "kept", "mulliganed", "random hand"],
+                  [[a["deck"], _short(a["recommendation"]), f"{pct(a['kept']['win_rate'])} n={a['kept']['games']}",
+                    f"{pct(a['mulliganed']['win_rate'])} n={a['mulliganed']['games']}",
+                    f"{pct(a['random_hand_win_rate']['win_rate'])} n={a['random_hand_games']}"] for a in analyses],
+                  left=2)
+    summary = ["A mulligan draws a fresh random hand (no second mulligan), so the random-hand win rate is what "
+               "mulliganing is worth; keep rules are learned from random-hand games only."]
+    summary += [f"{a['deck']}: {a['recommendation']['text']}" for a in analyses
+                if a["recommendation"]["status"] == "rule"]
+    if any(a["recommendation"]["status"] == "insufficient" for a in analyses):
+        summary.append(f"Not enough random-hand games for some decks: {SUGGEST}.")
+    return ReportResult("mulligan", rd.run_id, str(rd.db), {"min_games": min_games, "cheap_cost": CHEAP_COST,
+                                                           "decks": [public(a) for a in analyses]},
+                        files, summary, [table], list(rd.warnings))
+
+
+def _short(rec: dict) -> str:
+    return rec["short"]
+
+
+__all__ = ["analyse_deck", "candidate_rules", "deck_blocks", "opening_hands", "recommend", "report"]

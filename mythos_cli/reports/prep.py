@@ -1,0 +1,182 @@
+"""``mythos report prep DECK``: one tournament-prep page for one deck against a field.
+
+It puts together the expected win rate against the field, the best and worst matchups,
+the mulligan advice, the curve, the card table and the mission picks (the win rate with each
+of the deck's 3 missions in play: 2 of the 3 are drawn at random each game, so each is in
+play in about two games of three and the others are the comparison), and opens with a
+short summary in plain words.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from mythos_cli.reports import cards as cards_report
+from mythos_cli.reports import curve as curve_report
+from mythos_cli.reports import mulligan as mulligan_report
+from mythos_cli.reports import plots
+from mythos_cli.reports.base import ReportResult, run_folder, run_header, write_document
+from mythos_cli.reports.data import (CHEAP_COST, MIN_GAMES, RunData, card_facts, mission_name,
+                                     parse_field, resolve_deck, slug)
+from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, num, pct, pp
+from mythos_cli.reports.stats import difference, wilson
+from mythos_cli.reports.winrate import field_rate, matrix, missing_field_error
+
+
+def mission_picks(rd: RunData, deck: str) -> list[dict]:
+    """Win rate of the deck with each of its own missions in play, and without it."""
+    seats = rd.seats.filter(pl.col("deck") == deck)
+    own = (seats.select("game_no", "seat", "missions", "mission_owners")
+           .explode("missions", "mission_owners")
+           .filter(pl.col("mission_owners") == pl.col("seat"))
+           .group_by("game_no", "seat").agg(pl.col("missions").alias("own")))
+    seats = seats.join(own, on=["game_no", "seat"], how="left").with_columns(
+        pl.col("own").fill_null(pl.lit([], dtype=pl.List(pl.String))))
+    out = []
+    for m in rd.decks[deck].missions:
+        inp = seats.filter(pl.col("own").list.contains(m))
+        outp = seats.filter(~pl.col("own").list.contains(m))
+        a = wilson(int(inp["won"].sum()), inp.height)
+        b = wilson(int(outp["won"].sum()), outp.height)
+        out.append({"mission": m, "name": mission_name(m), "in_play": a.to_dict(), "not_in_play": b.to_dict(),
+                    "difference": difference(a, b).to_dict()})
+    return out
+
+
+def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
+           min_games: int = MIN_GAMES) -> ReportResult:
+    deck = resolve_deck(rd, deck)
+    field = parse_field(rd, field_spec)
+    cells = matrix(rd)
+    fr = field_rate(cells, deck, field)
+    if fr.missing:
+        raise missing_field_error(rd, fr)
+    seats = rd.seats.filter(pl.col("deck") == deck)
+    overall = wilson(int(seats["won"].sum()), seats.height)
+    matchups = []
+    for opp, share in sorted(field.items(), key=lambda kv: kv[0]):
+        if opp == deck:
+            continue
+        c = cells[(deck, opp)]
+        matchups.append({"opponent": opp, "field_share": share, **c.rate.to_dict(), "ties_by_edge": c.ties_by_edge})
+    matchups.sort(key=lambda m: -m["win_rate"])
+    names = dict(card_facts(rd).select("card", "name").iter_rows())
+    hands = mulligan_report.opening_hands(rd, [deck])
+    mull = mulligan_report.analyse_deck(rd, deck, hands, names, min_games)
+    facts, events, rounds = curve_report.load(rd, [deck])
+    cur = curve_report.analyse_deck(rd, deck, facts, events, rounds)
+    crd = cards_report.analyse_deck(rd, deck, events, names, min_games)
+    missions = mission_picks(rd, deck)
+
+    folder = run_folder(out, rd.run_id)
+    stem = f"prep-{slug(deck)}"
+    summary = _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games)
+    doc = Document(f"Tournament prep: {deck}")
+    doc.add(run_header(rd))
+    for w in rd.warnings:
+        doc.add(Para(f"**Warning:** {w}"))
+    doc.add(Heading("Summary"), Bullets(summary))
+
+    doc.add(Heading("Against the field"))
+    shares = ", ".join(f"{d} {100 * s:.0f}%" for d, s in field.items())
+    doc.add(Para(f"Field: {shares}. Expected win rate **{pct(fr.rate)}** (95% interval {interval(fr.low, fr.high)}; "
+                 f"{fr.games} games against these decks; a mirror counts 50%). Over all its games in the run the "
+                 f"deck won {pct(overall.rate)} ({interval(overall.low, overall.high)}, n={overall.games})."))
+    if matchups:
+        img = plots.rate_bars([m["opponent"] for m in matchups], [m["win_rate"] for m in matchups],
+                              [m["ci95"][0] for m in matchups], [m["ci95"][1] for m in matchups],
+                              [m["games"] for m in matchups], folder / f"prep-matchups-{slug(deck)}.png",
+                              f"{deck} against each deck of the field")
+        doc.add(Image(img, "matchups"),
+                Table("Matchups (best first)", ["opponent", "field share", "games", "win rate", "95% CI",
+                                                "ties by Edge"],
+                      [[m["opponent"], pct(m["field_share"], 0), str(m["games"]), pct(m["win_rate"]),
+                        interval(*m["ci95"]), str(m["ties_by_edge"])] for m in matchups]))
+
+    doc.add(Heading("Mulligans"), *mulligan_report.deck_blocks(mull, folder, "prep-mulligan", min_games,
+                                                               level=3)[1:])
+    doc.add(Heading("Curve and chakra"), *curve_report.deck_blocks(cur, folder, "prep-curve", level=3)[1:])
+    doc.add(Heading("Cards"), *cards_report.deck_blocks(crd, folder, "prep-cards", level=3)[1:])
+
+    doc.add(Heading("Mission picks"),
+            Para("Each player brings 3 missions and 2 of them, drawn at random, are played; so each mission is "
+                 "in play in some games and not in others, and the difference is that mission's worth to this "
+                 "deck."))
+    img = plots.rate_bars([f"{m['mission']} {m['name']}" for m in missions],
+                          [m["in_play"]["win_rate"] for m in missions], [m["in_play"]["ci95"][0] for m in missions],
+                          [m["in_play"]["ci95"][1] for m in missions], [m["in_play"]["games"] for m in missions],
+                          folder / f"prep-missions-{slug(deck)}.png", f"{deck}: win rate with each of its missions in play",
+                          reference=overall.rate, reference_label=f"deck {pct(overall.rate, 0)}")
+    doc.add(Image(img, "missions"),
+            Table("Missions", ["mission", "in play: n", "win rate", "95% CI", "not in play: n", "win rate",
+                               "difference", "95% CI"],
+                  [[f"{m['mission']} {m['name']}", str(m["in_play"]["games"]), pct(m["in_play"]["win_rate"]),
+                    interval(*m["in_play"]["ci95"]), str(m["not_in_play"]["games"]),
+                    pct(m["not_in_play"]["win_rate"]), pp(m["difference"]["diff"]),
+                    interval(*m["difference"]["ci95"], points=True)] for m in missions]))
+    files = write_document(doc, folder, stem, html=True)
+
+    numbers = {
+        "deck": deck, "field": field, "min_games": min_games,
+        "vs_field": fr.to_dict(), "overall": overall.to_dict(), "matchups": matchups,
+        "best_matchups": matchups[:3], "worst_matchups": matchups[::-1][:3],
+        "mulligan": mulligan_report.public(mull),
+        "curve": {k: v for k, v in cur.items() if not k.startswith("_")},
+        "cards": {k: v for k, v in crd.items() if not k.startswith("_")},
+        "missions": missions,
+    }
+    term = Table(f"{deck}: matchups against the field", ["opponent", "share", "games", "win rate", "95% CI"],
+                 [[m["opponent"], pct(m["field_share"], 0), str(m["games"]), pct(m["win_rate"]),
+                   interval(*m["ci95"])] for m in matchups])
+    return ReportResult("prep", rd.run_id, str(rd.db), numbers, files, summary, [term], list(rd.warnings))
+
+
+def _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games) -> list[str]:
+    lines = [f"Against this field {deck} is expected to win **{pct(fr.rate)}** of its games "
+             f"(95% interval {interval(fr.low, fr.high)})."]
+    if matchups:
+        fav = sum(1 for m in matchups if m["ci95"][0] > 0.5)
+        unfav = sum(1 for m in matchups if m["ci95"][1] < 0.5)
+        best, worst = matchups[0], matchups[-1]
+        lines.append(f"Best matchup: {best['opponent']} ({pct(best['win_rate'], 0)}, n={best['games']}); worst: "
+                     f"{worst['opponent']} ({pct(worst['win_rate'], 0)}, n={worst['games']}). Clearly favoured in "
+                     f"{fav} and clearly behind in {unfav} of {len(matchups)} matchups (intervals clear of 50%).")
+    lines.append("Mulligan: " + mull["recommendation"]["short"] + ".")
+    ch = cur["cheap_odds"]["by_round"]
+    wasted = sum(c["wasted"]["mean"] or 0 for c in cur["chakra"])
+    worst_round = max(cur["chakra"], key=lambda c: c["wasted"]["mean"] or 0) if cur["chakra"] else None
+    line = (f"Curve: average cost {num(cur['average_cost'])}; a card of cost ≤ {CHEAP_COST} is in hand by round 1 in "
+            f"{pct(ch[1]['simulated'], 0)} of games (exact odds {pct(ch[1]['exact'], 0)}); "
+            f"{num(wasted, 1)} chakra a game is left unspent")
+    if worst_round is not None:
+        line += f", most in round {worst_round['round']} ({num(worst_round['wasted']['mean'], 1)})"
+    lines.append(line + ".")
+    ranked = [c for c in crd["cards"] if c["enough_games"]]
+    strong = [c for c in ranked if c["improvement_when_drawn"]["ci95"][0] is not None
+              and c["improvement_when_drawn"]["ci95"][0] > 0]
+    weak = [c for c in ranked if c["improvement_when_drawn"]["ci95"][1] is not None
+            and c["improvement_when_drawn"]["ci95"][1] < 0]
+    if ranked:
+        strong.sort(key=lambda c: -c["improvement_when_drawn"]["diff"])
+        weak.sort(key=lambda c: c["improvement_when_drawn"]["diff"])
+        s = ", ".join(f"{c['name']} ({pp(c['improvement_when_drawn']['diff'], 0)})" for c in strong[:3]) or "none clearly"
+        w = ", ".join(f"{c['name']} ({pp(c['improvement_when_drawn']['diff'], 0)})" for c in weak[:3]) or "none clearly"
+        lines.append(f"Cards: pulling their weight (wins more when drawn, interval above 0): {s}; "
+                     f"dragging (interval below 0): {w}.")
+    else:
+        lines.append(f"Cards: no card has {min_games} games in hand and not seen yet; simulate more games.")
+    ms = [m for m in missions if m["difference"]["diff"] is not None]
+    if ms:
+        ms.sort(key=lambda m: -m["difference"]["diff"])
+        b, w = ms[0], ms[-1]
+        lines.append(f"Missions: best with {b['name']} in play ({pct(b['in_play']['win_rate'], 0)} vs "
+                     f"{pct(b['not_in_play']['win_rate'], 0)} without); weakest {w['name']} "
+                     f"({pp(w['difference']['diff'], 0)}"
+                     + (", interval below 0: consider another mission)" if w["difference"]["ci95"][1] < 0 else ")")
+                     + ".")
+    return lines
+
+
+__all__ = ["mission_picks", "report"]
