@@ -57,6 +57,9 @@ _SEL_FIELDS = {
     "keywords", "on",
 }
 CARD_TYPES_SEL = ("character", "attachment", "any")
+_SS_FIELDS = {"not_group", "name_has", "with_attachment", "controlled", "owned", "moved_last_turn", "discounted",
+              "unique_name", "sole", "printed_power_min", "printed_power_lt_self", "power_eq_self", "power_lt", "cost_le",
+              "card_type", "keywords"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +112,7 @@ class Selector:
     card_type: str | None = None  # card filters: character (default), attachment or any
     keywords: tuple[str, ...] = ()  # any one of these keywords
     on: str | None = None  # attachment selectors: "character" or "mission" attachments only
+    extra: bool = False  # set when any Shinobi Shiren field above is used (the engine checks them apart)
 
     @property
     def is_all(self) -> bool:
@@ -286,6 +290,8 @@ def parse_selector(raw: Any, where: str) -> Selector:
     if unknown:
         raise LanguageError(f"{where}: unknown selector field(s) {sorted(unknown)}")
     kw: dict[str, Any] = {}
+    if set(raw) & _SS_FIELDS or raw.get("self") and len(raw) > 1:
+        kw["extra"] = True
     for k, v in raw.items():
         if k == "side":
             if v not in SIDES:
@@ -444,7 +450,10 @@ def x_of(n: Any) -> tuple[str, str]:
 
 
 _COND_FIELDS = {"edge", "exists", "absent", "only", "winning", "fewer_nonhidden_than_enemy", "hand_empty",
-                "var_min", "var_max", "var_set"}
+                "var_min", "var_max", "var_set",
+                # Shinobi Shiren
+                "duel", "not_duel", "first_play", "here", "exists_any", "var_unset", "var_ge", "in_hand", "discard_min",
+                "attachment", "evaluating", "self_attached"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,9 +468,56 @@ class Condition:
     var_set: str | None = None  # "if you do": a previous step did something
     var_min: tuple[Any, int] | None = None  # (a Number, N): the number is at least N
     var_max: tuple[Any, int] | None = None  # (a Number, N): the number is at most N
+    # Shinobi Shiren
+    duel: str | None = None  # DUEL <name>: a face-up character of that name is in this mission (either side)
+    not_duel: str | None = None  # the opposite (the unmodified line of a DUEL modifier)
+    first_play: bool | None = None  # FIRST STRIKE: you have not played a character yet this round
+    here: Selector | None = None  # a character the selector picks (anywhere in play) stands in this mission
+    exists_any: tuple[Selector, ...] = ()  # at least one of these selectors matches
+    var_unset: str | None = None  # "if you did not"
+    var_ge: tuple[Any, Any] | None = None  # (a, b): number a is at least number b
+    in_hand: Selector | None = None  # you have a card fitting this filter in hand
+    discard_min: int | None = None  # your discard pile holds at least N cards
+    attachment: Selector | None = None  # an attachment fitting this selector is in play
+    evaluating: bool | None = None  # during the Mission evaluation phase
+    self_attached: Selector | None = None  # this character has an attachment fitting this filter
+    extra: bool = False  # any field above is set (computed)
+
+    def __post_init__(self):
+        if not self.extra and (self.duel or self.not_duel or self.first_play is not None or self.here is not None
+                               or self.exists_any or self.var_unset or self.var_ge or self.in_hand is not None
+                               or self.discard_min is not None or self.attachment is not None
+                               or self.evaluating is not None or self.self_attached is not None):
+            object.__setattr__(self, "extra", True)
 
     def render(self) -> str:
         parts = []
+        if self.duel:
+            parts.append(f"{self.duel.replace('-', ' ').title()} is in this mission")
+        if self.not_duel:
+            parts.append(f"{self.not_duel.replace('-', ' ').title()} is not in this mission")
+        if self.first_play:
+            parts.append("it is the first character you play this round")
+        if self.here is not None:
+            parts.append(f"{self.here.render(False)} is in this mission")
+        if self.exists_any:
+            parts.append("there is " + " or ".join(s.render(False) for s in self.exists_any))
+        if self.var_unset:
+            parts.append("you did not")
+        if self.var_ge:
+            parts.append(f"{render_number(self.var_ge[0])} is at least {render_number(self.var_ge[1])}")
+        if self.in_hand is not None:
+            parts.append(f"you have {self.in_hand.render(False).replace(' in play', '')} in hand")
+        if self.discard_min:
+            parts.append("you have a card in your discard pile" if self.discard_min == 1
+                         else f"you have at least {self.discard_min} cards in your discard pile")
+        if self.attachment is not None:
+            parts.append(f"you have {self.attachment.render(False)}")
+        if self.evaluating:
+            parts.append("Power is being determined in the Mission evaluation phase")
+        if self.self_attached is not None:
+            what = self.self_attached.render(False, bare=True).replace(" in play", "").replace(" attachment", "")
+            parts.append(f"this character has a {what} attachment")
         if self.edge is True:
             parts.append("you have the Edge")
         if self.edge is False:
@@ -495,8 +551,20 @@ def parse_condition(raw: Any, where: str) -> Condition:
         raise LanguageError(f"{where}: unknown condition field(s) {sorted(unknown)}; allowed {sorted(_COND_FIELDS)}")
     kw: dict[str, Any] = {}
     for k, v in raw.items():
-        if k in ("exists", "absent", "only"):
+        if k in ("exists", "absent", "only", "here", "in_hand", "attachment", "self_attached"):
             kw[k] = parse_selector(v, where)
+        elif k == "exists_any":
+            kw[k] = tuple(parse_selector(x, where) for x in v)
+        elif k in ("duel", "not_duel"):
+            from mythos_cli.catalog.names import name_key
+
+            kw[k] = name_key(v)
+        elif k == "var_ge":
+            if not isinstance(v, list) or len(v) != 2:
+                raise LanguageError(f"{where}: var_ge is [number, number]")
+            kw[k] = (parse_number(v[0], where), parse_number(v[1], where))
+        elif k == "discard_min":
+            kw[k] = _int(v, where, k)
         elif k in ("var_min", "var_max"):
             if not isinstance(v, list) or len(v) != 2:
                 raise LanguageError(f"{where}: {k} is [number, N], e.g. [\"x\", 2] or [{{ count = {{…}} }}, 2]")
@@ -558,13 +626,20 @@ def _render_play(step: Step) -> str:
         price = f", paying {render_number(o['discount'])} less" if o.get("discount") else ""
         return (f"look at the top {o.get('look', 3)} cards of your deck, play a {what} among them in any mission"
                 f"{price} and discard the other cards")
-    src = {"hand": "from your hand", "discard": "from your discard pile", "deck_top": "from the top cards of your deck"}[o.get("from", "hand")]
+    src = {"hand": "from your hand", "discard": "from your discard pile", "deck_top": "from the top cards of your deck",
+           "hidden": "from among your hidden characters (revealing it)"}[o.get("from", "hand")]
     what = step.arg.render(False) if isinstance(step.arg, Selector) else "a character"
     what = what.replace(" in play", "")
+    if o.get("many"):
+        what = "any number of " + (step.arg.render(True, bare=True) if isinstance(step.arg, Selector) else "characters").replace(" in play", "")
     place = {"anywhere": "in any mission", "this": "in this mission"}[o.get("to", "anywhere")]
+    if o.get("from") == "hidden":
+        place = "wherever it is"
     price = ""
     if o.get("discount"):
         price = f", paying {render_number(o['discount'])} less"
+    if o.get("upgrade") is False:
+        price += " (not as an upgrade)"
     if o.get("hidden"):
         return f"play {what} {src} hidden {place}{price}"
     return f"play {what} {src} {place}{price}"
@@ -572,7 +647,8 @@ def _render_play(step: Step) -> str:
 
 def _render_move(step: Step) -> str:
     to = step.opts.get("to", "other")
-    dest = {"other": "to another mission", "this": "to this mission", "any": "to any mission"}[to]
+    dest = {"other": "to another mission", "this": "to this mission", "any": "to any mission",
+            "to_or_from": "to this mission, or from this mission to another one"}[to]
     return f"move {_sel(step)} {dest}"
 
 
@@ -595,9 +671,11 @@ _verb("remove_tokens", "number_or_all", ("target", "give_self"),
 _verb("gain_chakra", "number", ("who",), lambda s: ("the opponent gains" if s.opts.get("who") == "opponent" else "gain") + f" {_n(s)} chakra")
 _verb("steal_chakra", "number", (), lambda s: f"take {_n(s)} chakra from the opponent's pool")
 _verb("draw", "number", ("who",), lambda s: {"opponent": "the opponent draws", "each": "each player draws"}.get(s.opts.get("who"), "draw") + f" {x_of(s.arg)[0]} card" + ("s" if s.arg != 1 else "") + x_of(s.arg)[1])
-_verb("discard", "number_or_all", ("who", "chooser", "random"),
+_verb("discard", "number_or_all", ("who", "chooser", "random", "filter"),
       lambda s: ("the opponent discards" if s.opts.get("who") == "opponent" else "discard")
-      + f" {_n(s)} card" + ("s" if s.arg != 1 else "") + " from hand"
+      + (f" {_n(s)} card" + ("s" if s.arg != 1 else "") if "filter" not in s.opts
+         else " " + s.opts["filter"].render(False).replace(" in play", "").replace(" character", " card"))
+      + " from hand"
       + (" at random" if s.opts.get("random") else "")
       + (", chosen by you" if s.opts.get("chooser") == "you" and s.opts.get("who") == "opponent" else ""))
 _verb("look_hand", "none", (), lambda s: "look at the opponent's hand")
@@ -613,20 +691,31 @@ def _render_hit(word: str):
 
 
 _verb("hide", "selector", ("and", "chooser"), _render_hit("hide"))
-_verb("defeat", "selector", ("and", "chooser"), _render_hit("defeat"))
-_verb("take_control", "selector", ("move",), lambda s: f"take control of {_sel(s)}")
+_verb("defeat", "selector", ("and", "chooser", "reveal"),
+      lambda s: ("reveal and " if s.opts.get("reveal") else "") + _render_hit("defeat")(s))
+_verb("take_control", "selector", ("move", "pay"),
+      lambda s: f"take control of {_sel(s)}" + (", paying chakra equal to its Power" if s.opts.get("pay") == "power" else ""))
 _verb("return_to_hand", "selector", (), lambda s: f"return {_sel(s)} to its owner's hand")
-_verb("play", "selector_or_none", ("from", "to", "discount", "hidden", "look"),
+_verb("play", "selector_or_none", ("from", "to", "discount", "hidden", "look", "upgrade", "many"),
       _render_play)
 _verb("place_hidden", "none", ("from", "to"),
       lambda s: {"hand": "put a card from your hand", "deck_top": "put the top card of your deck",
                  "opponent_deck_top": "put the top card of the opponent's deck"}[s.opts.get("from", "hand")]
-      + " as a hidden character " + {"this": "in this mission", "anywhere": "in any mission"}[s.opts.get("to", "anywhere")])
+      + " as a hidden character " + {"this": "in this mission", "anywhere": "in any mission",
+                                      "that": "in that same mission"}[s.opts.get("to", "anywhere")])
 _verb("gain_edge", "none", ("lock",), lambda s: "gain the Edge" + ("; you cannot lose it this round" if s.opts.get("lock") else ""))
 _verb("gain_points", "number", (), lambda s: f"gain {_n(s)} mission point" + ("s" if s.arg != 1 else ""))
 _verb("spend_chakra", "none", (), lambda s: "spend any amount of extra chakra (X)")
 _verb("discard_top", "none", ("who",), lambda s: "discard the top card of " + ("the opponent's" if s.opts.get("who") == "opponent" else "your") + " deck")
-_verb("search_top", "number", ("filter",), lambda s: f"look at the top {_n(s)} cards of your deck, draw every {s.opts['filter'].render(False).removeprefix('a ').replace(' in play', '')} among them and put the rest back")
+def _render_search_top(s: Step) -> str:
+    what = s.opts['filter'].render(False).removeprefix('a ').removeprefix('an ').replace(' in play', '')
+    if s.opts.get("take"):
+        return (f"look at the top {_n(s)} cards of your deck, choose a {what} among them, reveal it and put it into "
+                f"your hand; put the other cards at the bottom of your deck in random order").replace(" a A", " an A")
+    return f"look at the top {_n(s)} cards of your deck, draw every {what} among them and put the rest back"
+
+
+_verb("search_top", "number", ("filter", "take", "rest"), _render_search_top)
 _verb("put_on_deck", "number", (), lambda s: f"put {_n(s)} card from your hand on top of your deck")
 _verb("repeat", "none", ("line",), lambda s: f"apply the {s.opts.get('line', 'main').upper()} effect again")
 
@@ -638,13 +727,78 @@ def _render_copy(s: Step) -> str:
 
 
 _verb("copy", "selector_or_var", ("lines",), _render_copy)
-_verb("retrieve", "selector_or_none", (),
-      lambda s: f"put {(s.arg.render(False).replace(' in play', '') if s.arg else 'a character')} from your discard pile into your hand")
+_verb("retrieve", "selector_or_none", ("topmost",),
+      lambda s: ("put the topmost " + (s.arg.render(False, bare=True) if s.arg else "character").replace(" in play", "")
+                 if s.opts.get("topmost") else
+                 f"put {(s.arg.render(False).replace(' in play', '') if s.arg else 'a character')}")
+      + " from your discard pile into your hand")
 _verb("strip_top", "selector", (), lambda s: f"discard the top card of {_sel(s)} (the card beneath becomes the character)")
 _verb("choose_mission", "none", (), lambda s: "choose a mission")
 _verb("reveal_or_defeat", "selector", ("more",),
       lambda s: f"choose {_sel(s)}: its controller must either play it paying {s.opts.get('more', 0)} more, or defeat it")
 _verb("special", "name", (), lambda s: _special_text(s.arg))
+
+
+# ---- Shinobi Shiren verbs --------------------------------------------------------------
+def _body(s: Step) -> str:
+    return "; ".join(x.render() for x in s.opts.get("do", ()))
+
+
+def _deck(s: Step) -> str:
+    return "the opponent's deck" if s.opts.get("who") == "opponent" else "your deck"
+
+
+def _card_what(sel: Selector | None, default: str = "card") -> str:
+    if sel is None:
+        return default
+    return sel.render(False, bare=True).replace(" in play", "")
+
+
+_verb("declare", "number", (), lambda s: f"declare a number X (from 1 to {_n(s)})")
+_verb("reveal_top", "none", ("who",), lambda s: f"reveal the top card of {_deck(s)}")
+_verb("look_top", "none", ("who", "bottom"),
+      lambda s: f"look at the top card of {_deck(s)}" + ("; you may put it at the bottom of that deck" if s.opts.get("bottom") else ""))
+_verb("dig", "selector", (),
+      lambda s: f"reveal cards from the top of your deck until you reveal a {_card_what(s.arg, 'character')}, draw it, "
+                f"then shuffle the other revealed cards into your deck")
+_verb("search_deck", "selector", ("take",),
+      lambda s: f"search your deck for up to {s.opts.get('take', 1)} {_card_what(s.arg, 'character')}"
+                f"{'s' if s.opts.get('take', 1) != 1 else ''}, reveal and draw "
+                f"{'them' if s.opts.get('take', 1) != 1 else 'it'}, then shuffle your deck")
+_verb("pay_chakra", "number", (), lambda s: f"pay {_n(s)} chakra")
+_verb("reveal_hand", "number_or_all", ("who", "random", "filter"),
+      lambda s: ("the opponent must reveal " if s.opts.get("who") == "opponent" else "reveal ")
+      + ("any number of " + _card_what(s.opts.get("filter")).replace("character", "characters") if s.arg == "all"
+         else f"{'a random card' if s.opts.get('random') else 'a card'}")
+      + " from " + ("their" if s.opts.get("who") == "opponent" else "your") + " hand, if able")
+_verb("for_each", "selector", ("do",), lambda s: f"for each {s.arg.render(False, bare=True)}: {_body(s)}")
+_verb("for_each_mission", "selector", ("do",),
+      lambda s: f"in every mission where there is {s.arg.render(False).replace(' in play', '')}: {_body(s)}")
+_verb("times", "number", ("do",), lambda s: f"{x_of(s.arg)[0]} times{x_of(s.arg)[1]}: {_body(s)}")
+_verb("one_of", "branches", (),
+      lambda s: "choose one: " + "; or ".join("; then ".join(x.render() for x in b) for b in s.arg))
+_verb("attach", "selector_or_none", ("from", "to", "discount", "hidden"),
+      lambda s: f"play {('a ' + _card_what(s.arg, 'attachment')) if s.arg is not None and s.arg != Selector() else 'an attachment'}"
+                .replace("a A", "an A") + (" from your deck" if s.opts.get("from") == "deck" else " from your hand")
+      + {"this": " in this mission", "anywhere": ""}[s.opts.get("to", "anywhere")]
+      + (f", paying {render_number(s.opts['discount'])} less" if s.opts.get("discount") else ""))
+_verb("attach_self", "selector", ("power",),
+      lambda s: f"attach this character to {_sel(s)}: while attached it is an attachment giving "
+                f"{s.opts.get('power', 0):+d} Power instead of a character")
+_verb("discard_attachment", "selector", (), lambda s: f"discard {_sel(s)}")
+_verb("move_attachment", "selector_or_var", ("onto", "ignore"),
+      lambda s: f"move {'this attachment' if s.arg == 'this' else _sel(s)}"
+      + (" to this character" if s.opts.get("onto") == "self" else f" to {s.opts['onto'].render(False)}" if "onto" in s.opts
+         else " to another character")
+      + (", ignoring its requirements" if s.opts.get("ignore") else ""))
+_verb("take_back", "selector", (), lambda s: f"take back control of {_sel(s)}")
+_verb("split_bottom", "none", (),
+      lambda s: "move the card at the bottom of this character's upgrade stack to another mission, as a character of its own")
+_verb("discard_from_stack", "selector", ("filter",),
+      lambda s: f"discard every {_card_what(s.opts.get('filter'), 'card').replace(' character', '')} card from the stack of {_sel(s)}")
+_verb("recycle", "number", (), lambda s: f"shuffle up to {_n(s)} cards from the top of your discard pile into your deck")
+_verb("activate", "selector", ("line",),
+      lambda s: f"{_sel(s)} applies one of its instant {s.opts.get('line', 'main').upper().replace('_', ' ')} effects, ignoring its requirements")
 
 
 def _special_text(name: str) -> str:
@@ -659,7 +813,9 @@ SPECIALS: dict[str, str] = {}
 
 _GENERIC_KEYS = {"target", "if", "must", "as", "may"}
 _STEP_KEYS = _GENERIC_KEYS | {"to", "who", "chooser", "random", "from", "discount", "hidden", "give_self", "lock", "line",
-                              "filter", "look", "move", "and", "lines", "more"}
+                              "filter", "look", "move", "and", "lines", "more",
+                              "do", "take", "rest", "bottom", "pay", "upgrade", "many", "reveal", "onto", "ignore",
+                              "power", "topmost"}
 
 
 def parse_step(raw: dict, where: str) -> Step:
@@ -684,6 +840,10 @@ def parse_step(raw: dict, where: str) -> Step:
         arg = parse_selector(value, where) if isinstance(value, dict) else None
     elif spec.arg == "selector_or_var":  # a selector, or the name of a remembered card
         arg = parse_selector(value, where) if isinstance(value, dict) else str(value)
+    elif spec.arg == "branches":  # one_of: a list of step lists
+        if not isinstance(value, list) or len(value) < 2 or not all(isinstance(b, list) and b for b in value):
+            raise LanguageError(f"{where}: one_of is a list of at least two step lists")
+        arg = tuple(tuple(parse_step(s, f"{where}, option {i + 1}") for s in b) for i, b in enumerate(value))
     elif spec.arg == "name":
         if value not in SPECIALS:
             raise LanguageError(f"{where}: unknown special {value!r}; known: {', '.join(sorted(SPECIALS)) or 'none'}")
@@ -703,8 +863,18 @@ def parse_step(raw: dict, where: str) -> Step:
         opts["discount"] = parse_number(opts["discount"], where)
     if "filter" in opts:
         opts["filter"] = parse_selector(opts["filter"], where)
-    if opts.get("to") not in (None, "other", "this", "any", "anywhere"):
-        raise LanguageError(f"{where}: to must be other, this, any or anywhere")
+    if "do" in opts:
+        if not isinstance(opts["do"], list) or not opts["do"]:
+            raise LanguageError(f"{where}: do is a non-empty list of steps")
+        opts["do"] = tuple(parse_step(s, f"{where}, do {i + 1}") for i, s in enumerate(opts["do"]))
+    if "onto" in opts and opts["onto"] != "self":
+        opts["onto"] = parse_selector(opts["onto"], where)
+    if opts.get("to") not in (None, "other", "this", "any", "anywhere", "to_or_from", "that"):
+        raise LanguageError(f"{where}: to must be other, this, any, anywhere, to_or_from or that")
+    if opts.get("pay") not in (None, "power"):
+        raise LanguageError(f"{where}: pay must be power")
+    if opts.get("from") not in (None, "hand", "discard", "deck_top", "opponent_deck_top", "deck", "hidden"):
+        raise LanguageError(f"{where}: from must be hand, discard, deck_top, opponent_deck_top, deck or hidden")
     return Step(
         verb=verb,
         arg=arg,
@@ -735,9 +905,26 @@ STATICS = {
     "play_cost": "playing this character (face-up, as an upgrade or from hidden) costs N less",
     "sacrifice": "this character may be defeated instead of a friendly character an enemy effect would hide or defeat",
     "tax": "an enemy effect that affects this character costs its controller N chakra, if able",
+    # Shinobi Shiren
+    "powerup_bonus": "POWERUPs on these characters are increased by N",
+    "no_tokens": "this character cannot receive Power tokens",
+    "blank": "this character's effect text is blank",
+    "many_attachments": "this character may carry more than one friendly attachment, ignoring their requirements",
+    "no_attachments": "this character cannot receive other attachments",
+    "attachment_power": "the Power of some attachments on this character is multiplied",
+    "see_hidden": "you may look at these hidden characters at any time",
+    "mission_points": "this mission is worth N more points",
+    "side_power": "you have +N total Power in this mission",
+    "score_twice": "this mission is scored twice",
+    "grant_line": "characters here have an extra effect line",
+    "ambush_on_play": "characters played face-up here from hand also apply their AMBUSH effects",
+    "reveal_tax": "the opponent pays N more to reveal characters in this mission",
+    "phantom": "counts as an extra friendly character of a keyword here, for that keyword's cards",
 }
-TRIGGERS = ("defeated", "played", "end_of_round", "lost_mission", "moved")
-_STATIC_KEYS = {"static", "n", "target", "if", "min", "each", "both", "events", "from", "over", "per", "when"}
+TRIGGERS = ("defeated", "played", "end_of_round", "lost_mission", "moved",
+            "start_of_round", "attached", "passed", "before_evaluation")
+_STATIC_KEYS = {"static", "n", "target", "if", "min", "each", "both", "events", "from", "over", "per", "when",
+                "anywhere", "attachment", "times", "filter", "timing", "do", "keyword"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -752,6 +939,8 @@ class Static:
         o, t = self.opts, self.target
         k = self.kind
         who = t.render() if t else "this character"
+        if o.get("attachment") and t is None:
+            who = "this attachment"
         if k == "power":
             n = self.n
             if "per" in o:
@@ -769,6 +958,8 @@ class Static:
         elif k == "cost":
             sign = "less" if isinstance(self.n, int) and self.n < 0 else "more"
             text = f"{t.render(True, bare=True).replace(' in play', '')} cost {abs(self.n) if isinstance(self.n, int) else render_number(self.n)} {sign} to play in this mission"
+            if o.get("anywhere"):
+                text = text.replace("to play in this mission", "to play in any mission")
             if o.get("min"):
                 text += f" (minimum {o['min']})"
         elif k == "reveal_cost":
@@ -802,6 +993,38 @@ class Static:
             text = f"when an enemy effect affects this character, the opponent must pay {render_number(self.n)} chakra, if able"
         elif k == "upgrade_over":
             text = f"this character can be played as an upgrade over any {o['over'].render(False, bare=True).replace(' in play', '')}"
+        elif k == "powerup_bonus":
+            text = f"POWERUPs on {t.render(True, bare=True) if t else 'this character'} give {render_number(self.n)} more Power token"
+        elif k == "no_tokens":
+            text = f"{who} cannot receive Power tokens"
+        elif k == "blank":
+            text = "this character's effect text is blank (its own lines do nothing)"
+        elif k == "many_attachments":
+            text = "this character can carry more than one friendly attachment, ignoring their requirements"
+        elif k == "no_attachments":
+            text = "this character cannot receive other attachments"
+        elif k == "attachment_power":
+            what = o["filter"].render(False, bare=True).replace(" in play", "") if "filter" in o else "attachment"
+            text = f"the Power of each {what} on this character counts {o.get('times', 2)} times"
+        elif k == "see_hidden":
+            text = f"you can look at {t.render(True, bare=True) if t else 'this character'} at any time"
+        elif k == "mission_points":
+            text = f"this mission is worth {render_number(self.n)} more mission point" + ("s" if self.n != 1 else "") + " for both players"
+        elif k == "side_power":
+            text = f"you have +{render_number(self.n)} total Power in this mission"
+        elif k == "score_twice":
+            text = "this mission is scored twice (its SCORE effects apply again too)"
+        elif k == "grant_line":
+            body = "; ".join(s.render() for s in o.get("do", ()))
+            who_all = t.render(True, bare=True) if t else "this character"
+            text = f"{who_all} have, after all their other effects, \"{o.get('timing', 'main').upper()}: {body}\""
+        elif k == "ambush_on_play":
+            text = "when a non-hidden character is played in this mission from hand, its AMBUSH effects apply too"
+        elif k == "reveal_tax":
+            text = f"the opponent pays {render_number(self.n)} more chakra to reveal characters in this mission"
+        elif k == "phantom":
+            text = (f"for your {o['keyword']} cards' effects, you have one more friendly {o['keyword']} character "
+                    f"in this mission (its cost and Power are this attachment's)")
         else:  # pragma: no cover - parse_static refuses unknown kinds
             text = STATICS[k]
         if self.cond is not None:
@@ -816,11 +1039,20 @@ def parse_static(raw: dict, where: str) -> Static:
     unknown = set(raw) - _STATIC_KEYS
     if unknown:
         raise LanguageError(f"{where}: unknown field(s) {sorted(unknown)} on static {kind}")
-    opts = {k: v for k, v in raw.items() if k in ("min", "both", "events", "from", "when")}
+    opts = {k: v for k, v in raw.items() if k in ("min", "both", "events", "from", "when", "anywhere", "attachment",
+                                                  "times", "timing", "keyword")}
     if "over" in raw:
         opts["over"] = parse_selector(raw["over"], where)
     if "per" in raw:
         opts["per"] = parse_selector(raw["per"], where)
+    if "filter" in raw:
+        opts["filter"] = parse_selector(raw["filter"], where)
+    if "do" in raw:
+        opts["do"] = tuple(parse_step(s, f"{where}, do {i + 1}") for i, s in enumerate(raw["do"]))
+    if kind == "grant_line" and ("do" not in opts or opts.get("timing") not in ("main", "ambush", "upgrade")):
+        raise LanguageError(f"{where}: grant_line needs timing (main, ambush or upgrade) and do = [steps]")
+    if kind == "phantom" and not isinstance(opts.get("keyword"), str):
+        raise LanguageError(f"{where}: phantom needs keyword = \"…\"")
     return Static(
         kind=kind,
         n=parse_number(raw.get("n", 0), where),
@@ -837,14 +1069,29 @@ class Trigger:
     steps: tuple[Step, ...]
     must: bool = False
     opts: dict[str, Any] = field(default_factory=dict)
+    cond: Condition | None = None  # checked when the trigger would fire (DUEL lines)
 
     def render(self) -> str:
         body = "; then ".join(s.render() for s in self.steps)
         who = self.who.render(False) if self.who else "this character"
-        if self.on == "moved" and self.opts.get("by") == "you":
+        if self.on == "moved" and self.who is not None and self.opts.get("by") == "you":
+            head = f"whenever you move one or more {self.who.render(True, bare=True)} with one of your effects"
+        elif self.on == "moved" and self.opts.get("by") == "you":
             head = f"after you move {who} with one of your effects"
+        elif self.on == "defeated" and self.opts.get("by") == "you":
+            head = f"when you defeat {who}"
         elif self.on == "defeated":
             head = f"when {who} is defeated"
+        elif self.on == "start_of_round":
+            head = "at the start of each round"
+        elif self.on == "attached":
+            what = self.opts["filter"].render(False, bare=True).replace(" in play", "") if "filter" in self.opts else "attachment"
+            what = what.replace(" character", "").replace(" attachment", "") + " attachment"
+            head = f"when you attach a {what} to {who}".replace(" a A", " an A")
+        elif self.on == "passed":
+            head = "when you pass"
+        elif self.on == "before_evaluation":
+            head = "before Power is determined in the Mission evaluation phase"
         elif self.on == "played":
             head = f"when {who} is played"
         elif self.on == "end_of_round":
@@ -860,7 +1107,7 @@ def parse_trigger(raw: dict, where: str) -> Trigger:
     on = raw["on"]
     if on not in TRIGGERS:
         raise LanguageError(f"{where}: unknown trigger {on!r}; known: {', '.join(TRIGGERS)}")
-    unknown = set(raw) - {"on", "who", "do", "must", "if", "by"}
+    unknown = set(raw) - {"on", "who", "do", "must", "if", "by", "filter"}
     if unknown:
         raise LanguageError(f"{where}: unknown field(s) {sorted(unknown)} on trigger {on}")
     steps = raw.get("do")
@@ -872,23 +1119,30 @@ def parse_trigger(raw: dict, where: str) -> Trigger:
         parsed = (Step(parsed[0].verb, parsed[0].arg, parsed[0].target, cond, parsed[0].opts, parsed[0].must, parsed[0].as_),) + parsed[1:]
     opts = {}
     if "by" in raw:
-        if on != "moved" or raw["by"] != "you":
-            raise LanguageError(f"{where}: by = \"you\" is only for the moved trigger")
+        if on not in ("moved", "defeated") or raw["by"] != "you":
+            raise LanguageError(f"{where}: by = \"you\" is only for the moved and defeated triggers")
         opts["by"] = "you"
+    if "filter" in raw:
+        if on != "attached":
+            raise LanguageError(f"{where}: filter is only for the attached trigger")
+        opts["filter"] = parse_selector(raw["filter"], where)
     return Trigger(on=on, who=parse_selector(raw["who"], where) if "who" in raw else None, steps=parsed,
                    must=bool(raw.get("must", False)), opts=opts)
 
 
 @dataclass(frozen=True, slots=True)
 class Modifier:
-    mode: str  # "instead" (replace the modified line) or "also" (append to it)
+    mode: str  # "instead" (replace the modified line), "also" (append to it) or "as_main" (it applies on every play)
     steps: tuple[Step, ...]
 
     def render(self, modifies: str) -> str:
         body = "; then ".join(s.render() for s in self.steps)
+        label = modifies.upper().replace("_", " ")
+        if self.mode == "as_main":
+            return f"the {label} effect becomes a MAIN effect (it applies whenever this character is played)"
         if self.mode == "instead":
-            return f"{modifies.upper()} effect instead: {body}"
-        return f"{modifies.upper()} effect, in addition: {body}"
+            return f"{label} effect instead: {body}"
+        return f"{label} effect, in addition: {body}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -900,9 +1154,21 @@ class Encoding:
     triggers: tuple[Trigger, ...] = ()
     modifier: Modifier | None = None
     must: bool = False
+    # ATTACH lines (kind "condition"): where the attachment may go — "mission", or character
+    # selectors (any one of them fits) — and what it grants its host ("group"/"keyword", name)
+    host: Any = None
+    grants: tuple[tuple[str, str], ...] = ()
 
     def render(self, modifies: str | None = None) -> str:
         parts = []
+        if self.host is not None:
+            if self.host == "mission":
+                parts.append("attach to a mission")
+            else:
+                parts.append("attach to " + " or ".join(s.render(False).replace(" in play", "") for s in self.host))
+            for kind, value in self.grants:
+                parts.append(f"this character is also considered {'a' if kind == 'group' else 'a'} {value} character"
+                             .replace(" a A", " an A").replace(" a I", " an I"))
         if self.modifier is not None:
             parts.append(self.modifier.render(modifies or "main"))
         if self.steps:
@@ -921,14 +1187,29 @@ def parse_encoding(raw: Any, where: str, kind: str) -> Encoding:
         raise LanguageError(f"{where}: do must be a non-empty list of clauses")
     steps, statics, triggers = [], [], []
     modifier = None
+    host, grants = None, []
     for i, clause in enumerate(raw):
         here = f"{where}, clause {i + 1}"
         if not isinstance(clause, dict):
             raise LanguageError(f"{here}: a clause is a table")
+        if kind == "condition":
+            if set(clause) == {"attach_to"}:
+                v = clause["attach_to"]
+                host = "mission" if v == "mission" else tuple(parse_selector(x, here) for x in ([v] if isinstance(v, dict) else v))
+            elif set(clause) == {"grant"} and isinstance(clause["grant"], dict) and len(clause["grant"]) == 1 \
+                    and set(clause["grant"]) <= {"group", "keyword"}:
+                grants.append(next(iter(clause["grant"].items())))
+            else:
+                raise LanguageError(f"{here}: an ATTACH line holds {{ attach_to = … }} and {{ grant = {{ group|keyword = … }} }}")
+            continue
         if "static" in clause:
             statics.append(parse_static(clause, here))
         elif "on" in clause:
             triggers.append(parse_trigger(clause, here))
+        elif "as_main" in clause:
+            if set(clause) != {"as_main"} or clause["as_main"] is not True:
+                raise LanguageError(f"{here}: write {{ as_main = true }}")
+            modifier = Modifier("as_main", ())
         elif "instead" in clause or "also" in clause:
             mode = "instead" if "instead" in clause else "also"
             body = clause[mode]
@@ -945,6 +1226,10 @@ def parse_encoding(raw: Any, where: str, kind: str) -> Encoding:
         raise LanguageError(f"{where}: an instant line holds steps only")
     if kind == "modifier" and modifier is None:
         raise LanguageError(f"{where}: a modifier line needs {{ instead = [...] }} or {{ also = [...] }}")
+    if kind == "condition":
+        if host is None:
+            raise LanguageError(f"{where}: an ATTACH line needs {{ attach_to = \"mission\" }} or {{ attach_to = {{ …selector… }} }}")
+        return Encoding(host=host, grants=tuple(grants))
     return Encoding(tuple(steps), tuple(statics), tuple(triggers), modifier)
 
 

@@ -79,30 +79,23 @@ def line_steps(encoding: Encoding, label: str, must: bool, offset: int = 0) -> l
     return steps
 
 
-def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: bool, extra_vars=None) -> Frame | None:
+def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: bool, extra_vars=None,
+               from_hand: bool = False) -> Frame | None:
     """The instant lines a character applies when played: MAIN, then UPGRADE/AMBUSH, top to bottom.
 
     Modifier lines ("MAIN effect: instead …") whose own timing applies replace or extend
     the line they modify.
     """
     card = g.cards[unit.stack[-1]]
+    mi = unit.mission
+    if from_hand and not ambush and any(smi == mi for _, smi, _, _ in rules.statics(g, "ambush_on_play")):
+        ambush = True  # ⧗ ambush_on_play: "played here from hand, its AMBUSH effects apply too"
     applies = {"main": True, "upgrade": upgrade, "ambush": ambush, "first_strike": g.players[player].plays_this_round == 1}
-    mods: dict[str, list] = {}
-    for line in card.effects:
-        if line.kind == "modifier" and line.encoding is not None and line.encoding.modifier and (
-                applies.get(line.timing)
-                # "UPGRADE: AMBUSH effect: …" also holds when an upgraded character is revealed
-                or (line.timing == "upgrade" and line.modifies == "ambush" and ambush and len(unit.stack) > 1)):
-            mods.setdefault(line.modifies, []).append(line.encoding.modifier)
-    steps: list = []
-    for line in card.effects:
-        if line.kind != "instant" or line.encoding is None or not applies.get(line.timing):
-            continue
-        body = list(line.encoding.steps)
-        for mod in mods.get(line.timing, []):
-            body = list(mod.steps) if mod.mode == "instead" else body + list(mod.steps)
-        enc = Encoding(steps=tuple(body))
-        steps.extend(line_steps(enc, f"{card.name} {line.label}", False, len(steps)))
+    effects = () if rules.blanked(g, unit) else card.effects
+    steps = lines_frame_steps(g, card, effects, applies, mi, stack=len(unit.stack))
+    for _, smi, ctl, s in rules.statics(g, "grant_line"):  # "characters here have, after their other effects, …"
+        if smi == mi and applies.get(s.opts["timing"]) and rules.static_hits(g, rules.static_ctx(None, smi, ctl), s, unit):
+            steps.extend(line_steps(Encoding(steps=s.opts["do"]), f"{s.opts['timing'].upper()} (granted)", False, len(steps)))
     if not steps:
         return None
     ctx = Ctx(player=player, source=unit.uid, mission=unit.mission, card=unit.stack[-1], upgrade=upgrade, ambush=ambush)
@@ -111,10 +104,80 @@ def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: 
     return Frame(steps=steps, ctx=ctx, label=card.name)
 
 
-def score_frame(g: GameState, player: int, unit: Unit | None, mi: int) -> Frame | None:
+def lines_frame_steps(g: GameState, card, effects, applies: dict, mi: int, *, stack: int = 1) -> list:
+    """The gated steps of a card's instant lines that apply now, top to bottom.
+
+    A DUEL line applies when its named character is in the mission; modifier lines whose
+    own timing applies replace or extend the line they modify ("as_main" makes the modified
+    line apply on every play); a modifier that only repeats a line which does not apply now
+    ("UPGRADE: repeat the AMBUSH effect") applies as a line of its own."""
+    from mythos_cli.catalog.names import name_key
+
+    def holds(line) -> bool:
+        if line.timing == "duel":
+            return rules.duel_present(g, mi, name_key(line.duel or ""))
+        return bool(applies.get(line.timing))
+
+    mods: dict[str, list] = {}
+    promoted: set[str] = set()
+    for line in effects:
+        if line.kind == "modifier" and line.encoding is not None and line.encoding.modifier and (
+                holds(line)
+                # "UPGRADE: AMBUSH effect: …" also holds when an upgraded character is revealed
+                or (line.timing == "upgrade" and line.modifies == "ambush" and applies.get("ambush") and stack > 1)):
+            if line.encoding.modifier.mode == "as_main":
+                promoted.add(line.modifies)
+            else:
+                mods.setdefault(line.modifies, []).append(line.encoding.modifier)
+    steps: list = []
+    for line in effects:
+        if line.kind != "instant" or line.encoding is None:
+            continue
+        if not (holds(line) or line.timing in promoted):
+            if line.timing in mods:  # only "repeat the X effect" stands on its own
+                for mod in mods[line.timing]:
+                    if mod.mode == "also" and all(s.verb == "repeat" for s in mod.steps):
+                        steps.extend(line_steps(Encoding(steps=mod.steps), f"{card.name} {line.label} (repeat)", False, len(steps)))
+            continue
+        body = list(line.encoding.steps)
+        for mod in mods.get(line.timing, []):
+            body = list(mod.steps) if mod.mode == "instead" else body + list(mod.steps)
+        enc = Encoding(steps=tuple(body))
+        steps.extend(line_steps(enc, f"{card.name} {line.label}", False, len(steps)))
+    return steps
+
+
+def attach_frame(g: GameState, player: int, inst: int, host: Unit | None, mi: int, *, ambush: bool) -> Frame | None:
+    """The instant lines an attachment applies when attached (MAIN; AMBUSH when revealed from
+    face-down; FIRST STRIKE when it is the first card its player plays this round)."""
+    card = g.cards[inst]
+    p = g.players[player]
+    applies = {"main": True, "ambush": ambush,
+               "first_strike": p.plays_this_round == 0 and p.attached_this_round == 1 and not ambush}
+    where = host.mission if host is not None else mi
+    steps = lines_frame_steps(g, card, card.effects, applies, where)
+    if not steps:
+        return None
+    ctx = Ctx(player=player, source=host.uid if host is not None else -1, mission=where, card=inst, ambush=ambush)
+    return Frame(steps=steps, ctx=ctx, label=card.name)
+
+
+def score_frame(g: GameState, player: int, unit: Unit | None, mi: int, *, attachment: int = -1) -> Frame | None:
+    """SCORE lines of the mission, of a winning character, or (``attachment``) of an attachment
+    on that character (``unit``) or on the mission (``unit`` None)."""
+    if attachment >= 0:
+        card = g.cards[attachment]
+        steps = []
+        for line in card.effects:
+            if line.timing == "score" and line.kind == "instant" and line.encoding is not None:
+                steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False, len(steps)))
+        if not steps:
+            return None
+        ctx = Ctx(player=player, source=unit.uid if unit else -1, mission=mi, card=attachment)
+        return Frame(steps=steps, ctx=ctx, label=f"{card.name} SCORE")
     card = g.cards[unit.stack[-1]] if unit else g.cards[g.missions[mi].card]
     steps: list = []
-    for line in card.effects:
+    for line in (() if unit is not None and rules.blanked(g, unit) else card.effects):
         if line.timing == "score" and line.kind == "instant" and line.encoding is not None:
             steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False, len(steps)))
     if not steps:
@@ -123,11 +186,14 @@ def score_frame(g: GameState, player: int, unit: Unit | None, mi: int) -> Frame 
     return Frame(steps=steps, ctx=ctx, label=f"{card.name} SCORE")
 
 
-def trigger_frame(g: GameState, src: Unit | None, mi: int, ctl: int, trig: Trigger, vars_: dict | None = None) -> Frame:
-    card = g.cards[src.stack[-1]] if src else g.cards[g.missions[mi].card]
+def trigger_frame(g: GameState, src: Unit | None, mi: int, ctl: int, trig: Trigger, vars_: dict | None = None,
+                  inst: int = -1) -> Frame:
+    """A continuous trigger's effect; ``inst``: the card whose line it is (an attachment's, say)."""
+    if inst < 0:
+        inst = src.stack[-1] if src else g.missions[mi].card
+    card = g.cards[inst]
     enc = Encoding(steps=trig.steps)
-    ctx = Ctx(player=ctl, source=src.uid if src else -1, mission=src.mission if src else mi,
-              card=src.stack[-1] if src else g.missions[mi].card)
+    ctx = Ctx(player=ctl, source=src.uid if src else -1, mission=src.mission if src else mi, card=inst)
     if vars_:
         ctx.vars.update(vars_)
     return Frame(steps=line_steps(enc, f"{card.name} (trigger)", trig.must), ctx=ctx, label=f"{card.name} trigger")
@@ -439,6 +505,17 @@ def v_hide(g: GameState, frame: Frame, step: Step) -> None:
 def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
     targets = _two_targets(g, frame, step)
     protect = _protections(g, frame, targets, "defeat")
+    if len(targets) > 1:
+        # The decider (the effect's controller) chooses the order in which several defeated
+        # characters enter the discard pile (FAQ: "The Decider").
+        left, ordered = list(targets), []
+        while len(left) > 1:
+            uid = choose(g, frame, frame.ctx.player, "target", [u.uid for u in left],
+                         prompt="defeat next (the order of the discard pile)")
+            pick = next(u for u in left if u.uid == uid)
+            ordered.append(pick)
+            left.remove(pick)
+        targets = ordered + left
     n = 0
     for u in targets:
         if g.units.get(u.uid) is not u or _sacrificed(g, u, protect):

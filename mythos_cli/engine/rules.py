@@ -43,44 +43,265 @@ def cost_of(g: GameState, u: Unit) -> int:
 
 
 def keywords_of(g: GameState, u: Unit) -> tuple[str, ...]:
-    return () if u.hidden else g.cards[u.stack[-1]].keywords
+    if u.hidden:
+        return ()
+    kws = g.cards[u.stack[-1]].keywords
+    if u.attachments:
+        kws = kws + tuple(v for k, v in granted(g, u) if k == "keyword")
+    return kws
 
 
 def group_of(g: GameState, u: Unit) -> str | None:
     return None if u.hidden else g.cards[u.stack[-1]].group
 
 
+# ---------------------------------------------------------------------------------------
+# attachments (Shinobi Shiren)
+_GRANTS: dict[str, tuple] = {}
+_HOST: dict[str, object] = {}
+
+
+def attach_host(card):
+    """The ATTACH condition of an attachment: "mission", a tuple of selectors, or None."""
+    found = _HOST.get(card.id, 0)
+    if found == 0:
+        found = None
+        for line in card.effects:
+            if line.timing == "attach" and line.encoding is not None and line.encoding.host is not None:
+                found = line.encoding.host
+        _HOST[card.id] = found
+    return found
+
+
+def _grants_of(card) -> tuple:
+    found = _GRANTS.get(card.id)
+    if found is None:
+        found = tuple(gr for line in card.effects if line.timing == "attach" and line.encoding is not None
+                      for gr in line.encoding.grants)
+        _GRANTS[card.id] = found
+    return found
+
+
+def granted(g: GameState, u: Unit) -> tuple:
+    """Groups and keywords the face-up attachments of ``u`` add ("also considered …")."""
+    out: tuple = ()
+    for a in u.attachments:
+        if a not in g.att_hidden:
+            out += _grants_of(g.cards[a])
+    return out
+
+
+def has_group(g: GameState, u: Unit, group: str) -> bool:
+    if u.hidden:
+        return False
+    if g.cards[u.stack[-1]].group == group:
+        return True
+    return bool(u.attachments) and ("group", group) in granted(g, u)
+
+
+def has_keyword(g: GameState, u: Unit, kw: str) -> bool:
+    if u.hidden:
+        return False
+    if kw in g.cards[u.stack[-1]].keywords:
+        return True
+    return bool(u.attachments) and ("keyword", kw) in granted(g, u)
+
+
+def blanked(g: GameState, u: Unit) -> bool:
+    """⧗ blank: an attachment makes this character's own effect text blank."""
+    if not u.attachments:
+        return False
+    for a in u.attachments:
+        if a not in g.att_hidden and own_static_card(g.cards[a], "blank"):
+            return True
+    return False
+
+
+def attachment_side(g: GameState, u: Unit | None, side: int) -> int:
+    """Who controls an attachment: its host's controller, or the side of a mission it sits on."""
+    return u.controller if u is not None else side
+
+
+def all_attachments(g: GameState):
+    """Every attachment in play: (instance, host unit or None, mission, controlling side)."""
+    for mi, m in enumerate(g.missions):
+        for side in (0, 1):
+            for a in m.attachments[side]:
+                yield a, None, mi, side
+            for u in m.sides[side]:
+                for a in u.attachments:
+                    yield a, u, mi, side
+
+
+def attachment_fits(g: GameState, ctx: Ctx, sel: Selector | None, inst: int, host: Unit | None, mi: int, side: int) -> bool:
+    """An attachment selector: ``side`` (whose attachment, seen from ``ctx``), ``where``, ``on``
+    (character or mission attachments) and the card filters. Face-down attachments show nothing."""
+    if sel is None:
+        return True
+    if sel.on == "character" and host is None or sel.on == "mission" and host is not None:
+        return False
+    if sel.side != "any" and ctx.player >= 0 and (side == ctx.player) != (sel.side == "friendly"):
+        return False
+    if sel.where == "this" and mi != ctx.mission:
+        return False
+    if sel.self_ and (host is None or host.uid != ctx.source):
+        return False
+    if inst in g.att_hidden:
+        return not (sel.names or sel.keyword or sel.keywords or sel.group)
+    return _card_fits(g, sel, g.cards[inst])
+
+
+def select_attachments(g: GameState, ctx: Ctx, sel: Selector | None) -> list[tuple[int, Unit | None, int, int]]:
+    return [t for t in all_attachments(g) if attachment_fits(g, ctx, sel, *t)]
+
+
+def attachment_power(g: GameState, a: int, host: Unit | None) -> int:
+    """The Power an attachment adds: printed (or overridden), 0 face-down, times ⧗ multipliers."""
+    if a in g.att_hidden:
+        return 0
+    p = g.att_power.get(a)
+    if p is None:
+        p = g.cards[a].power or 0
+    if host is not None and not host.hidden and not blanked(g, host):
+        for s in own_static(g, host.stack[-1], "attachment_power"):
+            if "filter" not in s.opts or _card_fits(g, s.opts["filter"], g.cards[a]):
+                p *= s.opts.get("times", 2)
+    return p
+
+
+def friendly_attachments(g: GameState, u: Unit, player: int) -> int:
+    return sum(1 for a in u.attachments if g.owner[a] == player)
+
+
+def host_ok(g: GameState, player: int, inst: int, u: Unit, *, ignore: bool = False) -> bool:
+    """Whether ``player`` may put attachment ``inst`` on character ``u`` now: its ATTACH
+    condition (seen from ``player``), at most one of a player's attachments per character
+    (⧗ many_attachments lifts it for its controller), and no ⧗ no_attachments."""
+    for a in u.attachments:
+        if a not in g.att_hidden and own_static_card(g.cards[a], "no_attachments"):
+            return False
+    many = not u.hidden and player == u.controller and not blanked(g, u) and bool(own_static(g, u.stack[-1], "many_attachments"))
+    if many:
+        return True
+    if friendly_attachments(g, u, player) >= 1:
+        return False
+    if ignore:
+        return True
+    host = attach_host(g.cards[inst])
+    if not isinstance(host, tuple):
+        return False
+    ctx = Ctx(player=player, mission=u.mission)
+    return any(matches(g, ctx, s, u) for s in host)
+
+
+def duel_present(g: GameState, mi: int, key: str) -> bool:
+    """DUEL <name>: a face-up character of that name stands in mission ``mi``, on either side."""
+    if mi < 0:
+        return False
+    m = g.missions[mi]
+    for side in m.sides:
+        for u in side:
+            if not u.hidden and g.cards[u.stack[-1]].name_key == key:
+                return True
+    return False
+
+
 _CONTINUOUS: dict[str, tuple] = {}
 
 
+def _and(c1: Condition | None, c2: Condition) -> Condition:
+    if c1 is None:
+        return c2
+    import dataclasses
+
+    extra = {f.name: getattr(c2, f.name) for f in dataclasses.fields(c2) if getattr(c2, f.name) not in (None, False, ())}
+    return dataclasses.replace(c1, **extra)
+
+
+def _gate(enc, cond: Condition):
+    """The same continuous encoding, each static and trigger applying only while ``cond`` holds."""
+    import dataclasses
+
+    return dataclasses.replace(
+        enc, statics=tuple(dataclasses.replace(s, cond=_and(s.cond, cond)) for s in enc.statics),
+        triggers=tuple(dataclasses.replace(t, cond=_and(t.cond, cond)) for t in enc.triggers))
+
+
 def _continuous(card) -> tuple:
-    """The encoded continuous lines of a card (memoised per card version)."""
+    """The encoded continuous lines of a card (memoised per card version).
+
+    A DUEL line holds only while its named character is in the mission; a FIRST STRIKE line
+    only while you have played no character this round; a DUEL modifier of a continuous line
+    ("DUEL X, MAIN effect: instead …") swaps that line's trigger steps while the duel holds."""
     found = _CONTINUOUS.get(card.id)
     if found is None:
-        found = tuple(l.encoding for l in card.effects if l.kind == "continuous" and l.encoding is not None)
+        from mythos_cli.catalog.names import name_key
+
+        out = []
+        instant_timings = {l.timing for l in card.effects if l.kind == "instant"}
+        mods = [l for l in card.effects if l.kind == "modifier" and l.duel and l.encoding is not None
+                and l.encoding.modifier is not None and l.modifies not in instant_timings]
+        for l in card.effects:
+            if l.kind != "continuous" or l.encoding is None:
+                continue
+            enc = l.encoding
+            if l.duel:
+                enc = _gate(enc, Condition(duel=name_key(l.duel)))
+            if l.timing == "first_strike":
+                enc = _gate(enc, Condition(first_play=True))
+            for m in mods:
+                if m.modifies != l.timing:
+                    continue
+                import dataclasses
+
+                mod = m.encoding.modifier
+                key = name_key(m.duel)
+                changed = dataclasses.replace(enc, statics=(), triggers=tuple(
+                    dataclasses.replace(t, steps=mod.steps if mod.mode == "instead" else t.steps + mod.steps)
+                    for t in enc.triggers))
+                out.append(_gate(changed, Condition(duel=key)))
+                enc = _gate(enc, Condition(not_duel=key)) if enc.triggers else enc
+                if enc.statics and enc.triggers:
+                    pass
+            out.append(enc)
+        found = tuple(out)
         _CONTINUOUS[card.id] = found
     return found
 
 
-def active_lines(g: GameState) -> list[tuple[Unit | None, int, int, object]]:
-    """Every continuous encoding in force: (unit or None, mission index, controller, encoding).
+def active_lines(g: GameState) -> list[tuple[Unit | None, int, int, object, int]]:
+    """Every continuous encoding in force: (unit or None, mission index, controller, encoding, card).
 
     A face-up character's continuous lines apply to its controller's side; a mission's
-    continuous lines apply with no controller (-1). The list is rebuilt only when the board
+    continuous lines apply with no controller (-1). An attachment's lines apply to its host's
+    controller (its "this character" is the host) or, on a mission, to the side it stands on;
+    a face-down attachment's lines do not apply. The list is rebuilt only when the board
     changes (``board_version``); conditions and amounts are still evaluated live.
     """
     if g.lines_version == g.board_version and "_lines" in g.lines_cache:
         return g.lines_cache["_lines"]
     out = []
+    hidden_att = g.att_hidden
     for mi, m in enumerate(g.missions):
         for enc in _continuous(g.cards[m.card]):
-            out.append((None, mi, -1, enc))
-        for side in m.sides:
+            out.append((None, mi, -1, enc, m.card))
+        for side_i, side in enumerate(m.sides):
+            for a in m.attachments[side_i]:
+                if a not in hidden_att:
+                    for enc in _continuous(g.cards[a]):
+                        out.append((None, mi, side_i, enc, a))
             for u in side:
+                if u.attachments:
+                    for a in u.attachments:
+                        if a not in hidden_att:
+                            for enc in _continuous(g.cards[a]):
+                                out.append((u, mi, u.controller, enc, a))
+                    if blanked(g, u):
+                        continue
                 if u.hidden:
                     continue
                 for enc in _continuous(g.cards[u.stack[-1]]):
-                    out.append((u, mi, u.controller, enc))
+                    out.append((u, mi, u.controller, enc, u.stack[-1]))
     g.lines_cache = {"_lines": out}
     g.lines_version = g.board_version
     return out
@@ -91,17 +312,18 @@ def statics(g: GameState, kind: str) -> list[tuple[Unit | None, int, int, Static
     key = "s:" + kind
     found = g.lines_cache.get(key)
     if found is None:
-        found = [(u, mi, ctl, s) for u, mi, ctl, enc in lines for s in enc.statics if s.kind == kind]
+        found = [(u, mi, ctl, s) for u, mi, ctl, enc, _ in lines for s in enc.statics if s.kind == kind]
         g.lines_cache[key] = found
     return found
 
 
-def triggers(g: GameState, on: str) -> list[tuple[Unit | None, int, int, Trigger]]:
+def triggers(g: GameState, on: str) -> list[tuple[Unit | None, int, int, Trigger, int]]:
+    """Triggers in force: (unit or None, mission, controller, trigger, card instance of the line)."""
     lines = active_lines(g)
     key = "t:" + on
     found = g.lines_cache.get(key)
     if found is None:
-        found = [(u, mi, ctl, t) for u, mi, ctl, enc in lines for t in enc.triggers if t.on == on]
+        found = [(u, mi, ctl, t, inst) for u, mi, ctl, enc, inst in lines for t in enc.triggers if t.on == on]
         g.lines_cache[key] = found
     return found
 
@@ -115,8 +337,11 @@ def static_ctx(u: Unit | None, mi: int, ctl: int) -> Ctx:
 def matches(g: GameState, ctx: Ctx, sel: Selector, u: Unit, *, core: bool = False) -> bool:
     """Whether unit ``u`` fits selector ``sel`` seen from ``ctx`` (``core``: static check)."""
     if sel.self_:
-        return u.uid == ctx.source
-    if sel.var:
+        if u.uid != ctx.source:
+            return False
+        if not sel.extra:
+            return True
+    elif sel.var:
         v = ctx.vars.get(sel.var)
         return v == u.uid if isinstance(v, int) else (isinstance(v, (list, tuple, set)) and u.uid in v)
     if sel.not_var and ctx.vars.get(sel.not_var) == u.uid:
@@ -138,11 +363,12 @@ def matches(g: GameState, ctx: Ctx, sel: Selector, u: Unit, *, core: bool = Fals
     if sel.upgraded is not None and (len(u.stack) > 1) != sel.upgraded:
         return False
     card = g.cards[u.stack[-1]]
-    if sel.group and (u.hidden or card.group != sel.group):
+    if sel.group and (u.hidden or card.group != sel.group) and not (u.attachments and has_group(g, u, sel.group)):
         return False
-    if sel.keyword and (u.hidden or sel.keyword not in card.keywords):
+    if sel.keyword and (u.hidden or sel.keyword not in card.keywords) and not (u.attachments and has_keyword(g, u, sel.keyword)):
         return False
-    if sel.not_keyword and not u.hidden and sel.not_keyword in card.keywords:
+    if sel.not_keyword and not u.hidden and (sel.not_keyword in card.keywords
+                                             or u.attachments and has_keyword(g, u, sel.not_keyword)):
         return False
     if sel.names and (u.hidden or card.name_key not in sel.names):
         return False
@@ -184,18 +410,77 @@ def matches(g: GameState, ctx: Ctx, sel: Selector, u: Unit, *, core: bool = Fals
         return False
     if sel.cost_lt is not None and not c < number(g, ctx, sel.cost_lt):
         return False
+    if sel.extra and not _matches_extra(g, ctx, sel, u, core):
+        return False
+    return True
+
+
+def _matches_extra(g: GameState, ctx: Ctx, sel: Selector, u: Unit, core: bool) -> bool:
+    """The Shinobi Shiren selector fields (kept apart so KS selectors pay nothing for them)."""
+    card = g.cards[u.stack[-1]]
+    if sel.card_type == "attachment":
+        return False
+    if sel.not_group and not u.hidden and (card.group == sel.not_group or u.attachments and has_group(g, u, sel.not_group)):
+        return False
+    if sel.not_group and u.hidden:
+        pass  # a hidden character has no group: it is "not Leaf Village"
+    if sel.keywords and not any(has_keyword(g, u, k) for k in sel.keywords):
+        return False
+    if sel.name_has and (u.hidden or sel.name_has.lower() not in card.name.lower()):
+        return False
+    if sel.with_attachment is not None and not any(
+            a not in g.att_hidden and _card_fits(g, sel.with_attachment, g.cards[a]) for a in u.attachments):
+        return False
+    if sel.controlled is not None and (u.controller != u.owner) != sel.controlled:
+        return False
+    if sel.owned is not None and (u.owner == ctx.player) != sel.owned:
+        return False
+    if sel.moved_last_turn and u.uid not in g.last_turn_moves.get(1 - ctx.player, ()):
+        return False
+    if sel.discounted and not u.discounted:
+        return False
+    if sel.unique_name:
+        if u.hidden:
+            return False
+        for side in g.missions[u.mission].sides:
+            for x in side:
+                if x is not u and not x.hidden and g.cards[x.stack[-1]].name_key == card.name_key:
+                    return False
+    if sel.sole:
+        if u.hidden or any(x is not u and not x.hidden for x in g.missions[u.mission].sides[u.controller]):
+            return False
+    if sel.printed_power_min is not None and (u.hidden or (card.power or 0) < sel.printed_power_min):
+        return False
+    if sel.printed_power_lt_self or sel.power_eq_self or sel.power_lt is not None:
+        p = core_power(g, u) if core else power(g, u)
+        src = g.units.get(ctx.source)
+        if sel.printed_power_lt_self:
+            if src is None or not (0 if u.hidden else card.power or 0) < (core_power(g, src) if core else power(g, src)):
+                return False
+        if sel.power_eq_self and (src is None or p != (core_power(g, src) if core else power(g, src))):
+            return False
+        if sel.power_lt is not None and not p < number(g, ctx, sel.power_lt, core=core):
+            return False
+    if sel.cost_le is not None and not cost_of(g, u) <= number(g, ctx, sel.cost_le, core=core):
+        return False
     return True
 
 
 def select(g: GameState, ctx: Ctx, sel: Selector, *, core: bool = False) -> list[Unit]:
     if sel.self_:
         u = g.units.get(ctx.source)
-        return [u] if u is not None else []
+        return [u] if u is not None and (not sel.extra or matches(g, ctx, sel, u, core=core)) else []
     out = [u for u in g.all_units() if matches(g, ctx, sel, u, core=core)]
     if sel.pick and out:
         if sel.pick == "lowest_cost":
             best = min(cost_of(g, u) for u in out)
             out = [u for u in out if cost_of(g, u) == best]
+        elif sel.pick == "strongest_unique":
+            key = (lambda u: core_power(g, u)) if core else (lambda u: power(g, u))
+            best = max(key(u) for u in out)
+            out = [u for u in out if key(u) == best]
+            if len(out) != 1:
+                out = []
         else:
             key = (lambda u: core_power(g, u)) if core else (lambda u: power(g, u))
             best = (min if sel.pick == "weakest" else max)(key(u) for u in out)
@@ -208,13 +493,56 @@ def number(g: GameState, ctx: Ctx, n, *, core: bool = False) -> int:
         return n
     if isinstance(n, str):
         v = ctx.vars.get(n, 0)
-        return v if isinstance(v, int) else 0
+        return v if isinstance(v, int) and not isinstance(v, bool) else 0
     if isinstance(n, Count):
-        units = select(g, ctx, n.selector, core=core)
-        if n.missions:
-            return len({u.mission for u in units}) + n.plus
-        return len(units) + n.plus
+        kind = n.kind
+        if kind == "units":
+            units = select(g, ctx, n.selector, core=core)
+            ph = phantoms(g, ctx, n.selector) if n.selector.extra or n.selector.keyword else ()
+            if n.missions:
+                k = len({u.mission for u in units} | {mi for mi in ph})
+            else:
+                k = len(units) + len(ph)
+        elif kind == "missions":
+            k = len(g.missions)
+        elif kind == "attachments":
+            k = len(select_attachments(g, ctx, n.selector))
+        elif kind == "stack":
+            src = g.units.get(ctx.source)
+            k = len(src.stack) if src is not None else 0
+        elif kind == "attachment_cost":
+            src = g.units.get(ctx.source)
+            k = sum(g.cards[a].cost or 0 for a in (src.attachments if src is not None else ())
+                    if a not in g.att_hidden and _card_fits(g, n.selector, g.cards[a]))
+        elif kind in ("power_of", "cost_of"):
+            units = select(g, ctx, n.selector, core=core)
+            vals = [(core_power(g, u) if core else power(g, u)) if kind == "power_of" else cost_of(g, u) for u in units]
+            k = max(vals) if vals else 0
+        else:  # pragma: no cover - the parser refuses other kinds
+            raise TypeError(kind)
+        return k * n.times + n.plus
     raise TypeError(n)
+
+
+def phantoms(g: GameState, ctx: Ctx, sel: Selector) -> list[int]:
+    """⧗ phantom (an attachment that counts as one more friendly character of a keyword, for
+    that keyword's cards): the missions where such an extra character stands for this count."""
+    if not sel.keyword or sel.side != "friendly" or ctx.player < 0:
+        return []
+    found = statics(g, "phantom")
+    if not found:
+        return []
+    src_card = g.cards[ctx.card] if ctx.card >= 0 else None
+    if src_card is None or sel.keyword not in src_card.keywords:
+        return []
+    out = []
+    for u, mi, ctl, s in found:
+        if ctl != ctx.player or s.opts.get("keyword") != sel.keyword:
+            continue
+        if sel.where == "this" and mi != ctx.mission or sel.where == "other_missions" and mi == ctx.mission:
+            continue
+        out.append(mi)
+    return out
 
 
 def condition(g: GameState, ctx: Ctx, cond: Condition | None, *, core: bool = False) -> bool:
@@ -245,6 +573,39 @@ def condition(g: GameState, ctx: Ctx, cond: Condition | None, *, core: bool = Fa
         return False
     if cond.var_max and number(g, ctx, cond.var_max[0], core=core) > cond.var_max[1]:
         return False
+    if cond.extra and not _condition_extra(g, ctx, cond, core):
+        return False
+    return True
+
+
+def _condition_extra(g: GameState, ctx: Ctx, cond: Condition, core: bool) -> bool:
+    if cond.duel and not duel_present(g, ctx.mission, cond.duel):
+        return False
+    if cond.not_duel and duel_present(g, ctx.mission, cond.not_duel):
+        return False
+    if cond.first_play is not None and ctx.player >= 0 and (g.players[ctx.player].plays_this_round == 0) != cond.first_play:
+        return False
+    if cond.here is not None and not any(u.mission == ctx.mission for u in select(g, ctx, cond.here, core=core)):
+        return False
+    if cond.exists_any and not any(select(g, ctx, s, core=core) for s in cond.exists_any):
+        return False
+    if cond.var_unset and ctx.vars.get(cond.var_unset):
+        return False
+    if cond.var_ge and number(g, ctx, cond.var_ge[0], core=core) < number(g, ctx, cond.var_ge[1], core=core):
+        return False
+    if cond.in_hand is not None and not any(_card_fits(g, cond.in_hand, g.cards[c]) for c in g.players[ctx.player].hand):
+        return False
+    if cond.discard_min is not None and len(g.players[ctx.player].discard) < cond.discard_min:
+        return False
+    if cond.attachment is not None and not select_attachments(g, ctx, cond.attachment):
+        return False
+    if cond.evaluating is not None and (g.phase == "evaluate") != cond.evaluating:
+        return False
+    if cond.self_attached is not None:
+        src = g.units.get(ctx.source)
+        if src is None or not any(a not in g.att_hidden and _card_fits(g, cond.self_attached, g.cards[a])
+                                  for a in src.attachments):
+            return False
     return True
 
 
@@ -267,7 +628,7 @@ def power(g: GameState, u: Unit) -> int:
     Memoised until the board, any Power token, the Edge or an empty hand changes: those are
     everything a static's target or condition can read. (The invariant checker compares the
     memo with a fresh computation after every decision of the random-game runs.)"""
-    key = (g.board_version, g.token_version, g.edge, not g.players[0].hand, not g.players[1].hand)
+    key = (g.board_version, g.token_version, g.edge, not g.players[0].hand, not g.players[1].hand, g.phase == "evaluate")
     if g.power_key != key:
         g.power_cache = {}
         g.power_key = key
@@ -295,7 +656,7 @@ def power_now(g: GameState, u: Unit) -> int:
         else:
             p += number(g, ctx, s.n, core=True)
     for a in u.attachments:
-        p += g.cards[a].power
+        p += attachment_power(g, a, u)
     return p if p > 0 else 0
 
 
@@ -316,7 +677,8 @@ def _static_hits(g: GameState, ctx: Ctx, s: Static, u: Unit) -> bool:
 
 def side_power(g: GameState, mi: int, player: int) -> int:
     """Total Power of one side of a mission (characters, plus attachments on the mission)."""
-    power_key_now = (g.board_version, g.token_version, g.edge, not g.players[0].hand, not g.players[1].hand)
+    power_key_now = (g.board_version, g.token_version, g.edge, not g.players[0].hand, not g.players[1].hand,
+                     g.phase == "evaluate")
     if g.power_key != power_key_now:
         g.power_cache = {}
         g.power_key = power_key_now
@@ -324,7 +686,13 @@ def side_power(g: GameState, mi: int, player: int) -> int:
     found = g.power_cache.get(key)
     if found is None:
         found = sum(power(g, u) for u in g.missions[mi].sides[player]) + sum(
-            g.cards[a].power for a in g.missions[mi].attachments[player])
+            attachment_power(g, a, None) for a in g.missions[mi].attachments[player])
+        for src, smi, ctl, s in statics(g, "side_power"):  # "you have +N total Power in this mission"
+            if smi != mi or ctl not in (-1, player):
+                continue
+            ctx = Ctx(player=player, source=src.uid if src else -1, mission=mi)
+            if condition(g, ctx, s.cond, core=True):
+                found += number(g, ctx, s.n, core=True)
         g.power_cache[key] = found
     return found
 
@@ -339,7 +707,11 @@ def mission_leader(g: GameState, mi: int) -> int:
 
 def mission_points(g: GameState, mi: int) -> int:
     m = g.missions[mi]
-    return g.cards[m.card].points + RANK_BONUS[m.rank]
+    pts = g.cards[m.card].points + RANK_BONUS[m.rank]
+    for src, smi, ctl, s in statics(g, "mission_points"):
+        if smi == mi:
+            pts += number(g, static_ctx(src, smi, ctl), s.n)
+    return pts
 
 
 # ---------------------------------------------------------------------------------------
@@ -370,7 +742,7 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
     cost = card.cost if base is None else base
     floor = 0
     for src, smi, ctl, s in statics(g, "cost"):
-        if smi != mi or s.target is None:
+        if (smi != mi and not s.opts.get("anywhere")) or s.target is None:
             continue
         side = s.target.side
         if side == "friendly" and ctl != player or side == "enemy" and ctl == player:
@@ -387,10 +759,13 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
         cost += number(g, ctx, s.n)
         floor = max(floor, s.opts.get("min", 0))
     if reveal is not None:
-        for s in own_static(g, card_inst, "reveal_cost"):
+        for s in (own_static(g, card_inst, "reveal_cost") if not reveal.attachments else unit_static(g, reveal, "reveal_cost")):
             ctx = Ctx(player=player, source=reveal.uid, mission=mi, card=card_inst)
             if condition(g, ctx, s.cond):
                 cost -= abs(number(g, ctx, s.n))
+        for src, smi, ctl, s in statics(g, "reveal_tax"):  # "the opponent pays 1 more to reveal here"
+            if smi == mi and ctl >= 0 and ctl != player and condition(g, static_ctx(src, smi, ctl), s.cond, core=True):
+                cost += number(g, static_ctx(src, smi, ctl), s.n)
     for s in own_static(g, card_inst, "play_cost"):  # "pay 1 less to play this character if …"
         ctx = Ctx(player=player, source=reveal.uid if reveal is not None else -1, mission=mi, card=card_inst)
         if condition(g, ctx, s.cond):
@@ -405,6 +780,17 @@ def has_own_cost(g: GameState, card_inst: int) -> bool:
 
 def _card_fits(g: GameState, sel: Selector, card) -> bool:
     """A selector tested against a card about to be played (not yet a unit)."""
+    if sel.extra:
+        if sel.card_type and sel.card_type != "any" and card.type != sel.card_type:
+            return False
+        if sel.keywords and not any(k in card.keywords for k in sel.keywords):
+            return False
+        if sel.name_has and sel.name_has.lower() not in card.name.lower():
+            return False
+        if sel.not_group and card.group == sel.not_group:
+            return False
+    if sel.not_keyword and sel.not_keyword in card.keywords:
+        return False
     if sel.group and card.group != sel.group:
         return False
     if sel.keyword and sel.keyword not in card.keywords:
@@ -430,7 +816,19 @@ _NONE: list[Static] = []
 
 def own_static(g: GameState, card_inst: int, kind: str) -> list[Static]:
     """The statics of one kind printed on a card (memoised per card version)."""
-    card = g.cards[card_inst]
+    return own_static_card(g.cards[card_inst], kind)
+
+
+def unit_static(g: GameState, u: Unit, kind: str) -> list[Static]:
+    """The statics of one kind of a character in play: its own (unless blanked) and its attachments'."""
+    own = _NONE if blanked(g, u) else own_static_card(g.cards[u.stack[-1]], kind)
+    if not u.attachments:
+        return own
+    extra = [s for a in u.attachments if a not in g.att_hidden for s in own_static_card(g.cards[a], kind)]
+    return own + extra if extra else own
+
+
+def own_static_card(card, kind: str) -> list[Static]:
     by_kind = _OWN.get(card.id)
     if by_kind is None:
         by_kind = {}
@@ -450,9 +848,9 @@ def can_upgrade_over(g: GameState, card_inst: int, u: Unit, player: int) -> bool
         return False
     if card.name_key == under.name_key:
         return True
-    ctx = Ctx(player=player, mission=u.mission)
+    ctx = Ctx(player=player, mission=u.mission, card=card_inst)
     for s in own_static(g, card_inst, "upgrade_over"):
-        if matches(g, ctx, s.opts["over"], u):
+        if matches(g, ctx, s.opts["over"], u) and condition(g, ctx, s.cond):
             return True
     return False
 

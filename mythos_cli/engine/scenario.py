@@ -389,6 +389,11 @@ def check_expect(g: GameState, exp: dict, catalog: Catalog, where: str, error: s
                 got = _zone_ids(g, getattr(g.players[_player(pl, where)], key))
                 want = _norm_ids(catalog, refs, where)
                 add(f"{key} of {pl} = {want}", got == want, f"got {got}")
+        elif key == "discard_order":
+            for pl, refs in val.items():
+                got = [g.cards[c].id for c in g.players[_player(pl, where)].discard]
+                want = [catalog.lookup(r).card.id for r in refs]
+                add(f"discard pile of {pl}, bottom to top = {want}", got == want, f"got {got}")
         elif key in ("hand_size", "deck_size", "discard_size"):
             for pl, n in val.items():
                 got = len(getattr(g.players[_player(pl, where)], key.removesuffix("_size")))

@@ -37,6 +37,7 @@ class Unit:
     played_turn: int = 0  # the action count when it was last played (or revealed)
     attachments: list[int] = field(default_factory=list)
     controlled_by: int = -1  # uid of the unit whose effect took control of this one
+    discounted: bool = False  # last played for less than the rules' price because of an effect
 
     @property
     def top(self) -> int:
@@ -64,6 +65,7 @@ class Player:
     score: int = 0
     passed: bool = False
     plays_this_round: int = 0  # characters played this round (FIRST STRIKE)
+    attached_this_round: int = 0  # attachments played this round (an attachment's FIRST STRIKE)
     mulliganed: bool = False
     chakra_gained: int = 0  # this round, for statistics
     chakra_spent: int = 0
@@ -151,6 +153,12 @@ class GameState:
     token_version: int = 0  # bumped whenever Power tokens change anywhere
     power_key: tuple | None = None
     power_cache: dict = field(default_factory=dict)
+    # attachments (Shinobi Shiren): instances played face-down, Power overrides (a character
+    # turned attachment), and the characters moved during each player's latest turn
+    att_hidden: set = field(default_factory=set)
+    att_power: dict = field(default_factory=dict)
+    last_turn_moves: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    eval_ready: int = -1  # the mission whose "before Power is determined" effects have run
 
     def clone(self) -> "GameState":
         """An independent copy (for look-ahead), made by hand for speed: the catalog cards,
@@ -165,6 +173,9 @@ class GameState:
         g.round_log = list(self.round_log)
         g.history = list(self.history)
         g.last_turn_plays = dict(self.last_turn_plays)
+        g.att_hidden = set(self.att_hidden)
+        g.att_power = dict(self.att_power)
+        g.last_turn_moves = dict(self.last_turn_moves)
         g.events = None if self.events is None else list(self.events)
         g.stack = [_clone_frame(f) for f in self.stack]
         g.rng = random.Random()
