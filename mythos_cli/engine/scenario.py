@@ -13,6 +13,12 @@ Steps are strings: ``"pass"``, ``"play KS-108 on 1"``, ``"play KS-013 hidden on 
 effect line to copy),
 ``"mulligan no"``, and ``"auto until round 3"`` / ``"auto until end"`` (both players
 pass and take the first option until then).
+
+Attachments: a unit table takes ``attached = ["SS-080"]`` (``"SS-083 by p2"`` for one the
+other player put there; ``hidden_attached`` for face-down ones), a mission ``p1_attached`` /
+``p2_attached``; steps ``"attach SS-080 to p1:KS-009"``, ``"attach SS-103 on 2"``,
+``"attach SS-084 hidden to p2:KS-009"``, ``"reveal attachment SS-084"``; the expectation
+``attached = { "p1:KS-009" = ["SS-080"], "mission 2 p1" = ["SS-103 (hidden)"] }``.
 """
 
 from __future__ import annotations
@@ -124,6 +130,12 @@ def build(doc: dict, catalog: Catalog, where: str) -> GameState:
         for pl in ("p1", "p2"):
             for spec in m.get(pl, []):
                 _add_unit(g, b, mi, PLAYERS[pl], spec, f"{here} {pl}")
+            for key, hidden in ((f"{pl}_attached", False), (f"{pl}_hidden_attached", True)):
+                for ref in m.get(key, []):  # attachments on the mission, on that player's side
+                    a = b.card(ref, PLAYERS[pl], f"{here} {key}")
+                    mission.attachments[PLAYERS[pl]].append(a)
+                    if hidden:
+                        g.att_hidden.add(a)
     for p in players:
         if not p.missions:
             p.missions = []
@@ -168,6 +180,14 @@ def _add_unit(g: GameState, b: Builder, mi: int, side: int, spec: Any, where: st
     stack = [b.card(r, owner, where) for r in stack_refs]
     u = Unit(uid=g.next_uid, stack=stack, owner=owner, controller=side, mission=mi, hidden=hidden, tokens=tokens,
              played_round=0, played_turn=-1)
+    if isinstance(spec, dict):  # attachments: { card = "KS-009", attached = ["SS-080"] }, owned by the side
+        for key, face_down in (("attached", False), ("hidden_attached", True)):
+            for ref in spec.get(key, []):
+                ref, _, by = ref.partition(" by ")  # "SS-083 by p2": an attachment the other player put there
+                a = b.card(ref, _player(by.strip(), where) if by else side, f"{where} {key}")
+                u.attachments.append(a)
+                if face_down:
+                    g.att_hidden.add(a)
     g.next_uid += 1
     g.units[u.uid] = u
     g.missions[mi].sides[side].append(u)
@@ -233,9 +253,31 @@ def _action_for(g: GameState, text: str, where: str) -> tuple:
                 if a[0] == "play" and g.cards[a[1]].id == sig and a[2] == mi and a[3] == hidden and a[4] == over_uid:
                     return a
             return ("play", inst, mi, hidden, over_uid)
+        if verb == "reveal" and len(words) > 2 and words[1].lower() == "attachment":
+            ref = words[2].upper()
+            for a in g.att_hidden:
+                if g.owner[a] == p and ref in (g.cards[a].id, *g.cards[a].printings):
+                    return ("reveal_attachment", a)
+            raise ScenarioError(f"{where}: p{p + 1} has no face-down attachment {words[2]}")
         if verb == "reveal":
             return ("reveal", find_unit(g, " ".join(words[1:]), where).uid)
-        raise ScenarioError(f"{where}: main actions are pass, play, reveal (got {text!r})")
+        if verb == "attach":  # attach ID [hidden] to UNIT   |   attach ID [hidden] on N (a mission)
+            m = re.match(r"^attach\s+(\S+)(\s+hidden)?\s+(?:to\s+(.+)|on\s+(\d+))$", text.strip(), re.I)
+            if not m:
+                raise ScenarioError(f"{where}: write attach ID [hidden] to UNIT  or  attach ID [hidden] on N")
+            inst = _hand_card(g, p, m.group(1), where)
+            hidden = bool(m.group(2))
+            if m.group(3):
+                host = find_unit(g, m.group(3), where)
+                mi, host_uid = host.mission, host.uid
+            else:
+                mi, host_uid = int(m.group(4)) - 1, -1
+            sig = g.cards[inst].id
+            for a in d.options:
+                if a[0] == "attach" and g.cards[a[1]].id == sig and a[2] == mi and a[3] == host_uid and a[4] == hidden:
+                    return a
+            return ("attach", inst, mi, host_uid, hidden)
+        raise ScenarioError(f"{where}: main actions are pass, play, attach, reveal (got {text!r})")
     if verb == "mulligan":
         return ("choose", words[1].lower() in ("yes", "true"))
     if verb != "choose":
@@ -421,6 +463,17 @@ def check_expect(g: GameState, exp: dict, catalog: Catalog, where: str, error: s
                 ok = names == sorted(val["options"])
                 got["options"] = names
             add(f"decision {val}", ok, f"got {got}")
+        elif key == "attached":  # { "p1:KS-009" = ["SS-080"], "mission 2 p1" = ["SS-103"] }
+            for ref, refs in val.items():
+                mm = re.match(r"^mission\s+(\d+)\s+(p[12])$", ref.strip())
+                if mm:
+                    got_insts = g.missions[int(mm.group(1)) - 1].attachments[_player(mm.group(2), where)]
+                else:
+                    got_insts = find_unit(g, ref, where).attachments
+                got = sorted(g.cards[a].id + (" (hidden)" if a in g.att_hidden else "") for a in got_insts)
+                want = sorted(catalog.lookup(r.removesuffix(" (hidden)").split(" by ")[0]).card.id
+                              + (" (hidden)" if r.endswith(" (hidden)") else "") for r in refs)
+                add(f"attachments of {ref} = {want}", got == want, f"got {got}")
         elif key == "can_play":
             acts = game.legal_actions(g)
             for text, want in val.items():
@@ -470,6 +523,9 @@ def run_doc(doc: dict, catalog: Catalog, where: str) -> ScenarioResult:
     try:
         g = build(doc, catalog, where)
         error = None
+        cp0 = doc.get("checkpoints", {}).get("0")
+        if cp0:  # checkpoint 0: the board before the first step
+            res.checks.extend(check_expect(g, cp0, catalog, f"{where} before step 1", None))
         for i, step in enumerate(doc.get("steps", [])):
             here = f"{where} step {i + 1} ({step!r})"
             if step.startswith("auto"):
