@@ -25,7 +25,7 @@ from mythos_cli.engine.invariants import check  # noqa: E402
 
 def make_decks(n: int, sets: tuple[str, ...], pool: str, seed: int):
     cat = default_catalog()
-    chars = [c for c in cat if c.set in sets and c.type == "character"]
+    chars = [c for c in cat if c.set in sets and c.in_deck]  # characters and attachments
     if pool == "encoded":
         chars = [c for c in chars if not c.effects or all(e.encoding is not None for e in c.effects)]
     missions = [c.id for c in cat if c.set in sets and c.type == "mission"]

@@ -87,8 +87,8 @@ def test_new_fields_are_validated(raw, message):
 
 
 def test_trigger_by_is_only_for_moves():
-    with pytest.raises(LanguageError, match="moved"):
-        parse_encoding([{"on": "defeated", "by": "you", "do": [{"draw": 1}]}], "test", "continuous")
+    with pytest.raises(LanguageError, match="moved and defeated"):
+        parse_encoding([{"on": "played", "by": "you", "do": [{"draw": 1}]}], "test", "continuous")
     enc = parse_encoding([{"on": "moved", "by": "you", "do": [{"draw": 1}]}], "test", "continuous")
     assert "after you move" in enc.render().lower()
 

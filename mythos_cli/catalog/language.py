@@ -26,6 +26,19 @@ defeat also take ``and`` (a second selector chosen from the same snapshot) and `
 ``strip_top`` discards the top card of an upgrade stack; ``{ special = "name" }`` calls a named
 escape hatch (``SPECIALS`` below; ``mythos cards coverage`` lists every use).
 
+Shinobi Shiren adds: ATTACH lines (kind ``condition``) holding ``{ attach_to = "mission" }`` or
+``{ attach_to = {…selector…} }`` (a list: any of them) and ``{ grant = { group|keyword = … } }``;
+DUEL and FIRST STRIKE timings (the engine gates them; a DUEL modifier changes another line,
+``{ as_main = true }`` makes an AMBUSH line apply on every play); verbs for attachments
+(``attach``, ``attach_self``, ``discard_attachment``, ``move_attachment``), for the deck
+(``declare``, ``reveal_top``, ``look_top``, ``dig``, ``search_deck``, ``recycle``,
+``reveal_hand``), for structure (``for_each``, ``for_each_mission``, ``times``, ``one_of``,
+``activate``), stack surgery (``split_bottom``, ``discard_from_stack``), ``pay_chakra``,
+``take_back`` and the price ``cheaper``; counts of missions, attachments, stack cards or the
+highest Power/cost (``{ missions = true, times = 2 }``, ``{ power_of = {…} }`` …); triggers
+``start_of_round``, ``attached``, ``passed``, ``before_evaluation``; statics such as
+``blank``, ``no_tokens``, ``powerup_bonus``, ``side_power``, ``score_twice``, ``grant_line``.
+
 Every node renders itself to English, so the description can never disagree with the
 engine, which interprets the same trees.
 """
@@ -127,7 +140,8 @@ class Selector:
         if self.var:
             return {"played": "the character played this way", "hidden": "the character hidden this way",
                     "moved": "the character moved this way", "defeated": "the character defeated this way",
-                    "looked": "the character looked at", "target": "that character"}.get(self.var, f"the character remembered as {self.var}")
+                    "looked": "the character looked at", "target": "that character",
+                    "host": "that character", "each": "that character"}.get(self.var, f"the character remembered as {self.var}")
         many = self.is_all if plural is None else plural
         det = ""
         explain: list[str] = []  # what X stands for, when a bound is not a plain number
@@ -235,7 +249,8 @@ class Selector:
             quals.append("with less printed Power than this character's Power")
         if self.with_attachment is not None:
             what = self.with_attachment.render(False, bare=True).replace(" in play", "")
-            quals.append("with an attachment" if what in ("character", "attachment") else f"with a {what.replace(' attachment', '')} attachment")
+            what = what.replace(" attachment", "").replace(" character", "")
+            quals.append("with an attachment" if what in ("character", "attachment") else f"with a {what} attachment")
         if self.discounted:
             quals.append("played for less than its printed cost because of an effect")
         if self.moved_last_turn:
@@ -243,7 +258,8 @@ class Selector:
         if self.unique_name:
             quals.append("whose name no other character in its mission has")
         if self.sole:
-            quals.append("that is the only non-hidden character on its side")
+            quals.append("that are each the only non-hidden character on their side" if many
+                         else "that is the only non-hidden character on its side")
         if self.has_tokens is True:
             quals.append("with Power tokens")
         elif self.has_tokens is False:
@@ -273,6 +289,37 @@ class Selector:
         if explain:
             text += " (X: " + "; ".join(explain) + ")"
         return text
+
+
+def render_attachments(sel: "Selector | None", plural: bool | None = None, *, bare: bool = False) -> str:
+    """English for an attachment selector (whose attachments, where, which cards)."""
+    if sel is None:
+        return "attachments" if plural else "an attachment"
+    many = sel.is_all if plural is None else plural
+    det = "a"
+    if sel.is_all:
+        det = "all"
+    elif isinstance(sel.count, tuple) and sel.count[0] == "up_to":
+        n = sel.count[1]
+        det = "any number of" if isinstance(n, int) and n >= ANY else f"up to {render_number(n)}"
+        many = True
+    adj = []
+    if sel.other:
+        adj.append("other")
+    if sel.side != "any":
+        adj.append(sel.side)
+    if sel.keyword:
+        adj.append(sel.keyword)
+    if sel.keywords:
+        adj.append(" or ".join(sel.keywords))
+    if sel.names:
+        adj.append(" or ".join(n.replace("-", " ").title() for n in sel.names))
+    if sel.on:
+        adj.append(sel.on)
+    noun = "attachments" if many else "attachment"
+    place = " on this character" if sel.self_ else {"this": " in this mission"}.get(sel.where, " in play")
+    text = " ".join(p for p in ([] if bare else [det]) + adj + [noun] if p) + place
+    return ("an " + text[2:]) if text.startswith("a ") and text[2:3].lower() in "aeiou" else text
 
 
 def _int(v: Any, where: str, key: str) -> int:
@@ -423,7 +470,7 @@ def render_number(n: Any) -> str:
         if n.kind == "missions":
             base = "the number of missions in play"
         elif n.kind == "attachments":
-            base = f"the number of {sel.render(True, bare=True)}"
+            base = f"the number of {render_attachments(sel, True, bare=True)}"
         elif n.kind == "stack":
             base = "the number of cards in this character's upgrade stack"
         elif n.kind == "attachment_cost":
@@ -512,7 +559,7 @@ class Condition:
             parts.append("you have a card in your discard pile" if self.discard_min == 1
                          else f"you have at least {self.discard_min} cards in your discard pile")
         if self.attachment is not None:
-            parts.append(f"you have {self.attachment.render(False)}")
+            parts.append(f"there is {render_attachments(self.attachment, False)}")
         if self.evaluating:
             parts.append("Power is being determined in the Mission evaluation phase")
         if self.self_attached is not None:
@@ -522,7 +569,9 @@ class Condition:
             parts.append("you have the Edge")
         if self.edge is False:
             parts.append("you do not have the Edge")
-        if self.exists:
+        if self.exists and self.exists.self_:
+            parts.append(self.exists.render(False).replace("this character, if it has no", "this character has no"))
+        elif self.exists:
             parts.append(f"there is {self.exists.render(False)}")
         if self.absent:
             parts.append(f"there is no {self.absent.render(False, bare=True)}")
@@ -536,10 +585,13 @@ class Condition:
             parts.append("you have no cards in hand")
         if self.var_set:
             parts.append("you did so")
-        if self.var_min:
-            parts.append(f"{render_number(self.var_min[0])} is at least {self.var_min[1]}")
-        if self.var_max:
-            parts.append(f"{render_number(self.var_max[0])} is at most {self.var_max[1]}")
+        if self.var_min and self.var_max and self.var_min == self.var_max:
+            parts.append(f"{render_number(self.var_min[0])} is exactly {self.var_min[1]}")
+        else:
+            if self.var_min:
+                parts.append(f"{render_number(self.var_min[0])} is at least {self.var_min[1]}")
+            if self.var_max:
+                parts.append(f"{render_number(self.var_max[0])} is at most {self.var_max[1]}")
         return " and ".join(parts)
 
 
@@ -626,15 +678,12 @@ def _render_play(step: Step) -> str:
         price = f", paying {render_number(o['discount'])} less" if o.get("discount") else ""
         return (f"look at the top {o.get('look', 3)} cards of your deck, play a {what} among them in any mission"
                 f"{price} and discard the other cards")
-    src = {"hand": "from your hand", "discard": "from your discard pile", "deck_top": "from the top cards of your deck",
-           "hidden": "from among your hidden characters (revealing it)"}[o.get("from", "hand")]
+    src = {"hand": "from your hand", "discard": "from your discard pile", "deck_top": "from the top cards of your deck"}[o.get("from", "hand")]
     what = step.arg.render(False) if isinstance(step.arg, Selector) else "a character"
     what = what.replace(" in play", "")
     if o.get("many"):
         what = "any number of " + (step.arg.render(True, bare=True) if isinstance(step.arg, Selector) else "characters").replace(" in play", "")
     place = {"anywhere": "in any mission", "this": "in this mission"}[o.get("to", "anywhere")]
-    if o.get("from") == "hidden":
-        place = "wherever it is"
     price = ""
     if o.get("discount"):
         price = f", paying {render_number(o['discount'])} less"
@@ -668,7 +717,8 @@ _verb("powerup", "number", ("target",), _render_powerup)
 _verb("remove_tokens", "number_or_all", ("target", "give_self"),
       lambda s: ("remove all Power tokens" if s.arg == "all" else f"remove up to {_n(s)} Power tokens")
       + f" from {_tgt(s)}" + (" and put them on this character" if s.opts.get("give_self") else ""))
-_verb("gain_chakra", "number", ("who",), lambda s: ("the opponent gains" if s.opts.get("who") == "opponent" else "gain") + f" {_n(s)} chakra")
+_verb("gain_chakra", "number", ("who",), lambda s: ("the opponent gains" if s.opts.get("who") == "opponent" else "gain")
+      + f" {x_of(s.arg)[0]} chakra{x_of(s.arg)[1]}")
 _verb("steal_chakra", "number", (), lambda s: f"take {_n(s)} chakra from the opponent's pool")
 _verb("draw", "number", ("who",), lambda s: {"opponent": "the opponent draws", "each": "each player draws"}.get(s.opts.get("who"), "draw") + f" {x_of(s.arg)[0]} card" + ("s" if s.arg != 1 else "") + x_of(s.arg)[1])
 _verb("discard", "number_or_all", ("who", "chooser", "random", "filter"),
@@ -755,6 +805,9 @@ def _card_what(sel: Selector | None, default: str = "card") -> str:
 
 
 _verb("declare", "number", (), lambda s: f"declare a number X (from 1 to {_n(s)})")
+# "play this character paying N less" on an instant line (FIRST STRIKE): a price the rules
+# read when the card is played, not a step that resolves afterwards
+_verb("cheaper", "number", (), lambda s: f"play this character paying {_n(s)} less")
 _verb("reveal_top", "none", ("who",), lambda s: f"reveal the top card of {_deck(s)}")
 _verb("look_top", "none", ("who", "bottom"),
       lambda s: f"look at the top card of {_deck(s)}" + ("; you may put it at the bottom of that deck" if s.opts.get("bottom") else ""))
@@ -778,16 +831,16 @@ _verb("times", "number", ("do",), lambda s: f"{x_of(s.arg)[0]} times{x_of(s.arg)
 _verb("one_of", "branches", (),
       lambda s: "choose one: " + "; or ".join("; then ".join(x.render() for x in b) for b in s.arg))
 _verb("attach", "selector_or_none", ("from", "to", "discount", "hidden"),
-      lambda s: f"play {('a ' + _card_what(s.arg, 'attachment')) if s.arg is not None and s.arg != Selector() else 'an attachment'}"
-                .replace("a A", "an A") + (" from your deck" if s.opts.get("from") == "deck" else " from your hand")
+      lambda s: f"play {render_attachments(s.arg, False) if s.arg is not None else 'an attachment'}".replace(" in play", "")
+      + (" from your deck" if s.opts.get("from") == "deck" else " from your hand")
       + {"this": " in this mission", "anywhere": ""}[s.opts.get("to", "anywhere")]
       + (f", paying {render_number(s.opts['discount'])} less" if s.opts.get("discount") else ""))
 _verb("attach_self", "selector", ("power",),
       lambda s: f"attach this character to {_sel(s)}: while attached it is an attachment giving "
                 f"{s.opts.get('power', 0):+d} Power instead of a character")
-_verb("discard_attachment", "selector", (), lambda s: f"discard {_sel(s)}")
+_verb("discard_attachment", "selector", (), lambda s: f"discard {render_attachments(s.arg)}")
 _verb("move_attachment", "selector_or_var", ("onto", "ignore"),
-      lambda s: f"move {'this attachment' if s.arg == 'this' else _sel(s)}"
+      lambda s: f"move {'this attachment' if s.arg == 'this' else render_attachments(s.arg)}"
       + (" to this character" if s.opts.get("onto") == "self" else f" to {s.opts['onto'].render(False)}" if "onto" in s.opts
          else " to another character")
       + (", ignoring its requirements" if s.opts.get("ignore") else ""))
@@ -873,8 +926,8 @@ def parse_step(raw: dict, where: str) -> Step:
         raise LanguageError(f"{where}: to must be other, this, any, anywhere, to_or_from or that")
     if opts.get("pay") not in (None, "power"):
         raise LanguageError(f"{where}: pay must be power")
-    if opts.get("from") not in (None, "hand", "discard", "deck_top", "opponent_deck_top", "deck", "hidden"):
-        raise LanguageError(f"{where}: from must be hand, discard, deck_top, opponent_deck_top, deck or hidden")
+    if opts.get("from") not in (None, "hand", "discard", "deck_top", "opponent_deck_top", "deck"):
+        raise LanguageError(f"{where}: from must be hand, discard, deck_top, opponent_deck_top or deck")
     return Step(
         verb=verb,
         arg=arg,
@@ -946,8 +999,8 @@ class Static:
             if "per" in o:
                 text = f"{who} has {'+' if n > 0 else '−'}{abs(n)} Power for each {o['per'].render(False, bare=True)}"
             else:
-                sign = ("+" if n > 0 else "−") + str(abs(n)) if isinstance(n, int) else f"+{render_number(n)}"
-                text = f"{who} {'has' if not (t and t.is_all) else 'have'} {sign} Power"
+                sign = ("+" if n > 0 else "−") + str(abs(n)) if isinstance(n, int) else "+X"
+                text = f"{who} {'has' if not (t and t.is_all) else 'have'} {sign} Power" + x_of(n)[1]
         elif k == "power_zero":
             text = f"{who} loses all Power tokens and has its Power set to 0"
         elif k == "chakra":
@@ -982,8 +1035,8 @@ class Static:
         elif k == "keep_tokens":
             text = "this character does not lose its Power tokens at the end of the round"
         elif k == "play_cost":
-            text = f"this character costs {abs(self.n) if isinstance(self.n, int) else render_number(self.n)} less to play"
-            if self.cond is not None:
+            text = f"this character costs {abs(self.n) if isinstance(self.n, int) else 'X'} less to play" + x_of(self.n)[1]
+            if self.cond is not None and "in this mission" in self.cond.render():
                 return f"{text} in a mission where {self.cond.render().replace(' in this mission', '')}"
         elif k == "sacrifice":
             events = o.get("events", ["hide", "defeat"])

@@ -29,13 +29,15 @@ from mythos_cli.engine.state import GameState
 
 # What the interpreter runs. A line is executable when every clause of its encoding is
 # one of these (the parser already refuses anything it does not know).
-_RUNNABLE_TIMINGS = {"main", "upgrade", "ambush", "score"}
+_RUNNABLE_TIMINGS = {"main", "upgrade", "ambush", "score", "duel", "first_strike"}
 
 
 def executable(line: EffectLine) -> bool:
     """Whether the engine can play this effect line."""
     if line.encoding is None:
         return False
+    if line.kind == "condition":  # an attachment's ATTACH line: where it may go
+        return line.timing == "attach" and line.encoding.host is not None
     if line.timing not in _RUNNABLE_TIMINGS and line.kind != "continuous":
         return False
     from mythos_cli.catalog.coverage import specials_of

@@ -243,7 +243,35 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
                     a = ("reveal", u.uid)
                     opts.append(a)
                     prices[a] = price
+    _attachment_options(g, player, opts, prices)
     return opts, prices
+
+
+def _attachment_options(g: GameState, player: int, opts: list, prices: dict) -> None:
+    """Attachments: ``("attach", card, mission, host uid or -1, hidden)`` and
+    ``("reveal_attachment", card)`` for a face-down one."""
+    from mythos_cli.engine import attachments
+
+    seen: set = set()
+    for inst in g.players[player].hand:
+        card = g.cards[inst]
+        if card.type != "attachment" or card.id in seen:
+            continue
+        seen.add(card.id)
+        for mi, hosts, up, down in attachments.attach_places(g, player, inst):
+            for hidden, price in ((False, up), (True, down)):
+                if price is None:
+                    continue
+                for host in hosts:
+                    a = ("attach", inst, mi, host, hidden)
+                    opts.append(a)
+                    prices[a] = price
+    for inst, host, mi in attachments.hidden_attachments_of(g, player):
+        price = attachments.reveal_attachment_price(g, player, inst, mi)
+        if price is not None:
+            a = ("reveal_attachment", inst)
+            opts.append(a)
+            prices[a] = price
 
 
 def reveal_price(g: GameState, player: int, u: Unit, *, extra: int = 0) -> int | None:
@@ -259,7 +287,7 @@ def _reveal_price(g: GameState, player: int, u: Unit, *, extra: int = 0) -> int 
         return None
     if rules.own_static(g, u.stack[-1], "play_only_winning") and rules.mission_leader(g, u.mission) != player:
         return None
-    price = rules.play_cost(g, player, u.stack[-1], u.mission, reveal=u) + extra
+    price = max(0, rules.play_cost(g, player, u.stack[-1], u.mission, reveal=u) + extra)
     return price if price <= g.players[player].chakra else None
 
 
@@ -267,6 +295,7 @@ def _main_action(g: GameState, player: int, action: tuple, prices: dict) -> None
     kind = action[0]
     g.turn += 1
     g.last_turn_plays[player] = ()  # a new turn of this player (a pass included)
+    g.last_turn_moves[player] = ()
     if kind == "pass":
         p = g.players[player]
         other = g.players[1 - player]
@@ -274,11 +303,21 @@ def _main_action(g: GameState, player: int, action: tuple, prices: dict) -> None
         if not other.passed and g.edge_locked != 1 - player:
             g.edge = player  # the first to pass takes (or keeps) the Edge
         g.emit("pass", player)
+        interp.fire(g, "passed", None, player=player)
     elif kind == "play":
         _, inst, mi, hidden, over = action
         play_card(g, player, inst, mi, hidden=hidden, over=over, price=prices[action])
     elif kind == "reveal":
         reveal(g, player, g.units[action[1]], prices[action])
+    elif kind == "attach":
+        from mythos_cli.engine.attachments import attach_card
+
+        _, inst, mi, host, hidden = action
+        attach_card(g, player, inst, mi, host, hidden=hidden, price=prices[action])
+    elif kind == "reveal_attachment":
+        from mythos_cli.engine.attachments import reveal_attachment
+
+        reveal_attachment(g, player, action[1], prices[action])
     g.turn_over = True
 
 
@@ -304,6 +343,7 @@ def _take_from_zone(g: GameState, player: int, inst: int) -> None:
 def play_card(g: GameState, player: int, inst: int, mi: int, *, hidden: bool, over: int, price: int) -> Unit:
     """Put a character into play (fresh, hidden, or as an upgrade) and start its play sequence."""
     p = g.players[player]
+    from_hand = inst in p.hand
     _take_from_zone(g, player, inst)
     p.chakra -= price
     p.chakra_spent += price
@@ -312,6 +352,7 @@ def play_card(g: GameState, player: int, inst: int, mi: int, *, hidden: bool, ov
     if over >= 0:
         u = g.units[over]
         extra = {"upgraded_power": rules.power(g, u)}  # "if the character you upgraded from had …"
+        base = g.cards[inst].cost - g.cards[u.stack[-1]].cost
         u.stack.append(inst)
         g.board_version += 1
         u.played_turn = g.turn
@@ -319,16 +360,18 @@ def play_card(g: GameState, player: int, inst: int, mi: int, *, hidden: bool, ov
         p.upgraded += 1
     else:
         u = new_unit(g, player, inst, mi, hidden=hidden)
+        base = 1 if hidden else g.cards[inst].cost
         upgrade = False
         if hidden:
             p.played_hidden += 1
         else:
             p.played_face_up += 1
             p.cost_face_up.append(g.cards[inst].cost)
+    u.discounted = price < base  # "played for less than its printed cost because of an effect"
     _played_this_turn(g, player, u)
     g.emit("play", player, g.cards[inst].id, mi, "hidden" if hidden else "upgrade" if upgrade else "face_up", price)
     if not hidden:
-        _play_sequence(g, player, u, upgrade=upgrade, ambush=False, extra_vars=extra)
+        _play_sequence(g, player, u, upgrade=upgrade, ambush=False, extra_vars=extra, from_hand=from_hand)
     return u
 
 
@@ -349,17 +392,19 @@ def reveal(g: GameState, player: int, u: Unit, price: int) -> None:
     u.hidden = False
     g.board_version += 1
     u.played_turn = g.turn
+    u.discounted = price < g.cards[u.stack[-1]].cost
     _played_this_turn(g, player, u)
     g.emit("reveal", player, g.cards[u.stack[-1]].id, u.mission, price)
     _play_sequence(g, player, u, upgrade=False, ambush=True)
 
 
-def _play_sequence(g: GameState, player: int, u: Unit, *, upgrade: bool, ambush: bool, extra_vars=None) -> None:
+def _play_sequence(g: GameState, player: int, u: Unit, *, upgrade: bool, ambush: bool, extra_vars=None,
+                   from_hand: bool = False) -> None:
     """Card play sequence: the new card's own effects wait beneath the triggers it causes."""
-    frame = interp.play_frame(g, player, u, upgrade=upgrade, ambush=ambush, extra_vars=extra_vars)
+    frame = interp.play_frame(g, player, u, upgrade=upgrade, ambush=ambush, extra_vars=extra_vars, from_hand=from_hand)
     if frame is not None:
         g.stack.append(frame)
-    interp.fire(g, "played", u)
+    interp.fire(g, "played", u, played=u.uid)
 
 
 def _mulligan(g: GameState, player: int, take: bool) -> None:
@@ -421,6 +466,11 @@ def _phase_step(g: GameState) -> None:
     elif ph == "evaluate":
         if g.eval_index >= len(g.missions):
             g.phase = "end"
+            g.eval_ready = -1
+            return
+        if g.eval_ready != g.eval_index:  # "before Power is determined" in this mission
+            g.eval_ready = g.eval_index
+            interp.fire_all(g, "before_evaluation", mission=g.eval_index)
             return
         _evaluate(g, g.eval_index)
         g.eval_index += 1
@@ -445,6 +495,7 @@ def _start_phase(g: GameState) -> None:
         p.chakra_spent = 0
         p.passed = False
         p.plays_this_round = 0
+        p.attached_this_round = 0
         p.played_face_up = p.played_hidden = p.revealed = p.upgraded = p.missions_won = 0
         p.cost_face_up = []
         g.emit("chakra", p.index, gain)
@@ -454,6 +505,8 @@ def _start_phase(g: GameState) -> None:
     g.phase = "action"
     g.current = g.edge
     g.turn_over = False
+    g.last_turn_moves = {}
+    interp.fire_all(g, "start_of_round")  # resolve before the first turn
 
 
 def _evaluate(g: GameState, mi: int) -> None:
@@ -464,16 +517,27 @@ def _evaluate(g: GameState, mi: int) -> None:
     g.emit("mission_result", mi, a, b, winner)
     if winner < 0:
         return
-    pts = rules.mission_points(g, mi)
-    g.players[winner].missions_won += 1
-    g.players[winner].score += pts
-    g.round_scores[-1][winner] += pts
-    frames = [interp.score_frame(g, winner, None, mi)]
-    frames += [interp.score_frame(g, winner, u, mi) for u in m.sides[winner] if not u.hidden]
+    times = 2 if any(smi == mi for _, smi, _, _ in rules.statics(g, "score_twice")) else 1
+    frames = []
+    for _ in range(times):  # ⧗ score_twice: points and SCORE effects again
+        pts = rules.mission_points(g, mi)
+        g.players[winner].missions_won += 1
+        g.players[winner].score += pts
+        g.round_scores[-1][winner] += pts
+        frames.append(interp.score_frame(g, winner, None, mi))
+        for u in m.sides[winner]:
+            if not u.hidden:
+                frames.append(interp.score_frame(g, winner, u, mi))
+            for a in u.attachments:
+                if a not in g.att_hidden:
+                    frames.append(interp.score_frame(g, winner, u, mi, attachment=a))
+        for a in m.attachments[winner]:
+            if a not in g.att_hidden:
+                frames.append(interp.score_frame(g, winner, None, mi, attachment=a))
     loser = 1 - winner
-    for src, smi, ctl, t in rules.triggers(g, "lost_mission"):
+    for src, smi, ctl, t, inst in rules.triggers(g, "lost_mission"):
         if src is not None and smi == mi and ctl == loser:
-            frames.append(interp.trigger_frame(g, src, smi, ctl, t))
+            frames.append(interp.trigger_frame(g, src, smi, ctl, t, None, inst))
     interp.push_frames(g, frames)
 
 
@@ -481,10 +545,7 @@ def _end_phase(g: GameState) -> None:
     if g.round >= ROUNDS:
         _finish(g)
         return
-    frames = []
-    for src, mi, ctl, t in rules.triggers(g, "end_of_round"):
-        frames.append(interp.trigger_frame(g, src, mi, ctl, t))
-    interp.push_frames(g, frames)
+    interp.fire_all(g, "end_of_round")
     g.phase = "cleanup"
 
 
@@ -506,7 +567,7 @@ def _log_round(g: GameState) -> None:
 def _cleanup(g: GameState) -> None:
     _log_round(g)
     for u in g.all_units():
-        if u.tokens and (u.hidden or not rules.own_static(g, u.stack[-1], "keep_tokens")):
+        if u.tokens and (u.hidden or not rules.unit_static(g, u, "keep_tokens")):
             u.tokens = 0
             g.token_version += 1
     for p in g.players:

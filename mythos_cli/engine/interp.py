@@ -133,6 +133,8 @@ def lines_frame_steps(g: GameState, card, effects, applies: dict, mi: int, *, st
     for line in effects:
         if line.kind != "instant" or line.encoding is None:
             continue
+        if all(s.verb == "cheaper" for s in line.encoding.steps):
+            continue  # a price, already paid less (rules.play_cost)
         if not (holds(line) or line.timing in promoted):
             if line.timing in mods:  # only "repeat the X effect" stands on its own
                 for mod in mods[line.timing]:
@@ -255,7 +257,7 @@ def run_top(g: GameState) -> None:
         return
     depth = len(g.stack)
     src = g.units.get(frame.ctx.source)
-    if src is not None:
+    if src is not None and not frame.ctx.pinned:
         frame.ctx.mission = src.mission  # "this mission" is where the character stands now
     if step.cond is None or rules.condition(g, frame.ctx, step.cond):
         # "you may …" inside a line: this step alone is optional
@@ -320,6 +322,8 @@ def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: l
         left = [u.uid for u in cands if u.uid not in taken]
         if form == "power_total":  # "any number … with a total Power of N or less" (snapshot Power)
             left = [uid for uid in left if rules.power(g, g.units[uid]) <= budget]
+        elif form == "cost_total":  # "… with a total cost of N or less"
+            left = [uid for uid in left if rules.cost_of(g, g.units[uid]) <= budget]
         if not left:
             break
         pick = choose(g, frame, player, "target", left, optional=True, prompt=sel.render())
@@ -329,6 +333,8 @@ def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: l
         out.append(g.units[pick])
         if form == "power_total":
             budget -= rules.power(g, g.units[pick])
+        elif form == "cost_total":
+            budget -= rules.cost_of(g, g.units[pick])
     return out
 
 
@@ -344,10 +350,24 @@ def v_powerup(g: GameState, frame: Frame, step: Step) -> None:
     for u in targets:
         if n > 0:
             affect(g, u, frame.ctx.player)
-            u.tokens += n
+            k = powerup_amount(g, u, n)
+            if k <= 0:
+                continue
+            u.tokens += k
             g.token_version += 1
-            g.emit("powerup", u.controller, u.uid, n)
+            g.emit("powerup", u.controller, u.uid, k)
             notify_mission_change(g, u.mission)
+
+
+def powerup_amount(g: GameState, u: Unit, n: int) -> int:
+    """The tokens a POWERUP n really puts on ``u``: ⧗ no_tokens stops it, ⧗ powerup_bonus adds."""
+    if rules.unit_static(g, u, "no_tokens"):
+        return 0
+    for src, mi, ctl, s in rules.statics(g, "powerup_bonus"):
+        ctx = rules.static_ctx(src, mi, ctl)
+        if rules.static_hits(g, ctx, s, u) and rules.condition(g, ctx, s.cond, core=True):
+            n += rules.number(g, ctx, s.n)
+    return n
 
 
 def v_remove_tokens(g: GameState, frame: Frame, step: Step) -> None:
@@ -367,7 +387,7 @@ def v_remove_tokens(g: GameState, frame: Frame, step: Step) -> None:
         total += k
     if step.opts.get("give_self") and total:
         me = g.units.get(frame.ctx.source)
-        if me is not None:
+        if me is not None and not rules.unit_static(g, me, "no_tokens"):
             me.tokens += total
     g.token_version += 1
     frame.ctx.vars[step.as_ or "removed"] = total
@@ -420,27 +440,30 @@ def v_discard(g: GameState, frame: Frame, step: Step) -> None:
     victim = 1 - me if step.opts.get("who") == "opponent" else me
     chooser = me if step.opts.get("chooser") == "you" else victim
     hand = g.players[victim].hand
-    n = len(hand) if step.arg == "all" else rules.number(g, frame.ctx, step.arg)
+    pool = hand if "filter" not in step.opts else [c for c in hand if rules.card_fits(g, step.opts["filter"], g.cards[c])]
+    n = len(pool) if step.arg == "all" else rules.number(g, frame.ctx, step.arg)
     picked: list[int] = []
-    if n >= len(hand):
-        picked = list(hand)  # the whole hand: nothing to choose
+    if n >= len(pool):
+        picked = list(pool)  # the whole hand: nothing to choose
     elif step.opts.get("random"):
-        left = list(hand)
+        left = list(pool)
         for _ in range(n):
             picked.append(left.pop(g.rng.randrange(len(left))))
     else:
         for _ in range(n):
-            left = [c for c in hand if c not in picked]
+            left = [c for c in pool if c not in picked]
             picked.append(choose(g, frame, chooser, "card", left, prompt="card to discard"))
-    cost = 0
+    cost = power = 0
     for c in picked:
         hand.remove(c)
         g.players[victim].discard.append(c)
         cost += g.cards[c].cost or 0
+        power += g.cards[c].power or 0
         g.emit("discard", victim, c)
     frame.ctx.vars[step.as_ or "discarded"] = len(picked)
     frame.ctx.vars["discarded_count"] = len(picked)
     frame.ctx.vars["discarded_cost"] = cost
+    frame.ctx.vars["discarded_power"] = power
 
 
 def v_look(g: GameState, frame: Frame, step: Step) -> None:
@@ -463,7 +486,7 @@ def v_move(g: GameState, frame: Frame, step: Step) -> None:
     for u in targets:  # every destination is chosen before anything moves
         if rules.cannot_move(g, u):
             continue
-        if to == "this":
+        if to == "this" or (to == "to_or_from" and u.mission != here):
             dests = [here] if u.mission != here else []
         else:
             dests = [i for i in range(len(g.missions)) if i != u.mission]
@@ -476,6 +499,7 @@ def v_move(g: GameState, frame: Frame, step: Step) -> None:
         arriving.add((dest, u.controller, key))
         plan.append((u, dest))
     moved = 0
+    done: list[Unit] = []
     for u, dest in plan:
         if g.units.get(u.uid) is not u or u.mission == dest:
             continue
@@ -484,7 +508,9 @@ def v_move(g: GameState, frame: Frame, step: Step) -> None:
         if move_unit(g, u, dest, by=frame.ctx.player):
             moved += 1
             frame.ctx.vars[step.as_ or "moved"] = u.uid
+            done.append(u)
     frame.ctx.vars["moved_count"] = frame.ctx.vars.get("moved_count", 0) + moved
+    fire_moves(g, done, frame.ctx.player)
 
 
 def v_hide(g: GameState, frame: Frame, step: Step) -> None:
@@ -502,26 +528,40 @@ def v_hide(g: GameState, frame: Frame, step: Step) -> None:
     frame.ctx.vars["hidden_count"] = len(done)
 
 
-def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
-    targets = _two_targets(g, frame, step)
-    protect = _protections(g, frame, targets, "defeat")
-    if len(targets) > 1:
-        # The decider (the effect's controller) chooses the order in which several defeated
-        # characters enter the discard pile (FAQ: "The Decider").
-        left, ordered = list(targets), []
+def _discard_order(g: GameState, frame: Frame, step: Step, targets: list) -> list:
+    """FAQ "The Decider": whoever carries out the effect orders several characters going to
+    the same discard pile. Only characters that will really be defeated (not immune) and share
+    an owner need an order; the decider is the opponent when the card makes them choose."""
+    decider = 1 - frame.ctx.player if step.opts.get("chooser") == "opponent" else frame.ctx.player
+    by_owner: dict[int, list] = {}
+    for u in targets:
+        if g.units.get(u.uid) is u and not rules.immune(g, u, "defeat", frame.ctx.player):
+            by_owner.setdefault(u.owner, []).append(u)
+    if all(len(v) < 2 for v in by_owner.values()):
+        return targets
+    ordered: list = []
+    for owner in sorted(by_owner):
+        left = list(by_owner[owner])
         while len(left) > 1:
-            uid = choose(g, frame, frame.ctx.player, "target", [u.uid for u in left],
+            uid = choose(g, frame, decider, "target", [u.uid for u in left],
                          prompt="defeat next (the order of the discard pile)")
             pick = next(u for u in left if u.uid == uid)
             ordered.append(pick)
             left.remove(pick)
-        targets = ordered + left
+        ordered.extend(left)
+    return ordered + [u for u in targets if u not in ordered]
+
+
+def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
+    targets = _two_targets(g, frame, step)
+    protect = _protections(g, frame, targets, "defeat")
+    targets = _discard_order(g, frame, step, targets)
     n = 0
     for u in targets:
         if g.units.get(u.uid) is not u or _sacrificed(g, u, protect):
             continue
         card = g.cards[u.stack[-1]]
-        power, cost, name = card.power or 0, rules.cost_of(g, u), None if u.hidden else card.name_key
+        power, cost, name = card.power or 0, rules.cost_of(g, u), None if u.hidden and not step.opts.get("reveal") else card.name_key
         if defeat_unit(g, u, by=frame.ctx.player):
             n += 1
             frame.ctx.vars["defeated_power"] = power  # printed Power, hidden or not (the card is seen)
@@ -533,9 +573,19 @@ def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
 
 def v_take_control(g: GameState, frame: Frame, step: Step) -> None:
     me = frame.ctx.player
-    for u in pick_units(g, frame, step.arg):
+    pay = step.opts.get("pay") == "power"  # "paying chakra equal to their Power"
+    exclude = ()
+    if pay:
+        exclude = tuple(u.uid for u in rules.select(g, frame.ctx, step.arg) if rules.power(g, u) > g.players[me].chakra)
+    for u in pick_units(g, frame, step.arg, exclude=exclude):
         if u.controller == me or g.units.get(u.uid) is not u:
             continue
+        if pay:
+            price = rules.power(g, u)
+            if price > g.players[me].chakra:
+                continue
+            g.players[me].chakra -= price
+            g.players[me].chakra_spent += price
         affect(g, u, me)
         take_control(g, u, me, frame.ctx.source)
 
@@ -544,7 +594,9 @@ def v_return_to_hand(g: GameState, frame: Frame, step: Step) -> None:
     for u in pick_units(g, frame, step.arg):
         if g.units.get(u.uid) is u:
             affect(g, u, frame.ctx.player)
+            frame.ctx.vars["that_mission"] = u.mission
             leave_play(g, u, "hand")
+            frame.ctx.vars[step.as_ or "returned"] = u.uid
 
 
 def v_gain_edge(g: GameState, frame: Frame, step: Step) -> None:
@@ -600,6 +652,20 @@ def v_search_top(g: GameState, frame: Frame, step: Step) -> None:
     n = rules.number(g, frame.ctx, step.arg)
     top = p.deck[-n:] if n else []
     sel = step.opts["filter"]
+    if step.opts.get("take"):  # choose one that fits, reveal it, take it; the others to the bottom at random
+        typ = sel.card_type or "character"
+        cands = [c for c in top if (typ == "any" or g.cards[c].type == typ) and rules.card_fits(g, sel, g.cards[c])]
+        c = choose(g, frame, p.index, "card", cands, prompt="card to take")
+        rest = [x for x in top if x != c]
+        for x in top:
+            p.deck.remove(x)
+        if c is not SKIP:
+            p.hand.append(c)
+            g.emit("draw", p.index, c)
+        g.rng.shuffle(rest)
+        p.deck[0:0] = rest  # the bottom of the deck is the start of the list
+        frame.ctx.vars[step.as_ or "searched"] = 0 if c is SKIP else 1
+        return
     for c in list(top):
         card = g.cards[c]
         if card.type == "character" and rules.card_fits(g, sel, card):
@@ -617,6 +683,8 @@ def v_play(g: GameState, frame: Frame, step: Step) -> None:
     src = step.opts.get("from", "hand")
     discount = rules.number(g, frame.ctx, step.opts.get("discount", 0))
     hidden = bool(step.opts.get("hidden"))
+    many = bool(step.opts.get("many"))
+    no_upgrade = step.opts.get("upgrade") is False
     if src == "deck_top":
         pool = p.deck[-int(step.opts.get("look", 3)):]
     else:
@@ -626,24 +694,29 @@ def v_play(g: GameState, frame: Frame, step: Step) -> None:
         card = g.cards[c]
         if card.type != "character" or not rules.card_fits(g, step.arg, card):
             continue
-        if any(True for _ in place_options(g, me, c, hidden=hidden, discount=discount, here=frame.ctx.mission if step.opts.get("to") == "this" else -1)):
+        if any(over < 0 or not no_upgrade for _, over, _ in place_options(
+                g, me, c, hidden=hidden, discount=discount, here=frame.ctx.mission if step.opts.get("to") == "this" else -1)):
             cands.append(c)
     # from the deck top the player sees the cards only now, so playing none stays possible
-    c = choose(g, frame, me, "card", cands, optional=src == "deck_top", prompt="character to play")
+    c = choose(g, frame, me, "card", cands, optional=src == "deck_top" or many, prompt="character to play")
     if c is SKIP:
         if src == "deck_top":
             _discard_looked(g, p, pool)
         return
-    opts = list(place_options(g, me, c, hidden=hidden, discount=discount,
-                              here=frame.ctx.mission if step.opts.get("to") == "this" else -1))
+    opts = [o for o in place_options(g, me, c, hidden=hidden, discount=discount,
+                                     here=frame.ctx.mission if step.opts.get("to") == "this" else -1)
+            if o[1] < 0 or not no_upgrade]
     where = choose(g, frame, me, "place", opts, prompt="where to play it")
     if src == "deck_top":
         _discard_looked(g, p, [x for x in pool if x != c])
     if where is SKIP:
         return
     mi, over, price = where
+    depth = len(g.stack)
     unit = play_card(g, me, c, mi, hidden=hidden, over=over, price=price)
     frame.ctx.vars[step.as_ or "played"] = unit.uid
+    if many:  # "play any number of …": the next one is offered once this one's effects resolved
+        g.stack.insert(depth, Frame(steps=[step], ctx=frame.ctx, label="play more"))
 
 
 def _discard_looked(g: GameState, p, cards: list[int]) -> None:
@@ -669,6 +742,8 @@ def v_place_hidden(g: GameState, frame: Frame, step: Step) -> None:
     key = g.cards[c].name_key
     if step.opts.get("to") == "this":
         options = [_here(g, frame)]
+    elif step.opts.get("to") == "that":  # the mission remembered by an earlier step
+        options = [frame.ctx.vars["that_mission"]] if frame.ctx.vars.get("that_mission", -1) >= 0 else []
     else:
         options = list(range(len(g.missions)))
     options = [i for i in options if not rules.has_name_on_side(g, i, me, key)]
@@ -709,20 +784,74 @@ def notify_mission_change(g: GameState, mi: int) -> None:
 def fire(g: GameState, on: str, unit: Unit | None, **vars_) -> None:
     """Collect the continuous triggers that react to ``on`` for ``unit`` and chain them."""
     frames = []
-    for src, mi, ctl, t in rules.triggers(g, on):
-        ctx = rules.static_ctx(src, mi, ctl)
+    for src, mi, ctl, t, inst in rules.triggers(g, on):
+        # a mission's own trigger is decided by the player it concerns
+        player = ctl if ctl >= 0 else (unit.controller if unit is not None else turn_player(g))
+        ctx = Ctx(player=player, source=src.uid if src else -1, mission=src.mission if src else mi, card=inst)
         if on in ("moved",):
+            if t.who is not None:
+                continue  # "whenever you move one or more …": once per effect, see fire_moves
             if unit is None or src is None or src.uid != unit.uid:
                 continue
             if t.opts.get("by") == "you" and vars_.get("mover") != ctl:
                 continue
         elif on == "lost_mission":
             continue  # handled by the evaluation phase
-        elif t.who is not None and unit is not None:
-            ctx.vars.update(vars_)
-            if not rules.matches(g, ctx, t.who, unit):
+        elif on == "passed":
+            if vars_.get("player") != ctl:
                 continue
-        frames.append(trigger_frame(g, src, mi, ctl, t, vars_))
+        elif on == "attached":
+            if vars_.get("by") != ctl:
+                continue  # "when you attach …"
+            if "filter" in t.opts and not rules.attachment_fits(g, ctx, t.opts["filter"], vars_["attachment"], unit, mi, ctl):
+                continue
+            if t.who is None:
+                if unit is None or src is None or unit.uid != src.uid:
+                    continue
+            elif unit is None or not rules.matches(g, ctx, t.who, unit):
+                continue
+        else:
+            if on == "defeated" and t.opts.get("by") == "you" and vars_.get("by") != ctl:
+                continue
+            if t.who is not None and unit is not None:
+                ctx.vars.update(vars_)
+                if not rules.matches(g, ctx, t.who, unit):
+                    continue
+        if t.cond is not None and not rules.condition(g, ctx, t.cond):
+            continue
+        frames.append(trigger_frame(g, src, mi, player, t, vars_, inst))
+    push_frames(g, frames)
+
+
+def fire_moves(g: GameState, moved: list[Unit], mover: int) -> None:
+    """"Whenever you move one or more enemy characters": once per effect that moved any."""
+    if not moved:
+        return
+    frames = []
+    for src, mi, ctl, t, inst in rules.triggers(g, "moved"):
+        if t.who is None or (t.opts.get("by") == "you" and mover != ctl):
+            continue
+        ctx = Ctx(player=ctl, source=src.uid if src else -1, mission=src.mission if src else mi, card=inst)
+        if not any(g.units.get(u.uid) is u and rules.matches(g, ctx, t.who, u) for u in moved):
+            continue
+        if t.cond is not None and not rules.condition(g, ctx, t.cond):
+            continue
+        frames.append(trigger_frame(g, src, mi, ctl, t, None, inst))
+    push_frames(g, frames)
+
+
+def fire_all(g: GameState, on: str, *, mission: int = -1) -> None:
+    """Triggers of a moment of the round (start of round, before Power is determined): every
+    one in force (``mission``: only those standing in that mission)."""
+    frames = []
+    for src, mi, ctl, t, inst in rules.triggers(g, on):
+        if mission >= 0 and mi != mission:
+            continue
+        player = ctl if ctl >= 0 else turn_player(g)
+        ctx = Ctx(player=player, source=src.uid if src else -1, mission=mi, card=inst)
+        if t.cond is not None and not rules.condition(g, ctx, t.cond):
+            continue
+        frames.append(trigger_frame(g, src, mi, player, t, None, inst))
     push_frames(g, frames)
 
 
@@ -736,6 +865,8 @@ def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
     u.mission = dest
     g.missions[dest].sides[u.controller].append(u)
     g.board_version += 1
+    if g.phase == "action":  # "a character that moved during the opponent's previous turn"
+        g.last_turn_moves[g.current] = g.last_turn_moves.get(g.current, ()) + (u.uid,)
     g.emit("move", u.controller, u.uid, dest)
     fire(g, "moved", u, mover=by)
     return True
@@ -743,7 +874,7 @@ def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
 
 def _replaced_by_hide(g: GameState, u: Unit, event: str, by: int) -> bool:
     """⧗ 'if this character would be defeated/moved, hide it instead'."""
-    for s in rules.own_static(g, u.stack[-1], "defeat_becomes_hide") if not u.hidden else []:
+    for s in rules.unit_static(g, u, "defeat_becomes_hide") if not u.hidden else []:
         if event not in s.opts.get("events", ["defeat"]):
             continue
         if s.opts.get("from") == "enemy" and by == u.controller:
@@ -778,12 +909,12 @@ def defeat_unit(g: GameState, u: Unit, *, by: int) -> bool:
         # friendly characters: not the card itself (no character is friendly to itself)
         if ctl == u.owner and u.controller == u.owner and (src is None or src.uid != u.uid):
             dest = "hand"
-    owner, controller, mission, uid = u.owner, u.controller, u.mission, u.uid
+    owner, controller, mission, uid, was_hidden = u.owner, u.controller, u.mission, u.uid, u.hidden
     leave_play(g, u, dest)
     g.emit("defeat", controller, uid)
     # triggered "when a character is defeated": the unit is gone, so match on a ghost
-    ghost = Unit(uid=uid, stack=list(u.stack), owner=owner, controller=controller, mission=mission)
-    fire(g, "defeated", ghost)
+    ghost = Unit(uid=uid, stack=list(u.stack), owner=owner, controller=controller, mission=mission, hidden=was_hidden)
+    fire(g, "defeated", ghost, by=by)
     return True
 
 
@@ -799,7 +930,7 @@ def leave_play(g: GameState, u: Unit, dest: str) -> None:
     for c in reversed(u.stack[:-1]):
         owner.discard.append(c)
     for a in u.attachments:
-        g.players[g.owner[a]].discard.append(a)
+        discard_attachment(g, a)
     u.attachments = []
     top = u.stack[-1]
     if dest == "hand":
@@ -819,6 +950,25 @@ def break_control_from(g: GameState, controller_unit: Unit) -> None:
             return_control(g, u)
 
 
+def discard_attachment(g: GameState, a: int) -> None:
+    """An attachment leaves play: to its owner's discard pile, face-down or not."""
+    g.att_hidden.discard(a)
+    g.att_power.pop(a, None)
+    g.players[g.owner[a]].discard.append(a)
+    g.board_version += 1
+
+
+def discard_duplicate(g: GameState, u: Unit) -> None:
+    """"No repetition": an arriving duplicate is discarded (its stack and its attachments), no
+    trigger, not a defeat. The unit is already off its side."""
+    g.units.pop(u.uid, None)
+    g.players[u.owner].discard.extend(u.stack)
+    for a in u.attachments:
+        discard_attachment(g, a)
+    u.attachments = []
+    g.board_version += 1
+
+
 def return_control(g: GameState, u: Unit) -> None:
     g.missions[u.mission].sides[u.controller].remove(u)
     u.controller = u.owner
@@ -827,8 +977,7 @@ def return_control(g: GameState, u: Unit) -> None:
     key = g.cards[u.stack[-1]].name_key
     if rules.has_name_on_side(g, u.mission, u.owner, key):
         # "No repetition": the arriving duplicate is discarded, no trigger, not a defeat.
-        g.units.pop(u.uid, None)
-        g.players[u.owner].discard.extend(u.stack)
+        discard_duplicate(g, u)
         return
     g.missions[u.mission].sides[u.owner].append(u)
 
@@ -841,8 +990,7 @@ def take_control(g: GameState, u: Unit, player: int, source_uid: int) -> None:
     g.board_version += 1
     key = g.cards[u.stack[-1]].name_key
     if rules.has_name_on_side(g, u.mission, player, key):
-        g.units.pop(u.uid, None)
-        g.players[u.owner].discard.extend(u.stack)
+        discard_duplicate(g, u)
         return
     g.missions[u.mission].sides[player].append(u)
     g.emit("control", player, u.uid)
@@ -851,7 +999,7 @@ def take_control(g: GameState, u: Unit, player: int, source_uid: int) -> None:
 def _here(g: GameState, frame: Frame) -> int:
     """'This mission': where the effect's character stands now (it may have moved)."""
     src = g.units.get(frame.ctx.source)
-    return src.mission if src is not None else frame.ctx.mission
+    return src.mission if src is not None and not frame.ctx.pinned else frame.ctx.mission
 
 
 def _two_targets(g: GameState, frame: Frame, step: Step, exclude: tuple[int, ...] = ()) -> list[Unit]:
@@ -958,8 +1106,7 @@ def v_strip_top(g: GameState, frame: Frame, step: Step) -> None:
             # "No repetition": the card uncovered duplicates a name, so it is discarded (not defeated)
             side = g.missions[u.mission].sides[u.controller]
             side.remove(u)
-            g.units.pop(u.uid, None)
-            g.players[u.owner].discard.extend(u.stack)
+            discard_duplicate(g, u)
             break_control_from(g, u)
 
 
@@ -970,8 +1117,11 @@ def v_choose_mission(g: GameState, frame: Frame, step: Step) -> None:
 
 def v_retrieve(g: GameState, frame: Frame, step: Step) -> None:
     p = g.players[frame.ctx.player]
-    cands = [c for c in p.discard if g.cards[c].type == "character" and rules.card_fits(g, step.arg, g.cards[c])]
-    c = choose(g, frame, p.index, "card", cands, prompt="character to put into your hand")
+    typ = (step.arg.card_type if step.arg is not None else None) or "character"
+    cands = [c for c in p.discard if (typ == "any" or g.cards[c].type == typ) and rules.card_fits(g, step.arg, g.cards[c])]
+    if step.opts.get("topmost"):  # the discard pile's top is the end of the list
+        cands = cands[-1:]
+    c = choose(g, frame, p.index, "card", cands, prompt="card to put into your hand")
     if c is SKIP:
         return
     p.discard.remove(c)
@@ -1014,7 +1164,7 @@ def affect(g: GameState, u: Unit, by: int) -> None:
     """An effect of player ``by`` affects ``u``: ⧗ tax makes an enemy pay for it, if able."""
     if by < 0 or by == u.controller or u.hidden:
         return
-    for s in rules.own_static(g, u.stack[-1], "tax"):
+    for s in rules.unit_static(g, u, "tax"):
         p = g.players[by]
         k = min(p.chakra, rules.number(g, rules.static_ctx(u, u.mission, u.controller), s.n))
         if k > 0:
@@ -1053,3 +1203,387 @@ VERB_RUN = {
     "reveal_or_defeat": v_reveal_or_defeat,
     "special": v_special,
 }
+
+
+# ---------------------------------------------------------------------------------------
+# Shinobi Shiren verbs
+def _sub_ctx(ctx: Ctx, **changes) -> Ctx:
+    c = Ctx(player=ctx.player, source=ctx.source, mission=ctx.mission, card=ctx.card, vars=dict(ctx.vars),
+            upgrade=ctx.upgrade, ambush=ctx.ambush, pinned=ctx.pinned)
+    for k, v in changes.items():
+        setattr(c, k, v)
+    return c
+
+
+def v_declare(g: GameState, frame: Frame, step: Step) -> None:
+    top = rules.number(g, frame.ctx, step.arg)
+    x = choose(g, frame, frame.ctx.player, "number", list(range(1, top + 1)), prompt="declare a number")
+    frame.ctx.vars["x"] = x or 0
+
+
+def _deck_of(g: GameState, frame: Frame, step: Step):
+    return g.players[1 - frame.ctx.player if step.opts.get("who") == "opponent" else frame.ctx.player]
+
+
+def v_reveal_top(g: GameState, frame: Frame, step: Step) -> None:
+    p = _deck_of(g, frame, step)
+    c = p.deck[-1] if p.deck else -1
+    frame.ctx.vars["revealed_cost"] = (g.cards[c].cost or 0) if c >= 0 else 0
+    frame.ctx.vars["revealed_name"] = g.cards[c].name_key if c >= 0 else None
+    frame.ctx.vars[step.as_ or "revealed"] = c >= 0
+    if c >= 0:
+        g.emit("reveal_top", p.index, g.cards[c].id)
+
+
+def v_look_top(g: GameState, frame: Frame, step: Step) -> None:
+    p = _deck_of(g, frame, step)
+    if not p.deck:
+        return
+    g.emit("look", frame.ctx.player)
+    if step.opts.get("bottom") and len(p.deck) > 1:
+        if choose(g, frame, frame.ctx.player, "yesno", [True, False], prompt="put it at the bottom of the deck?"):
+            p.deck.insert(0, p.deck.pop())
+
+
+def _fits(g: GameState, sel: Selector | None, c: int) -> bool:
+    card = g.cards[c]
+    typ = (sel.card_type if sel is not None else None) or "character"
+    return (typ == "any" or card.type == typ) and rules.card_fits(g, sel, card)
+
+
+def v_dig(g: GameState, frame: Frame, step: Step) -> None:
+    p = g.players[frame.ctx.player]
+    for i in range(len(p.deck) - 1, -1, -1):  # from the top
+        c = p.deck[i]
+        if _fits(g, step.arg, c):
+            p.deck.pop(i)
+            p.hand.append(c)
+            g.emit("draw", p.index, c)
+            break
+    g.rng.shuffle(p.deck)  # the revealed cards are shuffled back: the whole deck is shuffled
+
+
+def v_search_deck(g: GameState, frame: Frame, step: Step) -> None:
+    p = g.players[frame.ctx.player]
+    taken: list[int] = []
+    for _ in range(int(step.opts.get("take", 1))):
+        cands = [c for c in p.deck if c not in taken and _fits(g, step.arg, c)]
+        c = choose(g, frame, p.index, "card", cands, optional=True, prompt="card to take from your deck")
+        if c is SKIP:
+            break
+        taken.append(c)
+    for c in taken:
+        p.deck.remove(c)
+        p.hand.append(c)
+        g.emit("draw", p.index, c)
+    g.rng.shuffle(p.deck)
+    frame.ctx.vars[step.as_ or "searched"] = len(taken)
+
+
+def v_pay_chakra(g: GameState, frame: Frame, step: Step) -> None:
+    p = g.players[frame.ctx.player]
+    n = rules.number(g, frame.ctx, step.arg)
+    if p.chakra >= n:
+        p.chakra -= n
+        p.chakra_spent += n
+        frame.ctx.vars[step.as_ or "paid"] = True
+    else:
+        frame.ctx.vars[step.as_ or "paid"] = False
+
+
+def v_reveal_hand(g: GameState, frame: Frame, step: Step) -> None:
+    me = frame.ctx.player
+    who = 1 - me if step.opts.get("who") == "opponent" else me
+    hand = g.players[who].hand
+    sel = step.opts.get("filter")
+    picked: list[int] = []
+    if step.opts.get("random"):
+        if hand:
+            picked = [hand[g.rng.randrange(len(hand))]]
+    else:
+        most = len(hand) if step.arg == "all" else rules.number(g, frame.ctx, step.arg)
+        while len(picked) < most:
+            cands = [c for c in hand if c not in picked and (sel is None or _fits(g, sel, c))]
+            c = choose(g, frame, who, "card", cands, optional=True, prompt="card to reveal")
+            if c is SKIP:
+                break
+            picked.append(c)
+    frame.ctx.vars["revealed_count"] = len(picked)
+    frame.ctx.vars["revealed_cost"] = sum(g.cards[c].cost or 0 for c in picked)
+    frame.ctx.vars[step.as_ or "revealed"] = bool(picked)
+    for c in picked:
+        g.emit("reveal_hand", who, g.cards[c].id)
+
+
+def _phantom_costs(g: GameState, ctx: Ctx, sel: Selector) -> list[int]:
+    """Costs of the extra characters ⧗ phantom adds to a count (the attachments' own costs)."""
+    out = []
+    for mi in rules.phantoms(g, ctx, sel):
+        for a in g.missions[mi].attachments[ctx.player]:
+            if a not in g.att_hidden and rules.own_static_card(g.cards[a], "phantom"):
+                out.append(g.cards[a].cost or 0)
+                break
+    return out
+
+
+def v_for_each(g: GameState, frame: Frame, step: Step) -> None:
+    """For each character the selector picks now (a snapshot), run the sub-steps with it remembered
+    as ``each`` (its cost as ``each_cost``)."""
+    ctx = frame.ctx
+    units = rules.select(g, ctx, step.arg)
+    subs = [_sub_ctx(ctx, vars={**ctx.vars, "each": u.uid, "each_cost": rules.cost_of(g, u)}) for u in units]
+    subs += [_sub_ctx(ctx, vars={**ctx.vars, "each": -1, "each_cost": c}) for c in _phantom_costs(g, ctx, step.arg)]
+    for c in reversed(subs):  # the first one resolves first
+        g.stack.append(Frame(steps=list(step.opts["do"]), ctx=c, label="for each"))
+
+
+def v_for_each_mission(g: GameState, frame: Frame, step: Step) -> None:
+    """Run the sub-steps once in every mission holding a match, "this mission" being that one."""
+    ctx = frame.ctx
+    missions = sorted({u.mission for u in rules.select(g, ctx, step.arg)})
+    for mi in reversed(missions):
+        g.stack.append(Frame(steps=list(step.opts["do"]), ctx=_sub_ctx(ctx, mission=mi, pinned=True), label="every mission"))
+
+
+def v_times(g: GameState, frame: Frame, step: Step) -> None:
+    n = rules.number(g, frame.ctx, step.arg)
+    if n > 0:
+        g.stack.append(Frame(steps=list(step.opts["do"]) * n, ctx=frame.ctx, label="times"))
+
+
+def v_one_of(g: GameState, frame: Frame, step: Step) -> None:
+    k = choose(g, frame, frame.ctx.player, "number", list(range(1, len(step.arg) + 1)), prompt="which option")
+    if k:
+        g.stack.append(Frame(steps=list(step.arg[k - 1]), ctx=frame.ctx, label="chosen option"))
+
+
+def v_attach(g: GameState, frame: Frame, step: Step) -> None:
+    """Play an attachment from hand (or search the deck for one), paying less, here or anywhere."""
+    from mythos_cli.engine import attachments
+
+    me = frame.ctx.player
+    p = g.players[me]
+    src = step.opts.get("from", "hand")
+    discount = rules.number(g, frame.ctx, step.opts.get("discount", 0))
+    here = _here(g, frame) if step.opts.get("to") == "this" else -1
+    pool = p.deck if src == "deck" else p.hand
+    cands = [c for c in pool if g.cards[c].type == "attachment" and rules.card_fits(g, step.arg, g.cards[c])
+             and any(True for _ in attachments.attach_options(g, me, c, discount=discount, here=here))]
+    c = choose(g, frame, me, "card", cands, prompt="attachment to play")
+    if c is not SKIP:
+        opts = list(attachments.attach_options(g, me, c, discount=discount, here=here))
+        where = choose(g, frame, me, "place", opts, prompt="where to attach it")
+        if where is not SKIP:
+            mi, host, price = where
+            attachments.attach_card(g, me, c, mi, host, hidden=False, price=price)
+            frame.ctx.vars[step.as_ or "attached"] = c
+    if src == "deck":
+        g.rng.shuffle(p.deck)
+
+
+def v_attach_self(g: GameState, frame: Frame, step: Step) -> None:
+    from mythos_cli.engine import attachments
+
+    me = g.units.get(frame.ctx.source)
+    if me is None or me.hidden:
+        return
+    inst = me.stack[-1]
+    cands = [u.uid for u in rules.select(g, frame.ctx, step.arg)
+             if u is not me and rules.host_ok(g, frame.ctx.player, inst, u, ignore=True)]
+    pick = choose(g, frame, frame.ctx.player, "target", cands, prompt="character to attach to")
+    if pick is SKIP:
+        return
+    host = g.units[pick]
+    affect(g, host, frame.ctx.player)
+    attachments.unit_becomes_attachment(g, me, host, int(step.opts.get("power", 0)))
+
+
+def _pick_attachments(g: GameState, frame: Frame, sel: Selector | None, cands: list[int], prompt: str) -> list[int]:
+    if sel is not None and sel.is_all:
+        return cands
+    if sel is not None and isinstance(sel.count, tuple):
+        most = rules.number(g, frame.ctx, sel.count[1])
+        out: list[int] = []
+        while len(out) < most:
+            c = choose(g, frame, frame.ctx.player, "card", [x for x in cands if x not in out], optional=True, prompt=prompt)
+            if c is SKIP:
+                break
+            out.append(c)
+        return out
+    c = choose(g, frame, frame.ctx.player, "card", cands, prompt=prompt)
+    return [] if c is SKIP else [c]
+
+
+def v_discard_attachment(g: GameState, frame: Frame, step: Step) -> None:
+    from mythos_cli.engine import attachments
+
+    cands = [a for a, *_ in rules.select_attachments(g, frame.ctx, step.arg)]
+    for a in _pick_attachments(g, frame, step.arg, cands, "attachment to discard"):
+        if any(a == x for x, *_ in rules.all_attachments(g)):
+            attachments.discard(g, a)
+    frame.ctx.vars[step.as_ or "discarded_attachment"] = bool(cands)
+
+
+def v_move_attachment(g: GameState, frame: Frame, step: Step) -> None:
+    """Move attachments in play to another character: this attachment, or those a selector picks;
+    the new host must fit ``onto`` ("self": this character) and take the attachment (its ATTACH
+    condition seen from its owner, the one-per-player limit), unless ``ignore``."""
+    from mythos_cli.engine import attachments
+
+    ctx = frame.ctx
+    if step.arg == "this":
+        cands = [ctx.card] if any(a == ctx.card for a, *_ in rules.all_attachments(g)) else []
+        sel = None
+    else:
+        sel = step.arg
+        cands = [a for a, host, *_ in rules.select_attachments(g, ctx, sel)
+                 if not (step.opts.get("onto") == "self" and host is not None and host.uid == ctx.source)]
+    chosen = _pick_attachments(g, frame, sel, cands, "attachment to move")
+    onto = step.opts.get("onto")
+    plan = []
+    for a in chosen:
+        host, mi, side = attachments.locate(g, a)
+        dests = []
+        for u in g.all_units():
+            if u is host:
+                continue
+            if onto == "self" and u.uid != ctx.source:
+                continue
+            if isinstance(onto, Selector) and not rules.matches(g, ctx, onto, u):
+                continue
+            if rules.host_ok(g, g.owner[a], a, u, ignore=bool(step.opts.get("ignore"))):
+                dests.append(u.uid)
+        pick = choose(g, frame, ctx.player, "target", dests, prompt="character to move it to")
+        if pick is not SKIP:
+            plan.append((a, pick))
+    for a, uid in plan:
+        u = g.units.get(uid)
+        if u is not None and any(a == x for x, *_ in rules.all_attachments(g)):
+            attachments.move_to(g, a, u)
+
+
+def v_take_back(g: GameState, frame: Frame, step: Step) -> None:
+    for u in pick_units(g, frame, step.arg):
+        if g.units.get(u.uid) is u and u.controller != u.owner and u.owner == frame.ctx.player:
+            return_control(g, u)
+
+
+def v_split_bottom(g: GameState, frame: Frame, step: Step) -> None:
+    """The bottom card of this character's stack becomes a character of its own in another
+    mission: face-up, not played (no effect applies), no tokens; the rest of the stack stays."""
+    from mythos_cli.engine.game import new_unit
+
+    u = g.units.get(frame.ctx.source)
+    if u is None or len(u.stack) < 2:
+        return
+    bottom = u.stack[0]
+    key = g.cards[bottom].name_key
+    dests = [i for i in range(len(g.missions)) if i != u.mission and not rules.has_name_on_side(g, i, u.controller, key)]
+    mi = choose_mission(g, frame, frame.ctx.player, dests, "mission for the bottom card")
+    if mi is SKIP:
+        return
+    u.stack.pop(0)
+    v = new_unit(g, u.controller, bottom, mi, hidden=False)
+    v.played_round, v.played_turn = g.round, g.turn
+    if v.owner != v.controller:
+        v.controlled_by = u.controlled_by if u.controlled_by != -1 else 0
+    g.emit("split", u.controller, u.uid, v.uid, mi)
+
+
+def v_discard_from_stack(g: GameState, frame: Frame, step: Step) -> None:
+    """Discard every card of a stack that fits the filter (its printed keywords, hidden or not).
+    What remains is the character (its top card the highest remaining); an emptied stack leaves
+    play without being defeated."""
+    sel = step.opts.get("filter")
+    ctx = frame.ctx
+    cands = [u.uid for u in rules.select(g, ctx, step.arg) if any(rules.card_fits(g, sel, g.cards[c]) for c in u.stack)]
+    pick = choose(g, frame, ctx.player, "target", cands, prompt="stack to strip")
+    if pick is SKIP:
+        return
+    u = g.units[pick]
+    affect(g, u, ctx.player)
+    gone = [c for c in u.stack if rules.card_fits(g, sel, g.cards[c])]
+    keep = [c for c in u.stack if c not in gone]
+    owner = g.players[u.owner]
+    for c in reversed(gone):
+        owner.discard.append(c)
+    g.board_version += 1
+    g.emit("strip", u.controller, u.uid, len(gone))
+    if not keep:
+        u.stack = gone[-1:]  # leave_play wants a top card: put it back to move it with the others
+        owner.discard.pop()
+        leave_play(g, u, "discard")
+        return
+    u.stack = keep
+    if rules.has_name_on_side(g, u.mission, u.controller, g.cards[u.stack[-1]].name_key, except_uid=u.uid):
+        g.missions[u.mission].sides[u.controller].remove(u)
+        discard_duplicate(g, u)
+        break_control_from(g, u)
+
+
+def v_recycle(g: GameState, frame: Frame, step: Step) -> None:
+    p = g.players[frame.ctx.player]
+    most = min(rules.number(g, frame.ctx, step.arg), len(p.discard))
+    k = choose(g, frame, p.index, "number", list(range(most, -1, -1)), prompt="cards to shuffle back") if most else 0
+    k = k or 0
+    if k:
+        back = p.discard[-k:]
+        del p.discard[-k:]
+        p.deck.extend(back)
+        g.rng.shuffle(p.deck)
+    frame.ctx.vars[step.as_ or "recycled"] = k
+
+
+def v_activate(g: GameState, frame: Frame, step: Step) -> None:
+    """A character applies one of its instant lines of a timing (DUEL), ignoring its requirement:
+    it resolves as that character's own effect."""
+    timing = step.opts.get("line", "duel")
+    ctx = frame.ctx
+
+    def lines_of(u: Unit) -> list[int]:
+        if u.hidden or rules.blanked(g, u):
+            return []
+        card = g.cards[u.stack[-1]]
+        return [i for i, l in enumerate(card.effects) if l.timing == timing and l.kind == "instant" and l.encoding is not None]
+
+    cands = [u.uid for u in rules.select(g, ctx, step.arg) if lines_of(u)]
+    pick = choose(g, frame, ctx.player, "target", cands, prompt="character whose effect applies")
+    if pick is SKIP:
+        return
+    u = g.units[pick]
+    inst = u.stack[-1]
+    li = choose(g, frame, ctx.player, "line", [(inst, i) for i in lines_of(u)], prompt="effect to apply")
+    if li is SKIP:
+        return
+    line = g.cards[inst].effects[li[1]]
+    g.stack.append(Frame(steps=list(line.encoding.steps), ctx=Ctx(player=u.controller, source=u.uid, mission=u.mission, card=inst),
+                         label=f"{g.cards[inst].name} {line.label}"))
+
+
+def v_cheaper(g: GameState, frame: Frame, step: Step) -> None:
+    """Nothing to do when resolved: the price was lowered when the card was played."""
+
+
+VERB_RUN.update({
+    "cheaper": v_cheaper,
+    "declare": v_declare,
+    "reveal_top": v_reveal_top,
+    "look_top": v_look_top,
+    "dig": v_dig,
+    "search_deck": v_search_deck,
+    "pay_chakra": v_pay_chakra,
+    "reveal_hand": v_reveal_hand,
+    "for_each": v_for_each,
+    "for_each_mission": v_for_each_mission,
+    "times": v_times,
+    "one_of": v_one_of,
+    "attach": v_attach,
+    "attach_self": v_attach_self,
+    "discard_attachment": v_discard_attachment,
+    "move_attachment": v_move_attachment,
+    "take_back": v_take_back,
+    "split_bottom": v_split_bottom,
+    "discard_from_stack": v_discard_from_stack,
+    "recycle": v_recycle,
+    "activate": v_activate,
+})

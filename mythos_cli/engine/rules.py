@@ -146,6 +146,8 @@ def attachment_fits(g: GameState, ctx: Ctx, sel: Selector | None, inst: int, hos
         return False
     if sel.self_ and (host is None or host.uid != ctx.source):
         return False
+    if sel.other and inst == ctx.card:  # "other attachments": not the one whose effect this is
+        return False
     if inst in g.att_hidden:
         return not (sel.names or sel.keyword or sel.keywords or sel.group)
     return _card_fits(g, sel, g.cards[inst])
@@ -177,13 +179,13 @@ def host_ok(g: GameState, player: int, inst: int, u: Unit, *, ignore: bool = Fal
     """Whether ``player`` may put attachment ``inst`` on character ``u`` now: its ATTACH
     condition (seen from ``player``), at most one of a player's attachments per character
     (⧗ many_attachments lifts it for its controller), and no ⧗ no_attachments."""
-    for a in u.attachments:
-        if a not in g.att_hidden and own_static_card(g.cards[a], "no_attachments"):
-            return False
-    many = not u.hidden and player == u.controller and not blanked(g, u) and bool(own_static(g, u.stack[-1], "many_attachments"))
-    if many:
+    if u.attachments:
+        for a in u.attachments:
+            if a not in g.att_hidden and own_static_card(g.cards[a], "no_attachments"):
+                return False
+    if not u.hidden and player == u.controller and own_static(g, u.stack[-1], "many_attachments") and not blanked(g, u):
         return True
-    if friendly_attachments(g, u, player) >= 1:
+    if u.attachments and friendly_attachments(g, u, player) >= 1:
         return False
     if ignore:
         return True
@@ -260,9 +262,9 @@ def _continuous(card) -> tuple:
                     dataclasses.replace(t, steps=mod.steps if mod.mode == "instead" else t.steps + mod.steps)
                     for t in enc.triggers))
                 out.append(_gate(changed, Condition(duel=key)))
-                enc = _gate(enc, Condition(not_duel=key)) if enc.triggers else enc
-                if enc.statics and enc.triggers:
-                    pass
+                # the unchanged triggers hold only while the duel does not (statics stay as they are)
+                enc = dataclasses.replace(enc, triggers=tuple(
+                    dataclasses.replace(t, cond=_and(t.cond, Condition(not_duel=key))) for t in enc.triggers))
             out.append(enc)
         found = tuple(out)
         _CONTINUOUS[card.id] = found
@@ -308,12 +310,13 @@ def active_lines(g: GameState) -> list[tuple[Unit | None, int, int, object, int]
 
 
 def statics(g: GameState, kind: str) -> list[tuple[Unit | None, int, int, Static]]:
+    if g.lines_version == g.board_version:  # (hot path: skip the call when the cache is current)
+        found = g.lines_cache.get("s:" + kind)
+        if found is not None:
+            return found
     lines = active_lines(g)
-    key = "s:" + kind
-    found = g.lines_cache.get(key)
-    if found is None:
-        found = [(u, mi, ctl, s) for u, mi, ctl, enc, _ in lines for s in enc.statics if s.kind == kind]
-        g.lines_cache[key] = found
+    found = [(u, mi, ctl, s) for u, mi, ctl, enc, _ in lines for s in enc.statics if s.kind == kind]
+    g.lines_cache["s:" + kind] = found
     return found
 
 
@@ -749,6 +752,8 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
             continue
         if s.target.other and src is not None and src.stack[-1] == card_inst:
             continue
+        if (s.target.card_type or "character") not in (card.type, "any"):
+            continue  # a character cost static does not change an attachment's cost, and back
         if not _card_fits(g, s.target, card):
             continue
         if s.target.hidden is False and reveal is None and base is None:
@@ -770,12 +775,29 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
         ctx = Ctx(player=player, source=reveal.uid if reveal is not None else -1, mission=mi, card=card_inst)
         if condition(g, ctx, s.cond):
             cost -= abs(number(g, ctx, s.n))
+    for timing, n in own_cheaper(card):  # FIRST STRIKE "play this character paying 1 less"
+        if timing != "first_strike" or g.players[player].plays_this_round == 0:
+            cost -= n
     return max(cost, floor, 0)
 
 
 def has_own_cost(g: GameState, card_inst: int) -> bool:
     """Whether the card changes its own cost (⧗ play_cost): the fast path must ask play_cost."""
-    return bool(own_static(g, card_inst, "play_cost"))
+    return bool(own_static(g, card_inst, "play_cost")) or bool(own_cheaper(g.cards[card_inst]))
+
+
+_CHEAPER: dict[str, tuple] = {}
+
+
+def own_cheaper(card) -> tuple:
+    """Instant lines that only say "play this character paying N less": (timing, N) each."""
+    found = _CHEAPER.get(card.id)
+    if found is None:
+        found = tuple((l.timing, s.arg) for l in card.effects if l.kind == "instant" and l.encoding is not None
+                      and l.encoding.steps and all(x.verb == "cheaper" for x in l.encoding.steps)
+                      for s in l.encoding.steps)
+        _CHEAPER[card.id] = found
+    return found
 
 
 def _card_fits(g: GameState, sel: Selector, card) -> bool:
@@ -816,7 +838,11 @@ _NONE: list[Static] = []
 
 def own_static(g: GameState, card_inst: int, kind: str) -> list[Static]:
     """The statics of one kind printed on a card (memoised per card version)."""
-    return own_static_card(g.cards[card_inst], kind)
+    card = g.cards[card_inst]
+    by_kind = _OWN.get(card.id)
+    if by_kind is None:
+        return own_static_card(card, kind)
+    return by_kind.get(kind, _NONE)
 
 
 def unit_static(g: GameState, u: Unit, kind: str) -> list[Static]:

@@ -7,7 +7,7 @@ validate and render cards without the engine); the behaviour is registered here 
 scenario test, ``mythos cards coverage`` lists the cards that use it, and the language should
 grow instead as soon as a second card needs the same thing.
 
-The Konoha Shidō set needs none: every KS line is said in the language itself.
+Neither set needs one: every Konoha Shidō and Shinobi Shiren line is said in the language itself.
 """
 
 from __future__ import annotations

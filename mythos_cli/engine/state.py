@@ -115,6 +115,7 @@ class Ctx:
     upgrade: bool = False  # played as an upgrade (UPGRADE lines apply)
     ambush: bool = False  # revealed from hidden (AMBUSH lines apply)
     optional: bool = True
+    pinned: bool = False  # "this mission" stays ``mission`` even if the source character moves
 
 
 @dataclass(slots=True)

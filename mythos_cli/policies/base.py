@@ -125,6 +125,13 @@ class Observation:
     def select(self, sel: Selector, mission: int, source: int = -1) -> list:
         return rules.select(self._g, Ctx(player=self.player, source=source, mission=mission), sel)
 
+    def attachment_place(self, inst: int) -> tuple[int, int]:
+        """(host uid or -1, mission) of an attachment in play (one this player may see)."""
+        for a, host, mi, _ in rules.all_attachments(self._g):
+            if a == inst:
+                return (host.uid if host is not None else -1), mi
+        return -1, 0
+
     def mission_of(self, uid: int) -> int:
         u = self._g.units.get(uid)
         return u.mission if u is not None else -1
@@ -146,15 +153,18 @@ class Observation:
         hidden = [u for u in g.all_units() if u.hidden and u.owner != self.player and u.controller != self.player]
         pool = sorted(opp.hand + opp.deck + [u.stack[-1] for u in hidden], key=lambda c: (g.cards[c].id, c))
         rng.shuffle(pool)
+        # a hidden character is a character card: deal those slots from the characters first
+        chars = [c for c in pool if g.cards[c].type == "character"]
+        for u, c in zip(hidden, chars):
+            u.stack[-1] = c
+        used = set(u.stack[-1] for u in hidden)
+        rest = [c for c in pool if c not in used]
         k = 0
         for i in range(len(opp.hand)):
-            opp.hand[i] = pool[k]
-            k += 1
-        for u in hidden:
-            u.stack[-1] = pool[k]
+            opp.hand[i] = rest[k]
             k += 1
         for i in range(len(opp.deck)):
-            opp.deck[i] = pool[k]
+            opp.deck[i] = rest[k]
             k += 1
         mine = sorted(me.deck, key=lambda c: (g.cards[c].id, c))
         rng.shuffle(mine)

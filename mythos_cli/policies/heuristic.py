@@ -203,6 +203,8 @@ def score_main(obs: Observation, action: tuple, b: Board, base: float, w: Weight
             v += w.edge  # the first to pass takes the Edge
         return v + w.pass_margin
     price = obs.price(action)
+    if kind in ("attach", "reveal_attachment"):
+        return _score_attach(obs, action, b, w, price)
     if kind == "reveal":
         uid = action[1]
         card = obs.unit_card(uid)
@@ -229,6 +231,28 @@ def score_main(obs: Observation, action: tuple, b: Board, base: float, w: Weight
     v = _delta(b, mi, gain, w)
     hand_cost = 0.0 if over >= 0 else w.card_in_hand * 0.6
     return v + w.effect_scale * eff - w.chakra * price - hand_cost - _hold(obs, w, price)
+
+
+def _score_attach(obs: Observation, action: tuple, b: Board, w: Weights, price: int) -> float:
+    """An attachment is worth its Power where it lands (on my side, or taken off an enemy's
+    character when its Power is negative), like a Power gain on that mission, plus its effects."""
+    if action[0] == "reveal_attachment":
+        inst = action[1]
+        host_uid, mi = obs.attachment_place(inst)
+        hidden = False
+    else:
+        _, inst, mi, host_uid, hidden = action
+    card = obs.card(inst)
+    if hidden:
+        has_ambush = any(l.timing == "ambush" and l.encoding is not None for l in card.effects)
+        return 0.1 + (0.4 if has_ambush else 0.0) + w.hidden_bias - w.chakra * price - w.card_in_hand * 0.5
+    p = card.power or 0
+    gain = p if host_uid < 0 or obs.is_mine(host_uid) else -p
+    eff, selfp = card_effect_value(obs, card, mi, b, upgrade=False, ambush=action[0] == "reveal_attachment")
+    if host_uid < 0 or obs.is_mine(host_uid):
+        gain += selfp
+    hand_cost = 0.0 if action[0] == "reveal_attachment" else w.card_in_hand * 0.6
+    return _delta(b, mi, gain, w) + w.effect_scale * eff - w.chakra * price - hand_cost - _hold(obs, w, price)
 
 
 def _hold(obs: Observation, w: Weights, price: int) -> float:

@@ -49,9 +49,10 @@ def game_rows(g: GameState, meta: dict) -> tuple[dict, list[dict], list[dict]]:
             elif kind == "draw" and rnd >= 1:
                 seat = ev[2]
                 cards.append(_card(run_id, game_no, seat, decks[seat], g.cards[ev[3]].id, "drawn", rnd, None, None, None))
-            elif kind in ("play", "reveal"):
+            elif kind in ("play", "reveal", "attach", "reveal_attachment") and not (kind == "attach" and ev[5] == "character"):
                 seat, cid, mi = ev[2], ev[3], ev[4]
-                how = ev[5] if kind == "play" else "reveal"
+                how = {"play": ev[5], "reveal": "reveal", "reveal_attachment": "reveal"}.get(kind) \
+                    or ("attach_hidden" if ev[5] == "hidden" else "attach")
                 rank = RANKS[g.missions[mi].rank] if mi < len(g.missions) else None
                 w = won.get((rnd, mi))
                 cards.append(_card(run_id, game_no, seat, decks[seat], cid, "played", rnd, how, rank,
