@@ -65,6 +65,19 @@ def _shuffle_hidden_info(g, me, rng):
     for u in hidden:
         u.stack[-1] = cards[k]
         k += 1
+    # face-down attachments of the opponent trade places with attachment cards of their hand/deck
+    for m in h.missions:
+        for lst in [m.attachments[0], m.attachments[1]] + [u.attachments for side in m.sides for u in side]:
+            for i, a in enumerate(lst):
+                if a in h.att_hidden and h.owner[a] != me:
+                    spare = [(z, j) for z in (opp.hand, opp.deck) for j, c in enumerate(z) if h.cards[c].type == "attachment"]
+                    if spare:
+                        z, j = rng.choice(spare)
+                        z[j], lst[i] = lst[i], z[j]
+                        h.att_hidden.discard(z[j])
+                        h.att_hidden.add(lst[i])
+                        if z[j] in h.att_power:
+                            h.att_power[lst[i]] = h.att_power.pop(z[j])
     rng.shuffle(h.players[me].deck)
     h.board_version += 1
     return h
@@ -130,3 +143,31 @@ def test_bradley_terry_orders_known_strengths():
     assert [r.policy for r in ratings] == ["s", "m", "w"]
     s = next(r for r in ratings if r.policy == "s")
     assert s.low < s.elo < s.high and s.elo > 200
+
+
+@pytest.mark.parametrize("spec", ["greedy", "ambush", "lookahead:sims=4"])
+def test_policies_do_not_peek_with_attachments(spec):
+    """The same check on the sample decks, whose Shinobi Shiren list plays attachments face down."""
+    from mythos_cli.sim.decks import default_gauntlet, load_specs
+    from mythos_cli.sim.worker import _game_deck
+
+    sample = [_game_deck(s) for s in load_specs(default_gauntlet())]
+    rng = random.Random(5)
+    tested = 0
+    for seed in range(16):
+        g = new_game(sample[seed % len(sample)], sample[-1], seed)  # the last sample deck plays attachments
+        driver = make_policy("ambush")
+        driver.reset(seed)
+        for _ in range(rng.randrange(20, 70)):
+            if g.is_terminal:
+                break
+            apply(g, driver.decide(Observation(g, g.pending.player)))
+        if g.is_terminal:
+            continue
+        me = g.pending.player
+        p1, p2 = make_policy(spec), make_policy(spec)
+        p1.reset(3)
+        p2.reset(3)
+        assert p2.decide(Observation(_shuffle_hidden_info(g, me, rng), me)) == p1.decide(Observation(g, me))
+        tested += 1
+    assert tested >= 8

@@ -144,20 +144,40 @@ class Observation:
     def determinize(self, rng: random.Random) -> GameState:
         """A full game state consistent with this player's knowledge, unknown cards dealt at random.
 
-        Unknown: the opponent's hand, the top cards of the opponent's hidden characters and
-        both decks' order. They are pooled (sorted, so that the result depends only on what the
+        Unknown: the opponent's hand, the top cards of the opponent's hidden characters, the
+        opponent's face-down attachments and both decks' order. They are pooled (sorted, so that the result depends only on what the
         player knows and on ``rng``), shuffled and dealt back into the same places.
         """
         g = self._g.clone()
         me, opp = g.players[self.player], g.players[1 - self.player]
         hidden = [u for u in g.all_units() if u.hidden and u.owner != self.player and u.controller != self.player]
-        pool = sorted(opp.hand + opp.deck + [u.stack[-1] for u in hidden], key=lambda c: (g.cards[c].id, c))
+        # face-down attachments of the opponent: their slots, as (list holding it, index)
+        att_slots = []
+        for m in g.missions:
+            holders = [m.attachments[0], m.attachments[1]] + [u.attachments for side in m.sides for u in side]
+            for lst in holders:
+                for i, a in enumerate(lst):
+                    if a in g.att_hidden and g.owner[a] != self.player:
+                        att_slots.append((lst, i))
+        face_down = [lst[i] for lst, i in att_slots]
+        pool = sorted(opp.hand + opp.deck + [u.stack[-1] for u in hidden] + face_down,
+                      key=lambda c: (g.cards[c].id, c))
         rng.shuffle(pool)
-        # a hidden character is a character card: deal those slots from the characters first
+        # a hidden character is a character card, a face-down attachment an attachment card:
+        # deal those slots first from the matching cards, then the hand and the deck
         chars = [c for c in pool if g.cards[c].type == "character"]
         for u, c in zip(hidden, chars):
             u.stack[-1] = c
         used = set(u.stack[-1] for u in hidden)
+        atts = [c for c in pool if g.cards[c].type == "attachment" and c not in used]
+        for (lst, i), c in zip(att_slots, atts):
+            old_inst = lst[i]
+            g.att_hidden.discard(old_inst)
+            g.att_hidden.add(c)
+            if old_inst in g.att_power:
+                g.att_power[c] = g.att_power.pop(old_inst)
+            lst[i] = c
+            used.add(c)
         rest = [c for c in pool if c not in used]
         k = 0
         for i in range(len(opp.hand)):
