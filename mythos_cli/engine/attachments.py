@@ -89,19 +89,11 @@ def locate(g: GameState, inst: int) -> tuple[Unit | None, int, int]:
     raise IllegalAction(f"attachment {inst} is not in play")
 
 
-def _take(g: GameState, player: int, inst: int) -> None:
-    p = g.players[player]
-    for zone in (p.hand, p.deck, p.discard):
-        if inst in zone:
-            zone.remove(inst)
-            return
-    raise IllegalAction(f"card {inst} is not in player {player}'s hand, deck or discard pile")
-
-
 def attach_card(g: GameState, player: int, inst: int, mi: int, host_uid: int, *, hidden: bool, price: int) -> None:
     """Play attachment ``inst`` from its zone onto a character (``host_uid``) or mission ``mi``."""
     p = g.players[player]
-    _take(g, player, inst)
+    if not g.players[player].take(inst):
+        raise IllegalAction(f"card {inst} is not in player {player}'s hand, deck or discard pile")
     p.chakra -= price
     p.chakra_spent += price
     p.attached_this_round += 1

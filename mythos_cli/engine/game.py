@@ -332,11 +332,8 @@ def new_unit(g: GameState, player: int, inst: int, mi: int, *, hidden: bool) -> 
 
 
 def _take_from_zone(g: GameState, player: int, inst: int) -> None:
-    p = g.players[player]
-    for zone in (p.hand, p.discard, p.deck):
-        if inst in zone:
-            zone.remove(inst)
-            return
+    if g.players[player].take(inst):
+        return
     raise IllegalAction(f"card {inst} is not in player {player}'s hand, discard or deck")
 
 

@@ -77,6 +77,14 @@ class Player:
     cost_face_up: list[int] = field(default_factory=list)
     missions_won: int = 0
 
+    def take(self, inst: int) -> bool:
+        """Remove a card from hand, discard pile or deck (wherever it is); False if in none."""
+        for zone in (self.hand, self.discard, self.deck):
+            if inst in zone:
+                zone.remove(inst)
+                return True
+        return False
+
 
 @dataclass(slots=True)
 class Decision:

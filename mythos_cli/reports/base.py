@@ -63,6 +63,11 @@ def run_header(rd: RunData) -> Para:
                 f"engine {info.get('engine_version')}.")
 
 
+def run_preamble(rd: RunData) -> list[Para]:
+    """What every report opens with: the run's facts, then any warning about its data."""
+    return [run_header(rd)] + [Para(f"**Warning:** {w}") for w in rd.warnings]
+
+
 def write_document(doc: Document, folder: Path, stem: str, html: bool = False) -> list[Path]:
     """Write ``<stem>.md`` (and ``<stem>.html``); the images are already in ``folder``."""
     written = []

@@ -21,7 +21,7 @@ from pathlib import Path
 import polars as pl
 
 from mythos_cli.reports import plots
-from mythos_cli.reports.base import ReportResult, run_folder, run_header, write_document
+from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct, pp
 from mythos_cli.reports.stats import difference, wilson
@@ -123,9 +123,7 @@ def report(rd: RunData, out: Path, *, deck: str | None = None, min_games: int = 
                           "simulate again with this version of mythos (card events are recorded)", code=1)
     folder = run_folder(out, rd.run_id)
     doc = Document(f"Card performance — run {rd.run_id}")
-    doc.add(run_header(rd))
-    for w in rd.warnings:
-        doc.add(Para(f"**Warning:** {w}"))
+    doc.add(*run_preamble(rd))
     analyses = []
     for d in decks:
         a = analyse_deck(rd, d, events, names, min_games)

@@ -16,7 +16,7 @@ import polars as pl
 
 from mythos_cli.engine.state import DRAW_PER_ROUND, HAND_SIZE, ROUNDS
 from mythos_cli.reports import plots
-from mythos_cli.reports.base import ReportResult, run_folder, run_header, write_document
+from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import CHEAP_COST, ReportError, RunData, card_facts, pick_decks, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, num, pct
 from mythos_cli.reports.stats import at_least_one, mean_interval, wilson
@@ -140,9 +140,7 @@ def report(rd: RunData, out: Path, *, deck: str | None = None) -> ReportResult:
     facts, events, rounds = load(rd, decks)
     folder = run_folder(out, rd.run_id)
     doc = Document(f"Curves and chakra — run {rd.run_id}")
-    doc.add(run_header(rd))
-    for w in rd.warnings:
-        doc.add(Para(f"**Warning:** {w}"))
+    doc.add(*run_preamble(rd))
     analyses = []
     for d in decks:
         a = analyse_deck(rd, d, facts, events, rounds)

@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from mythos_cli.reports import plots
-from mythos_cli.reports.base import ReportResult, run_folder, run_header, write_document
+from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import CHEAP_COST, MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct, pp
 from mythos_cli.reports.stats import ALPHA, Diff, Rate, difference, wilson
@@ -301,9 +301,7 @@ def report(rd: RunData, out: Path, *, deck: str | None = None, min_games: int = 
     hands = opening_hands(rd, decks)
     folder = run_folder(out, rd.run_id)
     doc = Document(f"Mulligans — run {rd.run_id}")
-    doc.add(run_header(rd))
-    for w in rd.warnings:
-        doc.add(Para(f"**Warning:** {w}"))
+    doc.add(*run_preamble(rd))
     doc.add(Para("A mulligan shuffles the hand back and draws 5 fresh random cards, with no second mulligan, so "
                  "the win rate of a random hand is what mulliganing is worth: a keep rule pays off when the hands "
                  "it throws back win less than that. Rules are learned from random-hand games only (after a "

@@ -17,7 +17,7 @@ from mythos_cli.reports import cards as cards_report
 from mythos_cli.reports import curve as curve_report
 from mythos_cli.reports import mulligan as mulligan_report
 from mythos_cli.reports import plots
-from mythos_cli.reports.base import ReportResult, run_folder, run_header, write_document
+from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import (CHEAP_COST, MIN_GAMES, RunData, card_facts, mission_name,
                                      parse_field, resolve_deck, slug)
 from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, num, pct, pp
@@ -74,9 +74,7 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
     stem = f"prep-{slug(deck)}"
     summary = _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games)
     doc = Document(f"Tournament prep: {deck}")
-    doc.add(run_header(rd))
-    for w in rd.warnings:
-        doc.add(Para(f"**Warning:** {w}"))
+    doc.add(*run_preamble(rd))
     doc.add(Heading("Summary"), Bullets(summary))
 
     doc.add(Heading("Against the field"))

@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from mythos_cli.reports import plots
-from mythos_cli.reports.base import ReportResult, run_folder, run_header, write_document
+from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import ReportError, RunData, parse_field, resolve_deck, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct
 from mythos_cli.reports.stats import Rate, field_interval, wilson
@@ -144,9 +144,7 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
     order, cells, rates = res["order"], res["cells"], res["field_rates"]
     folder = run_folder(out, rd.run_id)
     doc = Document(f"Win rates — run {rd.run_id}")
-    doc.add(run_header(rd))
-    for w in rd.warnings:
-        doc.add(Para(f"**Warning:** {w}"))
+    doc.add(*run_preamble(rd))
 
     # the matrix
     heat = plots.matrix_heatmap(order, {k: (c.rate.rate, c.rate.low, c.rate.high,
