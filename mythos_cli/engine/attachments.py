@@ -29,7 +29,7 @@ from typing import Iterator
 
 from mythos_cli.engine import interp, rules
 from mythos_cli.engine.rules import IllegalAction
-from mythos_cli.engine.state import GameState, Unit
+from mythos_cli.engine.state import Ctx, GameState, Unit
 
 
 def attach_options(g: GameState, player: int, inst: int, *, hidden: bool = False, discount: int = 0,
@@ -62,7 +62,9 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
             yield mi, (-1,), up, down
             continue
         m = g.missions[mi]
-        hosts = tuple(u.uid for side in (player, 1 - player) for u in m.sides[side] if rules.host_ok(g, player, inst, u))
+        ctx = Ctx(player=player, mission=mi)
+        hosts = tuple(u.uid for side in (player, 1 - player) for u in m.sides[side]
+                      if rules.host_room(g, player, u) and rules.host_fits(g, ctx, host, u))
         if hosts:
             yield mi, hosts, up, down
 

@@ -180,39 +180,58 @@ def place_options(g: GameState, player: int, inst: int, *, hidden: bool, discoun
                     yield mi, u.uid, price
 
 
+_PROFILE: dict[str, tuple[bool, bool, bool]] = {}
+
+
+def _play_profile(g: GameState, inst: int) -> tuple[bool, bool, bool]:
+    """Per card version: (only where winning, changes its own cost, may upgrade over another name)."""
+    card = g.cards[inst]
+    found = _PROFILE.get(card.id)
+    if found is None:
+        found = _PROFILE[card.id] = (bool(rules.own_static(g, inst, "play_only_winning")), rules.has_own_cost(g, inst),
+                                     bool(rules.own_static(g, inst, "upgrade_over")))
+    return found
+
+
 def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, int]]:
     """Every main action of ``player`` now. Same rules as ``place_options``, computed once
     per mission instead of once per card (this is the engine's hottest function)."""
     opts: list[tuple] = [("pass",)]
     prices: dict[tuple, int] = {("pass",): 0}
+    cards = g.cards
     p = g.players[player]
     chakra = p.chakra
     n_missions = len(g.missions)
+    missions = range(n_missions)
     sides = [m.sides[player] for m in g.missions]
-    names = [{g.cards[u.stack[-1]].name_key for u in side} for side in sides]
-    upgradable = [[u for u in side if not u.hidden and u.owner == player and u.controlled_by == -1] for side in sides]
-    hidden_ok = [chakra >= 1 and not rules.blocked_here(g, player, mi, "no_play_hidden") for mi in range(n_missions)]
+    names = [{cards[u.stack[-1]].name_key for u in side} for side in sides]
+    # your own face-up characters you may upgrade over: (unit, card beneath)
+    upgradable = [[(u, cards[u.stack[-1]]) for u in side if not u.hidden and u.owner == player and u.controlled_by == -1
+                   and u.controller == player] for side in sides]
+    hidden_ok = [chakra >= 1 and not rules.blocked_here(g, player, mi, "no_play_hidden") for mi in missions]
     any_cost_static = bool(rules.statics(g, "cost"))
-    has_own_cost = rules.has_own_cost
     leaders: dict[int, int] = {}
     seen: set = set()
     for inst in p.hand:
-        card = g.cards[inst]
+        card = cards[inst]
         if card.type != "character" or card.id in seen:
             continue  # two copies of one version give the same actions: offer them once
         seen.add(card.id)
         key = card.name_key
-        only_winning = bool(rules.own_static(g, inst, "play_only_winning"))
-        priced = any_cost_static or has_own_cost(g, inst)
-        for mi in range(n_missions):
-            if key not in names[mi]:
-                ok = True
-                if only_winning:
-                    if mi not in leaders:
-                        leaders[mi] = rules.mission_leader(g, mi)
-                    ok = leaders[mi] == player
-                if ok:
-                    price = rules.play_cost(g, player, inst, mi) if priced else card.cost
+        cost = card.cost
+        only_winning, own_cost, other_names = _play_profile(g, inst)
+        priced = any_cost_static or own_cost
+        for mi in missions:
+            if only_winning:
+                if mi not in leaders:
+                    leaders[mi] = rules.mission_leader(g, mi)
+                winning = leaders[mi] == player
+            else:
+                winning = True
+            named = key in names[mi]
+            if not named:
+                if winning:
+                    price = rules.play_cost(g, player, inst, mi) if priced else cost
                     if price <= chakra:
                         a = ("play", inst, mi, False, -1)
                         opts.append(a)
@@ -221,15 +240,16 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
                     a = ("play", inst, mi, True, -1)
                     opts.append(a)
                     prices[a] = 1
-            for u in upgradable[mi]:
-                under = g.cards[u.stack[-1]]
-                if card.cost <= under.cost or (only_winning and rules.mission_leader(g, mi) != player):
+            if not winning:
+                continue
+            for u, under in upgradable[mi]:
+                if cost <= under.cost:
                     continue
-                if not rules.can_upgrade_over(g, inst, u, player):
-                    continue
-                if under.name_key != key and key in names[mi]:
-                    continue
-                diff = card.cost - under.cost
+                if under.name_key != key:
+                    # another name: only with ⧗ upgrade_over, and never duplicating a name here
+                    if named or not other_names or not rules.can_upgrade_over(g, inst, u, player):
+                        continue
+                diff = cost - under.cost
                 price = rules.play_cost(g, player, inst, mi, base=diff) if priced else diff
                 if price <= chakra:
                     a = ("play", inst, mi, False, u.uid)
@@ -243,7 +263,8 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
                     a = ("reveal", u.uid)
                     opts.append(a)
                     prices[a] = price
-    _attachment_options(g, player, opts, prices)
+    if p.hand or g.att_hidden:
+        _attachment_options(g, player, opts, prices)
     return opts, prices
 
 
@@ -281,13 +302,17 @@ def reveal_price(g: GameState, player: int, u: Unit, *, extra: int = 0) -> int |
 
 
 def _reveal_price(g: GameState, player: int, u: Unit, *, extra: int = 0) -> int | None:
-    key = g.cards[u.stack[-1]].name_key
-    if any(x is not u and not x.hidden and g.cards[x.stack[-1]].name_key == key
-           for x in g.missions[u.mission].sides[player]):
+    cards = g.cards
+    inst = u.stack[-1]
+    key = cards[inst].name_key
+    for x in g.missions[u.mission].sides[player]:
+        if x is not u and not x.hidden and cards[x.stack[-1]].name_key == key:
+            return None
+    if rules.own_static(g, inst, "play_only_winning") and rules.mission_leader(g, u.mission) != player:
         return None
-    if rules.own_static(g, u.stack[-1], "play_only_winning") and rules.mission_leader(g, u.mission) != player:
-        return None
-    price = max(0, rules.play_cost(g, player, u.stack[-1], u.mission, reveal=u) + extra)
+    price = rules.play_cost(g, player, inst, u.mission, reveal=u) + extra
+    if price < 0:
+        price = 0
     return price if price <= g.players[player].chakra else None
 
 

@@ -178,22 +178,33 @@ def friendly_attachments(g: GameState, u: Unit, player: int) -> int:
 def host_ok(g: GameState, player: int, inst: int, u: Unit, *, ignore: bool = False) -> bool:
     """Whether ``player`` may put attachment ``inst`` on character ``u`` now: its ATTACH
     condition (seen from ``player``), at most one of a player's attachments per character
-    (⧗ many_attachments lifts it for its controller), and no ⧗ no_attachments."""
-    if u.attachments:
-        for a in u.attachments:
-            if a not in g.att_hidden and own_static_card(g.cards[a], "no_attachments"):
-                return False
-    if not u.hidden and player == u.controller and own_static(g, u.stack[-1], "many_attachments") and not blanked(g, u):
-        return True
-    if u.attachments and friendly_attachments(g, u, player) >= 1:
-        return False
+    (⧗ many_attachments lifts it for its controller's own), and no ⧗ no_attachments."""
     if ignore:
-        return True
+        return host_room(g, player, u)
     host = attach_host(g.cards[inst])
     if not isinstance(host, tuple):
         return False
-    ctx = Ctx(player=player, mission=u.mission)
-    return any(matches(g, ctx, s, u) for s in host)
+    return host_room(g, player, u) and host_fits(g, Ctx(player=player, mission=u.mission), host, u)
+
+
+def host_room(g: GameState, player: int, u: Unit) -> bool:
+    """Whether character ``u`` may take one more attachment of ``player`` (ATTACH condition aside)."""
+    if not u.attachments:
+        return True
+    for a in u.attachments:
+        if a not in g.att_hidden and own_static_card(g.cards[a], "no_attachments"):
+            return False
+    if not u.hidden and player == u.controller and own_static(g, u.stack[-1], "many_attachments") and not blanked(g, u):
+        return True
+    return friendly_attachments(g, u, player) < 1
+
+
+def host_fits(g: GameState, ctx: Ctx, host: tuple, u: Unit) -> bool:
+    """The ATTACH condition (a tuple of selectors, any of which will do) for character ``u``."""
+    for s in host:
+        if matches(g, ctx, s, u):
+            return True
+    return False
 
 
 def duel_present(g: GameState, mi: int, key: str) -> bool:
@@ -280,7 +291,7 @@ def active_lines(g: GameState) -> list[tuple[Unit | None, int, int, object, int]
     a face-down attachment's lines do not apply. The list is rebuilt only when the board
     changes (``board_version``); conditions and amounts are still evaluated live.
     """
-    if g.lines_version == g.board_version and "_lines" in g.lines_cache:
+    if g.lines_version == g.board_version:
         return g.lines_cache["_lines"]
     out = []
     hidden_att = g.att_hidden
@@ -304,31 +315,43 @@ def active_lines(g: GameState) -> list[tuple[Unit | None, int, int, object, int]
                     continue
                 for enc in _continuous(g.cards[u.stack[-1]]):
                     out.append((u, mi, u.controller, enc, u.stack[-1]))
-    g.lines_cache = {"_lines": out}
+    # every static and trigger in force, grouped by kind in the same pass ("s:<kind>", "t:<on>")
+    cache: dict = {"_lines": out}
+    for u, mi, ctl, enc, inst in out:
+        for s in enc.statics:
+            key = "s:" + s.kind
+            found = cache.get(key)
+            if found is None:
+                cache[key] = [(u, mi, ctl, s)]
+            else:
+                found.append((u, mi, ctl, s))
+        for t in enc.triggers:
+            key = "t:" + t.on
+            found = cache.get(key)
+            if found is None:
+                cache[key] = [(u, mi, ctl, t, inst)]
+            else:
+                found.append((u, mi, ctl, t, inst))
+    g.lines_cache = cache
     g.lines_version = g.board_version
     return out
 
 
+_EMPTY: list = []
+
+
 def statics(g: GameState, kind: str) -> list[tuple[Unit | None, int, int, Static]]:
-    if g.lines_version == g.board_version:  # (hot path: skip the call when the cache is current)
-        found = g.lines_cache.get("s:" + kind)
-        if found is not None:
-            return found
-    lines = active_lines(g)
-    found = [(u, mi, ctl, s) for u, mi, ctl, enc, _ in lines for s in enc.statics if s.kind == kind]
-    g.lines_cache["s:" + kind] = found
-    return found
+    """Statics of one kind in force: (unit or None, mission, controller, static). Shared list: do not mutate."""
+    if g.lines_version != g.board_version:
+        active_lines(g)
+    return g.lines_cache.get("s:" + kind, _EMPTY)
 
 
 def triggers(g: GameState, on: str) -> list[tuple[Unit | None, int, int, Trigger, int]]:
     """Triggers in force: (unit or None, mission, controller, trigger, card instance of the line)."""
-    lines = active_lines(g)
-    key = "t:" + on
-    found = g.lines_cache.get(key)
-    if found is None:
-        found = [(u, mi, ctl, t, inst) for u, mi, ctl, enc, inst in lines for t in enc.triggers if t.on == on]
-        g.lines_cache[key] = found
-    return found
+    if g.lines_version != g.board_version:
+        active_lines(g)
+    return g.lines_cache.get("t:" + on, _EMPTY)
 
 
 def static_ctx(u: Unit | None, mi: int, ctl: int) -> Ctx:
@@ -633,12 +656,63 @@ def power(g: GameState, u: Unit) -> int:
     memo with a fresh computation after every decision of the random-game runs.)"""
     key = (g.board_version, g.token_version, g.edge, not g.players[0].hand, not g.players[1].hand, g.phase == "evaluate")
     if g.power_key != key:
-        g.power_cache = {}
+        g.power_cache = _power_table(g)
         g.power_key = key
     found = g.power_cache.get(u.uid)
-    if found is None:
+    if found is None:  # a character out of play that an effect still looks at
         found = g.power_cache[u.uid] = power_now(g, u)
     return found
+
+
+def _power_table(g: GameState) -> dict:
+    """The Power of every character in play at once (what ``power_now`` gives each one): each
+    static's condition, amount and targets are worked out once, not once per character."""
+    cards = g.cards
+    table: dict = {}
+    units = []
+    for m in g.missions:
+        for side in m.sides:
+            for u in side:
+                units.append(u)
+                table[u.uid] = (0 if u.hidden else cards[u.stack[-1]].power) + u.tokens
+    zero = statics_with_ctx(g, "power_zero")
+    mods = statics_with_ctx(g, "power")
+    zeroed: set = set()
+    if zero or mods:
+        for ctx, s in zero:
+            if condition(g, ctx, s.cond, core=True):
+                zeroed.update(x.uid for x in _static_targets(g, ctx, s, units))
+        for ctx, s in mods:
+            if not condition(g, ctx, s.cond, core=True):
+                continue
+            hit = _static_targets(g, ctx, s, units)
+            if not hit:
+                continue
+            if "per" in s.opts:
+                n = s.n * len(select(g, ctx, s.opts["per"], core=True))
+            else:
+                n = number(g, ctx, s.n, core=True)
+            for x in hit:
+                table[x.uid] += n
+    for u in units:
+        if u.attachments:
+            for a in u.attachments:
+                table[u.uid] += attachment_power(g, a, u)
+        p = table[u.uid]
+        if p < 0 or u.uid in zeroed:
+            table[u.uid] = 0
+    return table
+
+
+def _static_targets(g: GameState, ctx: Ctx, s: Static, units: list) -> list:
+    """The characters in play that static ``s`` applies to (``_static_hits`` for each of them)."""
+    if s.target is None:
+        return [u for u in units if u.uid == ctx.source]
+    if ctx.player < 0 and s.target.side != "any":
+        return []
+    if s.target.pick:
+        return select(g, ctx, s.target, core=True)
+    return [u for u in units if matches(g, ctx, s.target, u, core=True)]
 
 
 def power_now(g: GameState, u: Unit) -> int:
@@ -683,7 +757,7 @@ def side_power(g: GameState, mi: int, player: int) -> int:
     power_key_now = (g.board_version, g.token_version, g.edge, not g.players[0].hand, not g.players[1].hand,
                      g.phase == "evaluate")
     if g.power_key != power_key_now:
-        g.power_cache = {}
+        g.power_cache = _power_table(g)
         g.power_key = power_key_now
     key = ("side", mi, player)
     found = g.power_cache.get(key)
@@ -743,8 +817,12 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
     """The chakra to play ``card_inst`` face-up in mission ``mi`` (or the difference for an upgrade)."""
     card = g.cards[card_inst]
     cost = card.cost if base is None else base
+    cost_statics = statics(g, "cost")
+    if not cost_statics and not has_own_cost(g, card_inst) and (reveal is None or (
+            not reveal.attachments and not own_static(g, card_inst, "reveal_cost") and not statics(g, "reveal_tax"))):
+        return cost if cost > 0 else 0  # (hot path: nothing in play or on the card changes it)
     floor = 0
-    for src, smi, ctl, s in statics(g, "cost"):
+    for src, smi, ctl, s in cost_statics:
         if (smi != mi and not s.opts.get("anywhere")) or s.target is None:
             continue
         side = s.target.side
@@ -781,9 +859,16 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
     return max(cost, floor, 0)
 
 
+_OWN_COST: dict[str, bool] = {}
+
+
 def has_own_cost(g: GameState, card_inst: int) -> bool:
     """Whether the card changes its own cost (⧗ play_cost): the fast path must ask play_cost."""
-    return bool(own_static(g, card_inst, "play_cost")) or bool(own_cheaper(g.cards[card_inst]))
+    card = g.cards[card_inst]
+    found = _OWN_COST.get(card.id)
+    if found is None:
+        found = _OWN_COST[card.id] = bool(own_static_card(card, "play_cost")) or bool(own_cheaper(card))
+    return found
 
 
 _CHEAPER: dict[str, tuple] = {}
