@@ -53,8 +53,12 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
     down = max(0, 1 - discount)
     down = down if down <= chakra else None
     missions = range(len(g.missions)) if here < 0 else (here,)
+    # (a quick filter before the selectors: every ATTACH selector names the same side)
+    sides = {s.side for s in host} if isinstance(host, tuple) else set()
+    friendly = (sides == {"friendly"}) if len(sides) == 1 and sides != {"any"} else None
+    plain = not rules.statics(g, "cost") and not rules.has_own_cost(g, inst)
     for mi in missions:
-        up = max(0, rules.play_cost(g, player, inst, mi) - discount)
+        up = max(0, (card.cost if plain else rules.play_cost(g, player, inst, mi)) - discount)
         up = up if up <= chakra else None
         if up is None and down is None:
             continue
@@ -64,7 +68,8 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
         m = g.missions[mi]
         ctx = Ctx(player=player, mission=mi)
         hosts = tuple(u.uid for side in (player, 1 - player) for u in m.sides[side]
-                      if rules.host_room(g, player, u) and rules.host_fits(g, ctx, host, u))
+                      if (friendly is None or (u.controller == player) == friendly)
+                      and rules.host_room(g, player, u) and rules.host_fits(g, ctx, host, u))
         if hosts:
             yield mi, hosts, up, down
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from mythos_cli.catalog.model import Card
-from mythos_cli.engine import interp, rules
+from mythos_cli.engine import attachments, interp, rules
 from mythos_cli.engine.interp import NeedChoice
 from mythos_cli.engine.rules import IllegalAction
 from mythos_cli.engine.state import (
@@ -125,7 +125,7 @@ def apply(g: GameState, action: tuple) -> None:
         raise IllegalAction("the game is over" if g.phase == "over" else "no decision is pending")
     action = tuple(action)
     if d.kind == "action":
-        if action not in d.options:
+        if action not in (d.options if d.prices is None else d.prices):  # (every option has a price)
             raise IllegalAction(f"{action!r} is not a legal action for player {d.player} now; "
                                 f"legal: {len(d.options)} action(s), e.g. {d.options[:3]}")
     elif len(action) != 2 or action[0] != "choose" or action[1] not in d.options:
@@ -196,8 +196,7 @@ def _play_profile(g: GameState, inst: int) -> tuple[bool, bool, bool]:
 def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, int]]:
     """Every main action of ``player`` now. Same rules as ``place_options``, computed once
     per mission instead of once per card (this is the engine's hottest function)."""
-    opts: list[tuple] = [("pass",)]
-    prices: dict[tuple, int] = {("pass",): 0}
+    prices: dict[tuple, int] = {("pass",): 0}  # every option with its price, in order
     cards = g.cards
     p = g.players[player]
     chakra = p.chakra
@@ -234,11 +233,9 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
                     price = rules.play_cost(g, player, inst, mi) if priced else cost
                     if price <= chakra:
                         a = ("play", inst, mi, False, -1)
-                        opts.append(a)
                         prices[a] = price
                 if hidden_ok[mi]:
                     a = ("play", inst, mi, True, -1)
-                    opts.append(a)
                     prices[a] = 1
             if not winning:
                 continue
@@ -253,26 +250,23 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
                 price = rules.play_cost(g, player, inst, mi, base=diff) if priced else diff
                 if price <= chakra:
                     a = ("play", inst, mi, False, u.uid)
-                    opts.append(a)
                     prices[a] = price
+    plain = not any_cost_static and not rules.statics(g, "reveal_tax")
     for side in sides:
         for u in side:
             if u.hidden:  # yours, or a hidden card you control (it is played by its controller)
-                price = _reveal_price(g, player, u)
+                price = _reveal_price(g, player, u, plain=plain)
                 if price is not None:
                     a = ("reveal", u.uid)
-                    opts.append(a)
                     prices[a] = price
     if p.hand or g.att_hidden:
-        _attachment_options(g, player, opts, prices)
-    return opts, prices
+        _attachment_options(g, player, prices)
+    return list(prices), prices
 
 
-def _attachment_options(g: GameState, player: int, opts: list, prices: dict) -> None:
+def _attachment_options(g: GameState, player: int, prices: dict) -> None:
     """Attachments: ``("attach", card, mission, host uid or -1, hidden)`` and
     ``("reveal_attachment", card)`` for a face-down one."""
-    from mythos_cli.engine import attachments
-
     seen: set = set()
     for inst in g.players[player].hand:
         card = g.cards[inst]
@@ -285,13 +279,11 @@ def _attachment_options(g: GameState, player: int, opts: list, prices: dict) -> 
                     continue
                 for host in hosts:
                     a = ("attach", inst, mi, host, hidden)
-                    opts.append(a)
                     prices[a] = price
     for inst, host, mi in attachments.hidden_attachments_of(g, player):
         price = attachments.reveal_attachment_price(g, player, inst, mi)
         if price is not None:
             a = ("reveal_attachment", inst)
-            opts.append(a)
             prices[a] = price
 
 
@@ -301,16 +293,22 @@ def reveal_price(g: GameState, player: int, u: Unit, *, extra: int = 0) -> int |
     return price
 
 
-def _reveal_price(g: GameState, player: int, u: Unit, *, extra: int = 0) -> int | None:
+def _reveal_price(g: GameState, player: int, u: Unit, *, extra: int = 0, plain: bool = False) -> int | None:
+    """``plain``: the caller knows no cost static and no reveal tax is in force."""
     cards = g.cards
     inst = u.stack[-1]
-    key = cards[inst].name_key
+    card = cards[inst]
+    key = card.name_key
     for x in g.missions[u.mission].sides[player]:
         if x is not u and not x.hidden and cards[x.stack[-1]].name_key == key:
             return None
-    if rules.own_static(g, inst, "play_only_winning") and rules.mission_leader(g, u.mission) != player:
+    only_winning, own_cost, _ = _play_profile(g, inst)
+    if only_winning and rules.mission_leader(g, u.mission) != player:
         return None
-    price = rules.play_cost(g, player, inst, u.mission, reveal=u) + extra
+    if plain and not own_cost and not u.attachments and not rules.own_static(g, inst, "reveal_cost"):
+        price = card.cost + extra  # (hot path: what play_cost would find)
+    else:
+        price = rules.play_cost(g, player, inst, u.mission, reveal=u) + extra
     if price < 0:
         price = 0
     return price if price <= g.players[player].chakra else None
@@ -335,14 +333,10 @@ def _main_action(g: GameState, player: int, action: tuple, prices: dict) -> None
     elif kind == "reveal":
         reveal(g, player, g.units[action[1]], prices[action])
     elif kind == "attach":
-        from mythos_cli.engine.attachments import attach_card
-
         _, inst, mi, host, hidden = action
-        attach_card(g, player, inst, mi, host, hidden=hidden, price=prices[action])
+        attachments.attach_card(g, player, inst, mi, host, hidden=hidden, price=prices[action])
     elif kind == "reveal_attachment":
-        from mythos_cli.engine.attachments import reveal_attachment
-
-        reveal_attachment(g, player, action[1], prices[action])
+        attachments.reveal_attachment(g, player, action[1], prices[action])
     g.turn_over = True
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from mythos_cli.catalog.language import Encoding, Selector, Step, Trigger
+from mythos_cli.catalog.names import name_key
 from mythos_cli.engine import rules
 from mythos_cli.engine.state import Ctx, Decision, Frame, GameState, Unit
 
@@ -111,8 +112,6 @@ def lines_frame_steps(g: GameState, card, effects, applies: dict, mi: int, *, st
     own timing applies replace or extend the line they modify ("as_main" makes the modified
     line apply on every play); a modifier that only repeats a line which does not apply now
     ("UPGRADE: repeat the AMBUSH effect") applies as a line of its own."""
-    from mythos_cli.catalog.names import name_key
-
     def holds(line) -> bool:
         if line.timing == "duel":
             return rules.duel_present(g, mi, name_key(line.duel or ""))
@@ -296,10 +295,21 @@ def pick_units(g: GameState, frame: Frame, sel: Selector, *, chooser: int | None
     return _pick_among(g, frame, player, sel, cands)
 
 
+_PROMPTS: dict[int, tuple[Selector, str]] = {}
+
+
+def _prompt(sel: Selector) -> str:
+    """The selector in English, rendered once per selector (selectors are immutable catalog data)."""
+    found = _PROMPTS.get(id(sel))
+    if found is None or found[0] is not sel:
+        found = _PROMPTS[id(sel)] = (sel, sel.render())
+    return found[1]
+
+
 def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: list[Unit]) -> list[Unit]:
     count = sel.count
     if not isinstance(count, tuple):
-        pick = choose(g, frame, player, "target", [u.uid for u in cands], prompt=sel.render())
+        pick = choose(g, frame, player, "target", [u.uid for u in cands], prompt=_prompt(sel))
         return [] if pick is SKIP else [g.units[pick]]
     form, n = count[0], rules.number(g, frame.ctx, count[1])
     out: list[Unit] = []
@@ -308,7 +318,7 @@ def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: l
         chosen: set[int] = set()
         for _ in range(max(0, len(cands) - n)):
             left = [u.uid for u in cands if u.uid not in chosen]
-            pick = choose(g, frame, player, "target", left, prompt=sel.render())
+            pick = choose(g, frame, player, "target", left, prompt=_prompt(sel))
             if pick is SKIP:
                 break
             chosen.add(pick)
@@ -326,7 +336,7 @@ def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: l
             left = [uid for uid in left if rules.cost_of(g, g.units[uid]) <= budget]
         if not left:
             break
-        pick = choose(g, frame, player, "target", left, optional=True, prompt=sel.render())
+        pick = choose(g, frame, player, "target", left, optional=True, prompt=_prompt(sel))
         if pick is SKIP:
             break
         taken.add(pick)

@@ -295,26 +295,32 @@ def active_lines(g: GameState) -> list[tuple[Unit | None, int, int, object, int]
         return g.lines_cache["_lines"]
     out = []
     hidden_att = g.att_hidden
+    cards = g.cards
+    known = _CONTINUOUS
     for mi, m in enumerate(g.missions):
-        for enc in _continuous(g.cards[m.card]):
+        for enc in _continuous(cards[m.card]):
             out.append((None, mi, -1, enc, m.card))
         for side_i, side in enumerate(m.sides):
             for a in m.attachments[side_i]:
                 if a not in hidden_att:
-                    for enc in _continuous(g.cards[a]):
+                    for enc in _continuous(cards[a]):
                         out.append((None, mi, side_i, enc, a))
             for u in side:
                 if u.attachments:
                     for a in u.attachments:
                         if a not in hidden_att:
-                            for enc in _continuous(g.cards[a]):
+                            for enc in _continuous(cards[a]):
                                 out.append((u, mi, u.controller, enc, a))
                     if blanked(g, u):
                         continue
                 if u.hidden:
                     continue
-                for enc in _continuous(g.cards[u.stack[-1]]):
-                    out.append((u, mi, u.controller, enc, u.stack[-1]))
+                inst = u.stack[-1]
+                encs = known.get(cards[inst].id)
+                if encs is None:
+                    encs = _continuous(cards[inst])
+                for enc in encs:
+                    out.append((u, mi, u.controller, enc, inst))
     # every static and trigger in force, grouped by kind in the same pass ("s:<kind>", "t:<on>")
     cache: dict = {"_lines": out}
     for u, mi, ctl, enc, inst in out:
