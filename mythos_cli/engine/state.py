@@ -7,9 +7,8 @@ instances (bottom → top) with its status (hidden, power tokens, controller, at
 
 from __future__ import annotations
 
-import copy
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from mythos_cli.catalog.model import Card
@@ -172,7 +171,7 @@ class GameState:
     def clone(self) -> "GameState":
         """An independent copy (for look-ahead), made by hand for speed: the catalog cards,
         effect steps and decisions' option lists are immutable and shared."""
-        g = copy.copy(self)
+        g = _copy_state(self)
         g.players = tuple(_clone_player(p) for p in self.players)
         units: dict[int, Unit] = {}
         g.missions = [_clone_mission(m, units) for m in self.missions]
@@ -187,7 +186,7 @@ class GameState:
         g.last_turn_moves = dict(self.last_turn_moves)
         g.events = None if self.events is None else list(self.events)
         g.stack = [_clone_frame(f) for f in self.stack]
-        g.rng = random.Random()
+        g.rng = random.Random.__new__(random.Random)  # (no fresh seeding: the state is set next)
         g.rng.setstate(self.rng.getstate())
         g.lines_cache = {}
         g.lines_version = -1
@@ -216,15 +215,31 @@ class GameState:
         return self.phase == "over"
 
 
+def _shallow_copier(cls):
+    """A fast shallow copy for a slots dataclass (``copy.copy`` goes through ``__reduce_ex__``):
+    a function assigning every field, generated once per class."""
+    names = [f.name for f in fields(cls)]
+    body = "".join(f"    n.{a} = o.{a}\n" for a in names)
+    ns: dict = {"_new": object.__new__, "_cls": cls}
+    exec(f"def shallow(o):\n    n = _new(_cls)\n{body}    return n\n", ns)
+    return ns["shallow"]
+
+
+_copy_state = _shallow_copier(GameState)
+_copy_player = _shallow_copier(Player)
+_copy_unit = _shallow_copier(Unit)
+_copy_ctx = _shallow_copier(Ctx)
+
+
 def _clone_player(p: Player) -> Player:
-    q = copy.copy(p)
+    q = _copy_player(p)
     q.hand, q.deck, q.discard, q.missions = list(p.hand), list(p.deck), list(p.discard), list(p.missions)
     q.cost_face_up = list(p.cost_face_up)
     return q
 
 
 def _clone_unit(u: Unit) -> Unit:
-    v = copy.copy(u)
+    v = _copy_unit(u)
     v.stack = list(u.stack)
     v.attachments = list(u.attachments)
     return v
@@ -242,7 +257,7 @@ def _clone_mission(m: Mission, units: dict) -> Mission:
 
 
 def _clone_frame(f: Frame) -> Frame:
-    ctx = copy.copy(f.ctx)
+    ctx = _copy_ctx(f.ctx)
     ctx.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in f.ctx.vars.items()}
     steps = f.steps
     if any(type(s).__name__ == "Order" for s in steps):
