@@ -54,8 +54,9 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
     down = down if down <= chakra else None
     missions = range(len(g.missions)) if here < 0 else (here,)
     # (a quick filter before the selectors: every ATTACH selector names the same side)
-    sides = {s.side for s in host} if isinstance(host, tuple) else set()
-    friendly = (sides == {"friendly"}) if len(sides) == 1 and sides != {"any"} else None
+    # (every ATTACH selector names the same side: look only there; a unit's controller is its side)
+    named = {s.side for s in host} if isinstance(host, tuple) else set()
+    look = (player,) if named == {"friendly"} else (1 - player,) if named == {"enemy"} else (player, 1 - player)
     plain = not rules.statics(g, "cost") and not rules.has_own_cost(g, inst)
     for mi in missions:
         up = max(0, (card.cost if plain else rules.play_cost(g, player, inst, mi)) - discount)
@@ -67,9 +68,8 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
             continue
         m = g.missions[mi]
         ctx = Ctx(player=player, mission=mi)
-        hosts = tuple(u.uid for side in (player, 1 - player) for u in m.sides[side]
-                      if (friendly is None or (u.controller == player) == friendly)
-                      and rules.host_room(g, player, u) and rules.host_fits(g, ctx, host, u))
+        hosts = tuple(u.uid for side in look for u in m.sides[side]
+                      if (not u.attachments or rules.host_room(g, player, u)) and rules.host_fits(g, ctx, host, u))
         if hosts:
             yield mi, hosts, up, down
 
