@@ -195,6 +195,17 @@ def _delta(b: Board, mi: int, gain: int, w: Weights) -> float:
     return after - before
 
 
+_AMBUSH: dict[str, bool] = {}
+
+
+def has_ambush(card) -> bool:
+    """Whether the card has an encoded AMBUSH line (memoised per card version)."""
+    found = _AMBUSH.get(card.id)
+    if found is None:
+        found = _AMBUSH[card.id] = any(l.timing == "ambush" and l.encoding is not None for l in card.effects)
+    return found
+
+
 def score_main(obs: Observation, action: tuple, b: Board, base: float, w: Weights, cache: dict | None = None) -> float:
     kind = action[0]
     if kind == "pass":
@@ -216,8 +227,7 @@ def score_main(obs: Observation, action: tuple, b: Board, base: float, w: Weight
     card = obs.card(inst)
     if hidden:
         # a hidden card adds no Power now but is a threat (and a bluff); its AMBUSH waits
-        has_ambush = any(l.timing == "ambush" and l.encoding is not None for l in card.effects)
-        return 0.15 + (0.5 if has_ambush else 0.0) + w.hidden_bias - w.chakra * price - w.card_in_hand * 0.5
+        return 0.15 + (0.5 if has_ambush(card) else 0.0) + w.hidden_bias - w.chakra * price - w.card_in_hand * 0.5
     key = (card.id, mi, over >= 0)
     found = cache.get(key) if cache is not None else None
     if found is None:
@@ -244,8 +254,7 @@ def _score_attach(obs: Observation, action: tuple, b: Board, w: Weights, price: 
         _, inst, mi, host_uid, hidden = action
     card = obs.card(inst)
     if hidden:
-        has_ambush = any(l.timing == "ambush" and l.encoding is not None for l in card.effects)
-        return 0.1 + (0.4 if has_ambush else 0.0) + w.hidden_bias - w.chakra * price - w.card_in_hand * 0.5
+        return 0.1 + (0.4 if has_ambush(card) else 0.0) + w.hidden_bias - w.chakra * price - w.card_in_hand * 0.5
     p = card.power or 0
     gain = p if host_uid < 0 or obs.is_mine(host_uid) else -p
     eff, selfp = card_effect_value(obs, card, mi, b, upgrade=False, ambush=action[0] == "reveal_attachment")
