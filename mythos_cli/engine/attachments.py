@@ -113,7 +113,10 @@ def attach_card(g: GameState, player: int, inst: int, mi: int, host_uid: int, *,
         g.missions[mi].attachments[player].append(inst)
     if hidden:
         g.att_hidden.add(inst)
+    current = g.lines_version == g.board_version
     g.board_version += 1
+    if hidden and current:
+        g.lines_version = g.board_version  # a face-down attachment brings no line: the lines in force stay
     g.emit("attach", player, g.cards[inst].id, mi, "hidden" if hidden else "face_up", price)
     if not hidden:
         _attach_sequence(g, player, inst, host, mi, ambush=False)

@@ -346,7 +346,10 @@ def new_unit(g: GameState, player: int, inst: int, mi: int, *, hidden: bool) -> 
     g.next_uid += 1
     g.units[u.uid] = u
     g.missions[mi].sides[player].append(u)
+    current = g.lines_version == g.board_version
     g.board_version += 1
+    if hidden and current:
+        g.lines_version = g.board_version  # a hidden character brings no line: the lines in force stay
     return u
 
 

@@ -55,6 +55,13 @@ def check(g: GameState) -> None:
             dup = [n for n, k in names.items() if k > 1]
             if dup:
                 raise InvariantViolation(f"mission {mi}, player {side_idx}: two characters named {dup[0]}")
+    if g.lines_version == g.board_version:  # the lines in force, as cached, equal a fresh reading
+        cached = [(x[0].uid if x[0] else None, x[1:]) for x in rules.active_lines(g)]
+        g.lines_version = -1
+        fresh = [(x[0].uid if x[0] else None, x[1:]) for x in rules.active_lines(g)]
+        if cached != fresh:
+            raise InvariantViolation("cached continuous lines differ from the board "
+                                     "(a change of face-up cards did not bump the board version)")
     for u in g.all_units():
         if rules.power(g, u) != rules.power_now(g, u):
             raise InvariantViolation(f"unit {u.uid}: memoised Power {rules.power(g, u)} != {rules.power_now(g, u)} "
