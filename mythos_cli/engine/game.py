@@ -257,8 +257,7 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
             if u.hidden:  # yours, or a hidden card you control (it is played by its controller)
                 price = _reveal_price(g, player, u, plain=plain)
                 if price is not None:
-                    a = ("reveal", u.uid)
-                    prices[a] = price
+                    prices[("reveal", u.uid)] = price
     if p.hand or g.att_hidden:
         _attachment_options(g, player, prices)
     return list(prices), prices
