@@ -20,8 +20,9 @@ import polars as pl
 
 from mythos_cli.catalog import default_catalog
 from mythos_cli.sim.decks import default_gauntlet, load_specs
-from mythos_cli.sim.worker import CARD_SCHEMA, GAME_SCHEMA, ROUND_SCHEMA
+from mythos_cli.sim.record import BatchRecorder
 from mythos_cli.store import open_store
+from mythos_cli.store.db import card_list
 
 RUN = "syn"
 NAMES = {"leaf-team7": "Alpha", "sand-village": "Beta", "sound-four": "Gamma"}
@@ -134,8 +135,9 @@ SPECS = build_specs()
 
 
 def frames(specs: list[GameSpec], run: str = RUN) -> dict[str, pl.DataFrame]:
-    games, rounds, cards = [], [], []
+    rec = BatchRecorder(card_list(config(deck_lists())))
     for g in specs:
+        games, rounds, cards = [], [], []
         s0, s1 = g.seats
         missions = [s0.missions[0], s1.missions[0], s0.missions[1], s1.missions[1]]
         games.append({
@@ -161,9 +163,8 @@ def frames(specs: list[GameSpec], run: str = RUN) -> dict[str, pl.DataFrame]:
             for r, cs in st.drawn.items():
                 for c in cs:
                     cards.append(_event(run, g.no, seat, st.deck, c, "drawn", r))
-    return {"games": pl.DataFrame(games, schema=GAME_SCHEMA),
-            "player_rounds": pl.DataFrame(rounds, schema=ROUND_SCHEMA),
-            "card_events": pl.DataFrame(cards, schema=CARD_SCHEMA)}
+        rec.add_rows(games[0], rounds, cards)
+    return rec.frames()
 
 
 def chakra(game_no: int, seat: int, r: int) -> tuple[int, int]:

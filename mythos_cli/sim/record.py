@@ -1,12 +1,203 @@
-"""Turn a finished game into database rows (games, player_rounds, card_events)."""
+"""Turn finished games into database rows.
+
+``BatchRecorder`` builds a batch's ``game_data`` frame (one dense row per game, see
+``mythos_cli.store.layout``) straight from the engine's state, column by column: it runs in
+the workers, on their clock. ``game_rows`` gives the same game as schema-1 rows (a dict per
+game, per seat-round and per card event: what the views ``games``, ``player_rounds`` and
+``card_events`` show); ``BatchRecorder.add_rows`` packs such rows, for tests and tools that
+make games without the engine.
+"""
 
 from __future__ import annotations
 
+from typing import Sequence
+
+import polars as pl
+
 from mythos_cli.engine.state import RANKS, GameState
+from mythos_cli.store import layout
+from mythos_cli.store.layout import (CARD_BITS, EVENT_CODE, EVENT_SHIFT, HOW_CODE, HOW_SHIFT, MAX_MISSIONS,
+                                     MAX_ROUND, RANK_CODE, RANK_SHIFT, ROUND_SHIFT, SEAT_SHIFT, SETUP, WON_CODE,
+                                     WON_SHIFT, LayoutError, pack_cost, pack_event, pack_flags, pack_mission,
+                                     pack_scores, pack_stats, setup_key)
+
+# the frame a batch hands to the writer (layout.WRITTEN): plain columns, then integer lists
+SCALARS = {"run_id": pl.String, "game_no": pl.Int32, "batch_no": pl.Int32, "setup_key": pl.String,
+           "flags": pl.Int32, "seed": pl.UInt64, "score_0": pl.Int32, "score_1": pl.Int32, "decisions": pl.Int32}
+LISTS = {"missions": pl.Int16, "round_scores": pl.UInt32, "rounds": pl.UInt64, "costs": pl.Int16, "events": pl.Int32}
+assert tuple(SCALARS) + tuple(LISTS) == tuple(c for c, _ in layout.WRITTEN)
+META = ("run_id", "game_no", "batch_no", "seed")  # and studied_seat, and the setup (SETUP, or its setup_key)
+
+_PLAYED = ("play", "reveal", "attach", "reveal_attachment")
+_DRAWN = EVENT_CODE["drawn"] << EVENT_SHIFT
+_PLAYED_BITS = EVENT_CODE["played"] << EVENT_SHIFT
+_OPENING = EVENT_CODE["opening"] << EVENT_SHIFT
+_DEALT = EVENT_CODE["dealt"] << EVENT_SHIFT
+_HOW = {k: v << HOW_SHIFT for k, v in HOW_CODE.items() if k is not None}
+_HOW_REVEAL = _HOW["reveal"]
+_HOW_ATTACH, _HOW_ATTACH_HIDDEN = _HOW["attach"], _HOW["attach_hidden"]
+_WON_NO, _WON_YES = WON_CODE[False] << WON_SHIFT, WON_CODE[True] << WON_SHIFT
+_STATS_A, _STATS_B = layout.ROUND_STATS
+
+
+class BatchRecorder:
+    """The ``game_data`` rows of one batch, kept as column lists until ``frames()``."""
+
+    def __init__(self, cards: Sequence[str]):
+        if len(cards) > 1 << CARD_BITS:
+            raise LayoutError(f"{len(cards)} cards: the layout holds {1 << CARD_BITS}")
+        self.code = {c: i for i, c in enumerate(cards)}
+        self.scalars: dict[str, list] = {c: [] for c in SCALARS}
+        self.lists: dict[str, list[list[int]]] = {c: [] for c in LISTS}
+
+    def _card(self, card: str) -> int:
+        try:
+            return self.code[card]
+        except KeyError:
+            raise LayoutError(f"card {card} is not in the run's card list (its decks' cards)") from None
+
+    def _missions(self, missions: list[tuple[str, int]]) -> list[int]:
+        if len(missions) > MAX_MISSIONS:
+            raise LayoutError(f"a game with {len(missions)} missions: the layout holds {MAX_MISSIONS}")
+        return [pack_mission(self._card(card), owner) for card, owner in missions]
+
+    def _add(self, name: str, values: list[int]) -> None:
+        self.lists[name].append(values)
+
+    def add_game(self, g: GameState, meta: dict) -> None:
+        """One finished game; ``meta`` carries the run-level facts: ``META``, ``studied_seat``, and
+        ``setup_key`` or the ``SETUP`` strings (matchup, decks, deck hashes, policies)."""
+        c = self.scalars
+        for k in META:
+            c[k].append(meta[k])
+        c["setup_key"].append(meta["setup_key"] if "setup_key" in meta else setup_key([meta[k] for k in SETUP]))
+        cards = g.cards
+        p0, p1 = g.players
+        c["score_0"].append(p0.score)
+        c["score_1"].append(p1.score)
+        c["decisions"].append(g.decisions)
+        self._add("missions", self._missions([(cards[m.card].id, g.owner[m.card]) for m in g.missions]))
+        self._add("round_scores", [pack_scores(a, b) for a, b in g.round_scores])
+        rounds: list[int] = []
+        costs: list[int] = []
+        for r, entry in enumerate(g.round_log):
+            for seat, st in enumerate(entry):
+                _pack_round(rounds, costs, 2 * r + seat, st)
+        self._add("rounds", rounds)
+        self._add("costs", costs)
+        events: list[int] = []
+        dealt: list[list[int]] = [[], []]
+        opening: list[list[int]] = [[], []]
+        if g.events is not None:
+            code = self.code
+            won: dict[tuple[int, int], int] = {}
+            for ev in g.events:
+                if ev[1] == "mission_result":
+                    won[(ev[0], ev[2])] = ev[5]
+            missions = g.missions
+            for ev in g.events:
+                rnd, kind = ev[0], ev[1]
+                if kind == "draw":
+                    if rnd >= 1:
+                        if rnd > MAX_ROUND:
+                            raise LayoutError(f"round {rnd} does not fit the card-event layout")
+                        cid = cards[ev[3]].id
+                        events.append((code[cid] if cid in code else self._card(cid)) | ev[2] << SEAT_SHIFT
+                                      | _DRAWN | rnd << ROUND_SHIFT)
+                elif kind in _PLAYED:
+                    if rnd > MAX_ROUND:
+                        raise LayoutError(f"round {rnd} does not fit the card-event layout")
+                    if kind == "play":
+                        how = _HOW.get(ev[5])
+                        if how is None:
+                            raise LayoutError(f"a card played {ev[5]!r}: the card-event layout does not know how")
+                    elif kind == "attach":
+                        if ev[5] == "character":
+                            continue
+                        how = _HOW_ATTACH_HIDDEN if ev[5] == "hidden" else _HOW_ATTACH
+                    else:
+                        how = _HOW_REVEAL
+                    seat, cid, mi = ev[2], ev[3], ev[4]
+                    rank = (missions[mi].rank + 1) << RANK_SHIFT if mi < len(missions) else 0
+                    w = won.get((rnd, mi))
+                    events.append((code[cid] if cid in code else self._card(cid)) | seat << SEAT_SHIFT
+                                  | _PLAYED_BITS | rnd << ROUND_SHIFT | how | rank
+                                  | (0 if w is None else _WON_YES if w == seat else _WON_NO))
+                elif kind == "dealt":
+                    seat = ev[2]
+                    dealt[seat] = [self._card(cid) | seat << SEAT_SHIFT | _DEALT for cid in ev[3]]
+                elif kind == "opening":
+                    seat = ev[2]
+                    hand = [self._card(cid) | seat << SEAT_SHIFT | _OPENING for cid in ev[3]]
+                    opening[seat] = hand
+                    events.extend(hand)
+        stored = self._finish_events(events, dealt, opening)
+        c["flags"].append(pack_flags({
+            "studied_seat": meta["studied_seat"], "first_edge": g.first_edge, "final_edge": g.edge,
+            "winner": g.winner, "tiebreak_by_edge": g.tiebreak_by_edge, "mulligan_0": p0.mulliganed,
+            "mulligan_1": p1.mulliganed, "dealt_stored": stored}))
+
+    def _finish_events(self, events: list[int], dealt: list[list[int]], opening: list[list[int]]) -> int:
+        """Store the events; a seat's dealt hand only where it differs from its opening hand."""
+        stored, head = 0, []
+        for seat in (0, 1):
+            if dealt[seat] != [e - _OPENING + _DEALT for e in opening[seat]]:
+                stored |= 1 << seat
+                head.extend(dealt[seat])
+        self._add("events", head + events if head else events)
+        return stored
+
+    def add_rows(self, game: dict, rounds: list[dict], events: list[dict]) -> None:
+        """One game given as schema-1 rows (``game_rows``'s shape)."""
+        c = self.scalars
+        for k in ("run_id", "game_no", "batch_no", "seed", "score_0", "score_1", "decisions"):
+            c[k].append(game[k])
+        c["setup_key"].append(setup_key([game[k] for k in SETUP]))
+        self._add("missions", self._missions(list(zip(game["missions"], game["mission_owners"]))))
+        self._add("round_scores", [pack_scores(a, b) for a, b in zip(game["round_scores_0"], game["round_scores_1"])])
+        packed_rounds: list[int] = []
+        costs: list[int] = []
+        for st in sorted(rounds, key=lambda s: (s["round"], s["seat"])):
+            _pack_round(packed_rounds, costs, 2 * (st["round"] - 1) + st["seat"], st)
+        self._add("rounds", packed_rounds)
+        self._add("costs", costs)
+        packed: list[int] = []
+        dealt: list[list[int]] = [[], []]
+        opening: list[list[int]] = [[], []]
+        for ev in events:
+            seat = ev["seat"]
+            e = pack_event(self._card(ev["card"]), seat, EVENT_CODE[ev["event"]], ev["round"],
+                           HOW_CODE[ev.get("how")], RANK_CODE[ev.get("mission_rank")], WON_CODE[ev.get("won_mission")])
+            if ev["event"] == "dealt":
+                dealt[seat].append(e)
+            else:
+                if ev["event"] == "opening":
+                    opening[seat].append(e)
+                packed.append(e)
+        stored = self._finish_events(packed, dealt, opening)
+        c["flags"].append(pack_flags({**game, "dealt_stored": stored}))
+
+    def __len__(self) -> int:
+        return len(self.scalars["game_no"])
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        # Polars builds these from Python lists directly (pyarrow would import pandas: 0.5 s a worker)
+        cols = [pl.Series(k, v, dtype=SCALARS[k]) for k, v in self.scalars.items()]
+        cols += [pl.Series(k, self.lists[k], dtype=pl.List(dtype)) for k, dtype in LISTS.items()]
+        return {"game_data": pl.DataFrame(cols)}
+
+
+def _pack_round(rounds: list[int], costs: list[int], slot: int, st: dict) -> None:
+    rounds.append(pack_stats([st[k] for k in _STATS_A]))
+    rounds.append(pack_stats([int(st[k]) for k in _STATS_B]))
+    for cost in st["cost_face_up"]:
+        costs.append(pack_cost(slot, cost))
 
 
 def game_rows(g: GameState, meta: dict) -> tuple[dict, list[dict], list[dict]]:
-    """``meta`` carries the run-level facts: run_id, game_no, batch_no, matchup, decks, policies, seed."""
+    """A game as schema-1 rows: its games row, its player_rounds rows and its card_events rows.
+
+    ``meta`` carries the run-level facts: run_id, game_no, batch_no, matchup, decks, policies, seed."""
     run_id, game_no = meta["run_id"], meta["game_no"]
     decks = (meta["deck_0"], meta["deck_1"])
     game = {

@@ -1,9 +1,12 @@
 """Run a planned simulation on a local process pool or a Dask cluster; one writer stores it.
 
-Workers play batches and hand back Polars frames; the calling process is the only writer
-and stores each finished batch in one transaction, so an interrupted run (Ctrl-C, a killed
-process, a full disk) keeps every finished batch and ``resume`` completes it with exactly
-the games it would have played.
+Workers play batches and hand back Polars frames; the calling process is the only writer.
+It stores finished batches in transactions: every batch that is ready when the writer looks
+goes into the same transaction, up to ``MAX_GROUP_GAMES`` games (a transaction's fixed cost,
+some 10 ms, is then paid once for all of them, so a writer that falls behind catches up),
+and a batch counts as stored once its transaction commits. An interrupted run (Ctrl-C, a
+killed process, a full disk) keeps every committed batch and ``resume`` completes it with
+exactly the games it would have played.
 """
 
 from __future__ import annotations
@@ -23,7 +26,11 @@ from mythos_cli import __version__
 from mythos_cli.catalog.loader import data_dir
 from mythos_cli.sim.plan import RunConfig
 from mythos_cli.sim.worker import run_batch
-from mythos_cli.store.db import Store, StoreError
+from mythos_cli.store.db import Store, StoreError, card_list
+from mythos_cli.store.layout import LayoutError
+
+# at most this many games in one transaction (a writer that fell behind catches up in steps)
+MAX_GROUP_GAMES = 10_000
 
 
 class Interrupted(Exception):
@@ -84,11 +91,16 @@ def _ignore_sigint() -> None:
 
 def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, backend: str = "local",
             scheduler: str | None = None, progress: Callable[[int], None] | None = None) -> None:
-    """Play every batch of the run not stored yet, storing each as it finishes."""
+    """Play every batch of the run not stored yet, storing finished batches as they come."""
     run = store.run(run_id)
     if run is not None and run["catalog_hash"] != catalog_hash():
         raise StoreError(f"run {run_id} was played with another card catalog (hash {run['catalog_hash']}); "
                          "resuming it now would mix rules: start a new run instead")
+    cards = store.run_cards(run_id)
+    missing = sorted(set(card_list(config.to_json())) - set(cards))
+    if missing:
+        raise StoreError(f"run {run_id}: its stored card list lacks {', '.join(missing[:5])}; "
+                         "the database was changed by hand: start a new run instead")
     batches = config.batches()
     done = store.done_batches(run_id)
     todo = [(i, b) for i, b in enumerate(batches) if i not in done]
@@ -97,25 +109,64 @@ def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, b
     store.set_status(run_id, "running")
     try:
         if backend == "dask":
-            stored = _run_dask(store, run_id, config, todo, scheduler, progress, stored)
+            stored = _run_dask(store, run_id, config, cards, todo, scheduler, progress, stored)
         elif workers <= 1:
             for i, b in todo:
-                store.write_batch(run_id, i, run_batch(run_id, config, i, b))
+                store.write_batch(run_id, i, run_batch(run_id, config, i, b, cards))
                 stored += len(b)
                 if progress:
                     progress(len(b))
         else:
-            stored = _run_pool(store, run_id, config, todo, workers, progress, stored)
+            stored = _run_pool(store, run_id, config, cards, todo, workers, progress, stored)
     except KeyboardInterrupt:
         store.set_status(run_id, "interrupted")
         raise Interrupted(run_id, stored, planned) from None
+    except LayoutError as exc:  # an engine change the database layout does not know: say so, keep what is stored
+        store.set_status(run_id, "interrupted")
+        raise StoreError(f"run {run_id}: a game does not fit the database layout ({exc}); the stored batches are "
+                         "kept. This is a mythos bug: please report it") from None
     except BaseException:
         store.set_status(run_id, "interrupted")
         raise
     store.set_status(run_id, "finished")
 
 
-def _run_pool(store, run_id, config, todo, workers, progress, stored) -> int:
+def store_ready(store: Store, run_id: str, ready: list[tuple[int, list, object]],
+                progress: Callable[[int], None] | None) -> int:
+    """Store finished batches ``(batch_no, jobs, future)`` in as few transactions as the cap allows.
+
+    A batch whose worker failed is not stored; the others are, then the failure is raised."""
+    group: list = []
+    games = stored = 0
+    failure: BaseException | None = None
+
+    def flush() -> None:
+        nonlocal group, games, stored
+        if group:
+            store.write_batches(run_id, [(i, frames) for i, _, frames in group])
+            for _, b, _ in group:
+                stored += len(b)
+                if progress:
+                    progress(len(b))
+        group, games = [], 0
+
+    for i, b, fut in ready:
+        try:
+            frames = fut.result()
+        except BaseException as exc:  # noqa: BLE001 - re-raised once the others are stored
+            failure = failure or exc
+            continue
+        if group and games + len(b) > MAX_GROUP_GAMES:
+            flush()
+        group.append((i, b, frames))
+        games += len(b)
+    flush()
+    if failure is not None:
+        raise failure
+    return stored
+
+
+def _run_pool(store, run_id, config, cards, todo, workers, progress, stored) -> int:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
     pending = {}
     queue = list(todo)
@@ -123,14 +174,10 @@ def _run_pool(store, run_id, config, todo, workers, progress, stored) -> int:
         while queue or pending:
             while queue and len(pending) < workers * 2:  # keep the pool busy, not flooded
                 i, b = queue.pop(0)
-                pending[pool.submit(run_batch, run_id, config, i, b)] = (i, b)
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                i, b = pending.pop(fut)
-                store.write_batch(run_id, i, fut.result())
-                stored += len(b)
-                if progress:
-                    progress(len(b))
+                pending[pool.submit(run_batch, run_id, config, i, b, cards)] = (i, b)
+            wait(pending, return_when=FIRST_COMPLETED)
+            ready = [(*pending.pop(fut), fut) for fut in [f for f in pending if f.done()]]
+            stored += store_ready(store, run_id, ready, progress)
     finally:
         for fut in pending:
             fut.cancel()
@@ -138,7 +185,7 @@ def _run_pool(store, run_id, config, todo, workers, progress, stored) -> int:
     return stored
 
 
-def _run_dask(store, run_id, config, todo, scheduler, progress, stored) -> int:
+def _run_dask(store, run_id, config, cards, todo, scheduler, progress, stored) -> int:
     try:
         from distributed import Client, as_completed
     except ImportError:  # pragma: no cover - dask is a declared dependency
@@ -152,14 +199,10 @@ def _run_dask(store, run_id, config, todo, scheduler, progress, stored) -> int:
     try:
         futures = {}
         for i, b in todo:
-            fut = client.submit(run_batch, run_id, config, i, b, pure=False)
+            fut = client.submit(run_batch, run_id, config, i, b, cards, pure=False)
             futures[fut] = (i, b)
-        for fut in as_completed(list(futures)):
-            i, b = futures[fut]
-            store.write_batch(run_id, i, fut.result())
-            stored += len(b)
-            if progress:
-                progress(len(b))
+        for finished in as_completed(list(futures)).batches():  # every future done by now, at once
+            stored += store_ready(store, run_id, [(*futures.pop(f), f) for f in finished], progress)
     finally:
         client.close()
     return stored
