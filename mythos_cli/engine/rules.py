@@ -766,10 +766,15 @@ def side_power(g: GameState, mi: int, player: int) -> int:
         g.power_cache = _power_table(g)
         g.power_key = power_key_now
     key = ("side", mi, player)
-    found = g.power_cache.get(key)
+    table = g.power_cache
+    found = table.get(key)
     if found is None:
-        found = sum(power(g, u) for u in g.missions[mi].sides[player]) + sum(
-            attachment_power(g, a, None) for a in g.missions[mi].attachments[player])
+        found = 0
+        for u in g.missions[mi].sides[player]:
+            p = table.get(u.uid)
+            found += power(g, u) if p is None else p
+        for a in g.missions[mi].attachments[player]:
+            found += attachment_power(g, a, None)
         for src, smi, ctl, s in statics(g, "side_power"):  # "you have +N total Power in this mission"
             if smi != mi or ctl not in (-1, player):
                 continue

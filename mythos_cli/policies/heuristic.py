@@ -161,8 +161,31 @@ def _power_gain(b: Board, mi: int, n: int) -> float:
     return after - before + 0.05 * n
 
 
+_PASSIVE: dict[str, tuple[float, int] | None] = {}
+
+
+def _passive_value(card) -> tuple[float, int] | None:
+    """``card_effect_value`` of a card with no encoded instant line (it depends on nothing but
+    the card), or None for a card that has one (memoised per card version)."""
+    if card.id in _PASSIVE:
+        return _PASSIVE[card.id]
+    found = None
+    if not any(l.kind == "instant" and l.encoding is not None for l in card.effects):
+        found = _card_effect_value(None, card, 0, None, upgrade=False, ambush=False)
+    _PASSIVE[card.id] = found
+    return found
+
+
 def card_effect_value(obs: Observation, card, mi: int, b: Board, *, upgrade: bool, ambush: bool) -> tuple[float, int]:
     """(value of the card's instant effects when played here, Power it adds to itself)."""
+    found = _passive_value(card)
+    if found is not None:
+        return found
+    return _card_effect_value(obs, card, mi, b, upgrade=upgrade, ambush=ambush)
+
+
+def _card_effect_value(obs: Observation | None, card, mi: int, b: Board | None, *, upgrade: bool,
+                       ambush: bool) -> tuple[float, int]:
     total, self_power = 0.0, 0
     for line in card.effects:
         enc = line.encoding
