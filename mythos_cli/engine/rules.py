@@ -660,13 +660,10 @@ def power(g: GameState, u: Unit) -> int:
     Memoised until the board, any Power token, the Edge or an empty hand changes: those are
     everything a static's target or condition can read. (The invariant checker compares the
     memo with a fresh computation after every decision of the random-game runs.)"""
-    key = (g.board_version, g.token_version, g.edge, not g.players[0].hand, not g.players[1].hand, g.phase == "evaluate")
-    if g.power_key != key:
-        g.power_cache = _power_table(g)
-        g.power_key = key
-    found = g.power_cache.get(u.uid)
+    table = _power_memo(g)
+    found = table.get(u.uid)
     if found is None:  # a character out of play that an effect still looks at
-        found = g.power_cache[u.uid] = power_now(g, u)
+        found = table[u.uid] = power_now(g, u)
     return found
 
 
@@ -758,30 +755,38 @@ def _static_hits(g: GameState, ctx: Ctx, s: Static, u: Unit) -> bool:
     return matches(g, ctx, s.target, u, core=True)
 
 
+def _power_memo(g: GameState) -> dict:
+    """The Power memo, rebuilt when the board, any Power token, the Edge, an empty hand or the
+    evaluation phase changes (everything a static's target or condition can read)."""
+    key = (g.board_version, g.token_version, g.edge, not g.players[0].hand, not g.players[1].hand,
+           g.phase == "evaluate")
+    if g.power_key != key:
+        g.power_cache = _power_table(g)
+        g.power_key = key
+    return g.power_cache
+
+
 def side_power(g: GameState, mi: int, player: int) -> int:
     """Total Power of one side of a mission (characters, plus attachments on the mission)."""
-    power_key_now = (g.board_version, g.token_version, g.edge, not g.players[0].hand, not g.players[1].hand,
-                     g.phase == "evaluate")
-    if g.power_key != power_key_now:
-        g.power_cache = _power_table(g)
-        g.power_key = power_key_now
-    key = ("side", mi, player)
-    table = g.power_cache
-    found = table.get(key)
-    if found is None:
-        found = 0
-        for u in g.missions[mi].sides[player]:
-            p = table.get(u.uid)
-            found += power(g, u) if p is None else p
-        for a in g.missions[mi].attachments[player]:
-            found += attachment_power(g, a, None)
-        for src, smi, ctl, s in statics(g, "side_power"):  # "you have +N total Power in this mission"
-            if smi != mi or ctl not in (-1, player):
-                continue
-            ctx = Ctx(player=player, source=src.uid if src else -1, mission=mi)
-            if condition(g, ctx, s.cond, core=True):
-                found += number(g, ctx, s.n, core=True)
-        g.power_cache[key] = found
+    table = _power_memo(g)
+    found = table.get(("side", mi, player))
+    return _side_total(g, mi, player, table) if found is None else found
+
+
+def _side_total(g: GameState, mi: int, player: int, table: dict) -> int:
+    found = 0
+    for u in g.missions[mi].sides[player]:
+        p = table.get(u.uid)
+        found += power(g, u) if p is None else p
+    for a in g.missions[mi].attachments[player]:
+        found += attachment_power(g, a, None)
+    for src, smi, ctl, s in statics(g, "side_power"):  # "you have +N total Power in this mission"
+        if smi != mi or ctl not in (-1, player):
+            continue
+        ctx = Ctx(player=player, source=src.uid if src else -1, mission=mi)
+        if condition(g, ctx, s.cond, core=True):
+            found += number(g, ctx, s.n, core=True)
+    table[("side", mi, player)] = found
     return found
 
 
