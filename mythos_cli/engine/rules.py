@@ -502,7 +502,7 @@ def select(g: GameState, ctx: Ctx, sel: Selector, *, core: bool = False) -> list
     if sel.self_:
         u = g.units.get(ctx.source)
         return [u] if u is not None and (not sel.extra or matches(g, ctx, sel, u, core=core)) else []
-    out = [u for u in g.all_units() if matches(g, ctx, sel, u, core=core)]
+    out = [u for u in _candidates(g, ctx, sel) if matches(g, ctx, sel, u, core=core)]
     if sel.pick and out:
         if sel.pick == "lowest_cost":
             best = min(cost_of(g, u) for u in out)
@@ -713,9 +713,22 @@ def _static_targets(g: GameState, ctx: Ctx, s: Static, units: list) -> list:
         return [u for u in units if u.uid == ctx.source]
     if ctx.player < 0 and s.target.side != "any":
         return []
-    if s.target.pick:
-        return select(g, ctx, s.target, core=True)
-    return [u for u in units if matches(g, ctx, s.target, u, core=True)]
+    sel = s.target
+    if sel.pick:
+        return select(g, ctx, sel, core=True)
+    return [u for u in _candidates(g, ctx, sel, units) if matches(g, ctx, sel, u, core=True)]
+
+
+def _candidates(g: GameState, ctx: Ctx, sel: Selector, units=None):
+    """The units that may match ``sel``, in board order: only on the mission and the side it
+    names, when it names them (``matches`` decides; a unit's side is its controller's)."""
+    this = sel.where == "this"
+    side = sel.side if ctx.player >= 0 else "any"
+    if sel.var or (not this and side == "any"):
+        return g.all_units() if units is None else units
+    missions = g.missions if not this else (g.missions[ctx.mission],) if ctx.mission >= 0 else ()
+    sides = (0, 1) if side == "any" else (ctx.player,) if side == "friendly" else (1 - ctx.player,)
+    return [u for m in missions for i in sides for u in m.sides[i]]
 
 
 def power_now(g: GameState, u: Unit) -> int:
