@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
@@ -69,33 +70,198 @@ class GreedyPolicy(BasePolicy):
         return H.best_main(obs, self.weights, self.rng)
 
 
-class TempoPolicy(GreedyPolicy):
-    """Spends everything face-up, fast, and fights for the newest mission."""
+# ---------------------------------------------------------------------------------------
+# planning a round's spending (the archetypes)
+def _plan_item(obs: Observation, action: tuple, b: H.Board, w: H.Weights, cache: dict):
+    """How a main action enters a round plan: (mission, Power it adds there, its value apart from
+    that Power, its name), or mission -1 for an action valued on its own (hidden plays, attachments)."""
+    kind = action[0]
+    if kind == "play" and not action[3]:
+        _, inst, mi, _, over = action
+        card = obs.card(inst)
+        key = (card.id, mi, over >= 0)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = H.card_effect_value(obs, card, mi, b, upgrade=over >= 0, ambush=False)
+        eff, selfp = found
+        gain = card.power + selfp
+        if over >= 0:
+            gain -= obs.unit_card(over).power
+        hand_cost = 0.0 if over >= 0 else w.card_in_hand * 0.6
+    elif kind == "reveal":
+        card = obs.unit_card(action[1])
+        mi = obs.mission_of(action[1])
+        eff, selfp = H.card_effect_value(obs, card, mi, b, upgrade=False, ambush=True)
+        gain = card.power + selfp
+        hand_cost = -w.reveal_bias
+    else:
+        return -1, 0, None, None
+    price = obs.price(action)
+    hold = w.hold_chakra * price if not obs.opponent_passed else 0.0
+    return mi, gain, w.effect_scale * eff - w.chakra * price - hand_cost - hold, card.name_key
+
+
+def round_plan(obs: Observation, w: H.Weights, ranked: list[tuple[float, tuple]], depth: int = 3,
+               width: int = 12) -> tuple[list[tuple], float]:
+    """The best set of up to ``depth`` of my main actions this round that my chakra pays for
+    (different cards, one name per mission side), among the ``width`` best single actions, with
+    the Power of plays on one mission added up before it is valued (two plays may take a mission
+    that neither takes alone; a second play where the first already wins is worth less).
+    ``ranked`` is ``H.ranked_main``'s list (its values are used for actions valued on their own).
+    Returns the set's actions, the best single action first, and the set's value (to beat passing)."""
+    b = H.board(obs, w)
+    n = len(b.mine)
+    theirs, weight, edge, open_ = b.theirs, b.weight, b.edge, b.open_
+    memo: list[dict] = [{} for _ in range(n)]
+
+    def part(mi: int, m: int) -> float:  # what mission mi is worth to me with Power m there
+        v = memo[mi].get(m)
+        if v is None:
+            t = theirs[mi]
+            v = memo[mi][m] = weight[mi] * H.win_prob(m - t, edge, open_, w) if (m or t) else 0.0
+        return v
+
+    mine = list(b.mine)
+    parts = [part(mi, mine[mi]) for mi in range(n)]
+    base = sum(parts)
+    cache: dict = {}
+    items = []
+    for v, a in ranked:
+        if a[0] == "pass":
+            continue
+        mi, gain, rest, name = _plan_item(obs, a, b, w, cache)
+        ident = ("unit" if a[0] == "reveal" else "card", a[1])
+        if rest is None:
+            items.append((v, a, -1, 0, v, None, obs.price(a), ident))
+            continue
+        trial = list(parts)
+        trial[mi] = part(mi, mine[mi] + gain)
+        items.append((sum(trial) - base + rest, a, mi, gain, rest, (mi, name), obs.price(a), ident))
+    items.sort(key=lambda it: -it[0])
+    pool = items[:width]
+    best: list = [[], -1e9]
+    chosen: list = []
+    idents: set = set()
+    names: set = set()
+
+    def search(start: int, rest_sum: float, left: int) -> None:
+        if chosen:
+            v = sum(parts) - base + rest_sum
+            if v > best[1]:
+                best[0], best[1] = [it[1] for it in chosen], v
+        if len(chosen) >= depth:
+            return
+        for k in range(start, len(pool)):
+            it = pool[k]
+            _, a, mi, gain, rest, name, price, ident = it
+            if price > left or ident in idents or (name is not None and name in names):
+                continue
+            if mi >= 0:
+                old = parts[mi]
+                mine[mi] += gain
+                parts[mi] = part(mi, mine[mi])
+            chosen.append(it)
+            idents.add(ident)
+            if name is not None:
+                names.add(name)
+            search(k + 1, rest_sum + rest, left - price)
+            chosen.pop()
+            idents.discard(ident)
+            if name is not None:
+                names.discard(name)
+            if mi >= 0:
+                mine[mi] -= gain
+                parts[mi] = old
+
+    search(0, 0.0, obs.chakra)
+    return best[0], best[1]
+
+
+def _pass_value(ranked: list[tuple[float, tuple]]) -> float:
+    return next(v for v, a in ranked if a[0] == "pass")
+
+
+class PlanningPolicy(GreedyPolicy):
+    """A heuristic player that plans its round: it values the best set of actions its chakra
+    can pay for (``round_plan``) against passing, and makes that plan's best play first."""
+
+    plan_depth = 3
+
+    def main(self, obs: Observation) -> tuple:
+        ranked = H.ranked_main(obs, self.weights)
+        plan, value = round_plan(obs, self.weights, ranked, self.plan_depth)
+        if not plan or value <= _pass_value(ranked):
+            return ("pass",)
+        return plan[0]
+
+
+class TempoPolicy(PlanningPolicy):
+    """Spends everything face-up, fast, and fights for the newest mission: chakra has no value
+    kept, and it plans how to spend all of it this round."""
 
     name = "tempo"
     weights = H.Weights(chakra=0.0, hidden_bias=-2.0, newest_bias=0.5, pass_margin=-0.1, edge=0.4, effect_scale=1.3,
                         future_rounds=0.6)
 
 
-class AmbushPolicy(GreedyPolicy):
-    """Plays cheap cards hidden, reveals late (after the opponent passes), bluffs, holds the Edge."""
+class AmbushPolicy(PlanningPolicy):
+    """Plays cheap cards hidden (early in the game above all, when a hidden character brings
+    chakra for longer), reveals late: after the opponent passes (or, in the last round, when
+    reveals are all its plan has left), bluffs, values the Edge."""
 
     name = "ambush"
-    weights = H.Weights(hidden_bias=0.4, reveal_bias=0.8, edge=0.6, chakra=0.02)
+    weights = H.Weights(hidden_bias=0.4, reveal_bias=0.6, edge=1.2, chakra=0.03, future_rounds=0.65, effect_scale=1.2,
+                        card_in_hand=0.25, pass_margin=0.1, spread=2.0, rank_bias=0.08)
+    hidden_by_round = (0.5, 0.4, 0.2, -0.3)  # hidden_bias in rounds 1-4: in the last round a hidden card only bluffs
+
+    def __init__(self, mulligan: str | None = None, **params):
+        super().__init__(mulligan, **params)
+        self._round_weights = tuple(dataclasses.replace(self.weights, hidden_bias=h) for h in self.hidden_by_round)
 
     def main(self, obs: Observation) -> tuple:
-        ranked = H.ranked_main(obs, self.weights)
-        if not obs.opponent_passed:
-            # before the opponent commits, prefer hidden plays and passing for the Edge over reveals
-            for v, a in ranked:
-                if a[0] == "reveal":
-                    continue
-                return a
-        return ranked[0][1]
+        w = self._round_weights[min(max(obs.round, 1), 4) - 1]
+        ranked = self._ranked(obs, w)
+        plan, value = round_plan(obs, w, ranked, self.plan_depth)
+        if not plan or value <= _pass_value(ranked):
+            return ("pass",)
+        if obs.opponent_passed:
+            return plan[0]
+        for a in plan:
+            if a[0] != "reveal":
+                return a  # reveals wait until the opponent has passed
+        if obs.round >= 4:
+            return plan[0]  # the last round: reveals are all the plan has left
+        return next(a for v, a in ranked if a[0] != "reveal")
+
+    @staticmethod
+    def _ranked(obs: Observation, w: H.Weights) -> list[tuple[float, tuple]]:
+        """``H.ranked_main``, with the card to hide chosen: one with an AMBUSH line, else the
+        weakest (lowest Power + cost), kept for the plan at the best hidden play's value."""
+        ranked = [list(t) for t in H.ranked_main(obs, w)]
+        hidden = [k for k, (v, a) in enumerate(ranked) if a[0] == "play" and a[3]]
+        if hidden:
+            def preference(k: int) -> tuple:
+                card = obs.card(ranked[k][1][1])
+                return 10 * H.has_ambush(card) - card.power - (card.cost or 0), ranked[k][1][2]
+
+            pick = max(hidden, key=preference)
+            top = max(ranked[k][0] for k in hidden)
+            for k in hidden:
+                ranked[k][0] = top if k == pick else min(ranked[k][0], top) - 0.01
+        return sorted(((v, a) for v, a in ranked), key=lambda t: -t[0])
 
 
-class ControlPolicy(GreedyPolicy):
-    """Saves chakra for the late, valuable missions (B and A) and answers rather than leads."""
+class ControlPolicy(PlanningPolicy):
+    """Saves chakra for the late, valuable missions (B and A) and answers rather than leads;
+    it plans what it spends."""
+
+    name = "control"
+    weights = H.Weights(rank_bias=0.25, hold_chakra=0.12, hidden_bias=0.2, chakra=0.04, edge=0.6, effect_scale=1.2,
+                        future_rounds=0.7, card_in_hand=0.35, spread=1.9, pass_margin=0.07)
+
+
+class _SearchControl(GreedyPolicy):
+    """The one-step player (control's former weights) the lookahead ranks and plays out with."""
 
     name = "control"
     weights = H.Weights(rank_bias=0.2, hold_chakra=0.15, hidden_bias=0.2, chakra=0.02, edge=0.4, effect_scale=1.5,
@@ -109,13 +275,13 @@ class LookaheadPolicy(GreedyPolicy):
 
     name = "lookahead"
 
-    weights = ControlPolicy.weights
+    weights = _SearchControl.weights
 
     def __init__(self, mulligan: str | None = None, sims: int = 12, time: float = 0.0, width: int = 3,
                  clear: float = 1.5, **params):
         super().__init__(mulligan, sims=int(sims), time=float(time), width=int(width), clear=float(clear), **params)
         self.sims, self.time_budget, self.width, self.clear = int(sims), float(time), int(width), float(clear)
-        self._inner = ControlPolicy(mulligan="keep")
+        self._inner = _SearchControl(mulligan="keep")
 
     def main(self, obs: Observation) -> tuple:
         ranked = H.ranked_main(obs, self.weights)
