@@ -303,10 +303,13 @@ def best_main(obs: Observation, w: Weights, rng) -> tuple:
     return best
 
 
-def ranked_main(obs: Observation, w: Weights) -> list[tuple[float, tuple]]:
-    b = board(obs, w)
+def ranked_main(obs: Observation, w: Weights, b: Board | None = None,
+                cache: dict | None = None) -> list[tuple[float, tuple]]:
+    """Every main action with its one-step score, best first (``b``: this decision's board, if
+    built; ``cache``: the decision's memo of card effect values, shared with the caller)."""
+    b = board(obs, w) if b is None else b
     base = b.value(w)
-    cache: dict = {}
+    cache = {} if cache is None else cache
     return sorted(((score_main(obs, a, b, base, w, cache), a) for a in obs.legal), key=lambda t: -t[0])
 
 

@@ -102,14 +102,15 @@ def _plan_item(obs: Observation, action: tuple, b: H.Board, w: H.Weights, cache:
 
 
 def round_plan(obs: Observation, w: H.Weights, ranked: list[tuple[float, tuple]], depth: int = 3,
-               width: int = 12) -> tuple[list[tuple], float]:
+               width: int = 12, b: H.Board | None = None, cache: dict | None = None) -> tuple[list[tuple], float]:
     """The best set of up to ``depth`` of my main actions this round that my chakra pays for
     (different cards, one name per mission side), among the ``width`` best single actions, with
     the Power of plays on one mission added up before it is valued (two plays may take a mission
     that neither takes alone; a second play where the first already wins is worth less).
     ``ranked`` is ``H.ranked_main``'s list (its values are used for actions valued on their own).
-    Returns the set's actions, the best single action first, and the set's value (to beat passing)."""
-    b = H.board(obs, w)
+    Returns the set's actions, the best single action first, and the set's value (to beat passing).
+    ``b``, ``cache``: this decision's board and card-effect memo, if ``ranked_main`` built them."""
+    b = H.board(obs, w) if b is None else b
     n = len(b.mine)
     theirs, weight, edge, open_ = b.theirs, b.weight, b.edge, b.open_
     memo: list[dict] = [{} for _ in range(n)]
@@ -124,7 +125,7 @@ def round_plan(obs: Observation, w: H.Weights, ranked: list[tuple[float, tuple]]
     mine = list(b.mine)
     parts = [part(mi, mine[mi]) for mi in range(n)]
     base = sum(parts)
-    cache: dict = {}
+    cache = {} if cache is None else cache
     items = []
     for v, a in ranked:
         if a[0] == "pass":
@@ -160,6 +161,14 @@ def round_plan(obs: Observation, w: H.Weights, ranked: list[tuple[float, tuple]]
                 old = parts[mi]
                 mine[mi] += gain
                 parts[mi] = part(mi, mine[mi])
+            if len(chosen) + 1 >= depth:  # a leaf: value it here (what the call below would do)
+                v = sum(parts) - base + (rest_sum + rest)
+                if v > best[1]:
+                    best[0], best[1] = [x[1] for x in chosen] + [a], v
+                if mi >= 0:
+                    mine[mi] -= gain
+                    parts[mi] = old
+                continue
             chosen.append(it)
             idents.add(ident)
             if name is not None:
@@ -188,8 +197,9 @@ class PlanningPolicy(GreedyPolicy):
     plan_depth = 3
 
     def main(self, obs: Observation) -> tuple:
-        ranked = H.ranked_main(obs, self.weights)
-        plan, value = round_plan(obs, self.weights, ranked, self.plan_depth)
+        b, cache = H.board(obs, self.weights), {}
+        ranked = H.ranked_main(obs, self.weights, b, cache)
+        plan, value = round_plan(obs, self.weights, ranked, self.plan_depth, b=b, cache=cache)
         if not plan or value <= _pass_value(ranked):
             return ("pass",)
         return plan[0]
@@ -220,8 +230,9 @@ class AmbushPolicy(PlanningPolicy):
 
     def main(self, obs: Observation) -> tuple:
         w = self._round_weights[min(max(obs.round, 1), 4) - 1]
-        ranked = self._ranked(obs, w)
-        plan, value = round_plan(obs, w, ranked, self.plan_depth)
+        b, cache = H.board(obs, w), {}
+        ranked = self._ranked(obs, w, b, cache)
+        plan, value = round_plan(obs, w, ranked, self.plan_depth, b=b, cache=cache)
         if not plan or value <= _pass_value(ranked):
             return ("pass",)
         if obs.opponent_passed:
@@ -234,10 +245,10 @@ class AmbushPolicy(PlanningPolicy):
         return next(a for v, a in ranked if a[0] != "reveal")
 
     @staticmethod
-    def _ranked(obs: Observation, w: H.Weights) -> list[tuple[float, tuple]]:
+    def _ranked(obs: Observation, w: H.Weights, b: H.Board, cache: dict) -> list[tuple[float, tuple]]:
         """``H.ranked_main``, with the card to hide chosen: one with an AMBUSH line, else the
         weakest (lowest Power + cost), kept for the plan at the best hidden play's value."""
-        ranked = [list(t) for t in H.ranked_main(obs, w)]
+        ranked = [list(t) for t in H.ranked_main(obs, w, b, cache)]
         hidden = [k for k, (v, a) in enumerate(ranked) if a[0] == "play" and a[3]]
         if hidden:
             def preference(k: int) -> tuple:
