@@ -229,6 +229,32 @@ def has_ambush(card) -> bool:
     return found
 
 
+_MISSION_VERBS = frozenset({"powerup", "hide", "defeat", "take_control"})  # step_value reads the mission for these
+_BY_MISSION: dict[str, bool] = {}
+
+
+def _depends_on_mission(card) -> bool:
+    """Whether ``card_effect_value`` of the card may change with the mission it is played in."""
+    found = _BY_MISSION.get(card.id)
+    if found is None:
+        found = _BY_MISSION[card.id] = any(
+            l.kind == "instant" and l.encoding is not None and any(x.verb in _MISSION_VERBS for x in l.encoding.steps)
+            for l in card.effects)
+    return found
+
+
+def played_effect_value(obs: Observation, card, mi: int, b: Board, upgrade: bool, cache: dict | None) -> tuple[float, int]:
+    """``card_effect_value`` of a face-up play, memoised in the decision's ``cache`` (per mission
+    only for a card whose value depends on it)."""
+    if cache is None:
+        return card_effect_value(obs, card, mi, b, upgrade=upgrade, ambush=False)
+    key = (card.id, mi if _depends_on_mission(card) else -1, upgrade)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = card_effect_value(obs, card, mi, b, upgrade=upgrade, ambush=False)
+    return found
+
+
 def score_main(obs: Observation, action: tuple, b: Board, base: float, w: Weights, cache: dict | None = None) -> float:
     kind = action[0]
     if kind == "pass":
@@ -251,13 +277,7 @@ def score_main(obs: Observation, action: tuple, b: Board, base: float, w: Weight
     if hidden:
         # a hidden card adds no Power now but is a threat (and a bluff); its AMBUSH waits
         return 0.15 + (0.5 if has_ambush(card) else 0.0) + w.hidden_bias - w.chakra * price - w.card_in_hand * 0.5
-    key = (card.id, mi, over >= 0)
-    found = cache.get(key) if cache is not None else None
-    if found is None:
-        found = card_effect_value(obs, card, mi, b, upgrade=over >= 0, ambush=False)
-        if cache is not None:
-            cache[key] = found
-    eff, selfp = found
+    eff, selfp = played_effect_value(obs, card, mi, b, over >= 0, cache)
     gain = card.power + selfp
     if over >= 0:
         gain -= obs.unit_card(over).power  # the stack's tokens stay; only the printed Power changes

@@ -79,11 +79,7 @@ def _plan_item(obs: Observation, action: tuple, b: H.Board, w: H.Weights, cache:
     if kind == "play" and not action[3]:
         _, inst, mi, _, over = action
         card = obs.card(inst)
-        key = (card.id, mi, over >= 0)
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = H.card_effect_value(obs, card, mi, b, upgrade=over >= 0, ambush=False)
-        eff, selfp = found
+        eff, selfp = H.played_effect_value(obs, card, mi, b, over >= 0, cache)
         gain = card.power + selfp
         if over >= 0:
             gain -= obs.unit_card(over).power
