@@ -99,10 +99,9 @@ def locate(g: GameState, inst: int) -> tuple[Unit | None, int, int]:
 def attach_card(g: GameState, player: int, inst: int, mi: int, host_uid: int, *, hidden: bool, price: int) -> None:
     """Play attachment ``inst`` from its zone onto a character (``host_uid``) or mission ``mi``."""
     p = g.players[player]
-    if not g.players[player].take(inst):
+    if not p.take(inst):
         raise IllegalAction(f"card {inst} is not in player {player}'s hand, deck or discard pile")
-    p.chakra -= price
-    p.chakra_spent += price
+    p.pay(price)
     p.attached_this_round += 1
     host = None
     if host_uid >= 0:
@@ -126,8 +125,7 @@ def reveal_attachment(g: GameState, player: int, inst: int, price: int) -> None:
     """Turn a face-down attachment face-up paying its cost: MAIN and AMBUSH lines apply."""
     host, mi, _ = locate(g, inst)
     p = g.players[player]
-    p.chakra -= price
-    p.chakra_spent += price
+    p.pay(price)
     g.att_hidden.discard(inst)
     g.board_version += 1
     g.emit("reveal_attachment", player, g.cards[inst].id, mi, price)

@@ -363,8 +363,7 @@ def play_card(g: GameState, player: int, inst: int, mi: int, *, hidden: bool, ov
     p = g.players[player]
     from_hand = inst in p.hand
     _take_from_zone(g, player, inst)
-    p.chakra -= price
-    p.chakra_spent += price
+    p.pay(price)
     p.plays_this_round += 1
     extra = None
     if over >= 0:
@@ -403,8 +402,7 @@ def _played_this_turn(g: GameState, player: int, u: Unit) -> None:
 def reveal(g: GameState, player: int, u: Unit, price: int) -> None:
     """Reveal a hidden character paying its cost: it counts as playing it (MAIN and AMBUSH)."""
     p = g.players[player]
-    p.chakra -= price
-    p.chakra_spent += price
+    p.pay(price)
     p.plays_this_round += 1
     p.revealed += 1
     u.hidden = False

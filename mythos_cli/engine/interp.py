@@ -594,8 +594,7 @@ def v_take_control(g: GameState, frame: Frame, step: Step) -> None:
             price = rules.power(g, u)
             if price > g.players[me].chakra:
                 continue
-            g.players[me].chakra -= price
-            g.players[me].chakra_spent += price
+            g.players[me].pay(price)
         affect(g, u, me)
         take_control(g, u, me, frame.ctx.source)
 
@@ -628,8 +627,7 @@ def v_spend_chakra(g: GameState, frame: Frame, step: Step) -> None:
     p = g.players[frame.ctx.player]
     x = choose(g, frame, p.index, "number", list(range(p.chakra + 1)), prompt="extra chakra to spend")
     x = x or 0
-    p.chakra -= x
-    p.chakra_spent += x
+    p.pay(x)
     frame.ctx.vars["spent"] = x
     frame.ctx.vars["x"] = x
 
@@ -1294,8 +1292,7 @@ def v_pay_chakra(g: GameState, frame: Frame, step: Step) -> None:
     p = g.players[frame.ctx.player]
     n = rules.number(g, frame.ctx, step.arg)
     if p.chakra >= n:
-        p.chakra -= n
-        p.chakra_spent += n
+        p.pay(n)
         frame.ctx.vars[step.as_ or "paid"] = True
     else:
         frame.ctx.vars[step.as_ or "paid"] = False

@@ -76,6 +76,11 @@ class Player:
     cost_face_up: list[int] = field(default_factory=list)
     missions_won: int = 0
 
+    def pay(self, chakra: int) -> None:
+        """Spend chakra (counted in this round's chakra spent)."""
+        self.chakra -= chakra
+        self.chakra_spent += chakra
+
     def take(self, inst: int) -> bool:
         """Remove a card from hand, discard pile or deck (wherever it is); False if in none."""
         for zone in (self.hand, self.discard, self.deck):
