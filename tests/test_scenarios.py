@@ -22,3 +22,17 @@ def test_scenario(path, catalog):
 
 def test_there_are_scenarios():
     assert len(FILES) >= 15
+
+
+def test_bad_board_round_is_a_clear_error_shown_as_written(tmp_path, monkeypatch):
+    """A round outside 1-4 is refused, and the CLI shows the message's "[board]" as text
+    (rich would otherwise read it as markup and drop it)."""
+    from typer.testing import CliRunner
+
+    from mythos_cli.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "l.toml").write_text('name = "late"\nsteps = []\n[board]\nround = 9\n[expect]\nround = 9\n')
+    res = CliRunner().invoke(app, ["scenario", "run", "l.toml"])
+    assert res.exit_code == 1
+    assert "l.toml [board] round: a game has rounds 1 to 4, not 9" in res.stdout

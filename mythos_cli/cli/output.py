@@ -8,6 +8,7 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 out = Console(soft_wrap=False)
 err = Console(stderr=True, soft_wrap=True)  # messages are not hard-wrapped: they stay greppable
@@ -18,7 +19,8 @@ def print_json(data: Any) -> None:
 
 
 def fail(message: str, hint: str | None = None, code: int = 1) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    # the message and hint are plain text: a "[board]" or a path in brackets must show as written
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     if hint:
-        err.print(f"  [yellow]hint:[/] {hint}", highlight=False)
+        err.print(f"  [yellow]hint:[/] {escape(hint)}", highlight=False)
     raise typer.Exit(code)

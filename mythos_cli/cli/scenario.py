@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from mythos_cli.cli.output import err, fail, out, print_json
@@ -38,14 +39,15 @@ def run(
             table.add_column(col, overflow="fold")
         for r in results:
             if r.error:
-                table.add_row("[red]ERROR[/]", r.name, r.error)
+                table.add_row("[red]ERROR[/]", escape(r.name), escape(r.error))  # ("[board]" is text)
                 continue
             bad = [c for c in r.checks if not c.ok]
-            table.add_row("[green]pass[/]" if not bad else "[red]FAIL[/]", r.name,
-                          f"{len(r.checks)} expectation(s)" if not bad else "; ".join(f"{c.what}: {c.detail}" for c in bad))
+            table.add_row("[green]pass[/]" if not bad else "[red]FAIL[/]", escape(r.name),
+                          f"{len(r.checks)} expectation(s)" if not bad
+                          else escape("; ".join(f"{c.what}: {c.detail}" for c in bad)))
             if verbose:
                 for c in r.checks:
-                    table.add_row("", f"  {'✓' if c.ok else '✗'} {c.what}", c.detail if not c.ok else "")
+                    table.add_row("", escape(f"  {'✓' if c.ok else '✗'} {c.what}"), escape(c.detail) if not c.ok else "")
         out.print(table)
         passed = sum(r.passed for r in results)
         err.print(f"{passed} passed, {len(results) - passed} failed")

@@ -33,7 +33,7 @@ from typing import Any
 from mythos_cli.catalog import Catalog, default_catalog
 from mythos_cli.engine import game, rules
 from mythos_cli.engine.rules import IllegalAction
-from mythos_cli.engine.state import RANKS, Decision, GameState, Mission, Player, Unit
+from mythos_cli.engine.state import RANKS, ROUNDS, Decision, GameState, Mission, Player, Unit
 
 PLAYERS = {"p1": 0, "p2": 1}
 
@@ -98,6 +98,8 @@ def build(doc: dict, catalog: Catalog, where: str) -> GameState:
     players = (Player(0), Player(1))
     g = GameState(cards=b.cards, owner=b.owner, players=players, rng=random.Random(b.seed), seed=b.seed, events=[])
     g.round = int(board.get("round", max(1, len(doc.get("mission", [])))))
+    if not 1 <= g.round <= ROUNDS:
+        raise ScenarioError(f"{where} [board] round: a game has rounds 1 to {ROUNDS}, not {g.round}")
     g.edge = _player(board.get("edge", "p1"), f"{where} [board] edge")
     g.first_edge = g.edge
     g.round_scores = [[0, 0] for _ in range(g.round)]
