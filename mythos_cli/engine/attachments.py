@@ -58,6 +58,7 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
     named = {s.side for s in host} if isinstance(host, tuple) else set()
     look = (player,) if named == {"friendly"} else (1 - player,) if named == {"enemy"} else (player, 1 - player)
     plain = not rules.statics(g, "cost") and not rules.has_own_cost(g, inst)
+    ctx = None
     for mi in missions:
         up = max(0, (card.cost if plain else rules.play_cost(g, player, inst, mi)) - discount)
         up = up if up <= chakra else None
@@ -67,7 +68,10 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
             yield mi, (-1,), up, down
             continue
         m = g.missions[mi]
-        ctx = Ctx(player=player, mission=mi)
+        if ctx is None:
+            ctx = Ctx(player=player, mission=mi)
+        else:
+            ctx.mission = mi  # (one context for every mission: the host checks keep none of it)
         hosts = tuple(u.uid for side in look for u in m.sides[side]
                       if (not u.attachments or rules.host_room(g, player, u)) and rules.host_fits(g, ctx, host, u))
         if hosts:

@@ -193,6 +193,20 @@ def _play_profile(g: GameState, inst: int) -> tuple[bool, bool, bool]:
     return found
 
 
+_REVEAL_PROFILE: dict[str, tuple[bool, bool]] = {}
+
+
+def _reveal_profile(g: GameState, inst: int) -> tuple[bool, bool]:
+    """Per card version: (revealed only where winning, its reveal price is its own business:
+    it changes its own cost or its reveal cost)."""
+    card = g.cards[inst]
+    found = _REVEAL_PROFILE.get(card.id)
+    if found is None:
+        only_winning, own_cost, _ = _play_profile(g, inst)
+        found = _REVEAL_PROFILE[card.id] = (only_winning, own_cost or bool(rules.own_static(g, inst, "reveal_cost")))
+    return found
+
+
 def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, int]]:
     """Every main action of ``player`` now. Same rules as ``place_options``, computed once
     per mission instead of once per card (this is the engine's hottest function)."""
@@ -207,7 +221,12 @@ def _main_options(g: GameState, player: int) -> tuple[list[tuple], dict[tuple, i
     # your own face-up characters you may upgrade over: (unit, card beneath)
     upgradable = [[(u, cards[u.stack[-1]]) for u in side if not u.hidden and u.owner == player and u.controlled_by == -1
                    and u.controller == player] for side in sides]
-    hidden_ok = [chakra >= 1 and not rules.blocked_here(g, player, mi, "no_play_hidden") for mi in missions]
+    if chakra < 1:
+        hidden_ok = [False] * n_missions
+    elif rules.statics(g, "no_play_hidden"):
+        hidden_ok = [not rules.blocked_here(g, player, mi, "no_play_hidden") for mi in missions]
+    else:
+        hidden_ok = [True] * n_missions
     any_cost_static = bool(rules.statics(g, "cost"))
     leaders: dict[int, int] = {}
     seen: set = set()
@@ -301,10 +320,10 @@ def _reveal_price(g: GameState, player: int, u: Unit, *, extra: int = 0, plain: 
     for x in g.missions[u.mission].sides[player]:
         if x is not u and not x.hidden and cards[x.stack[-1]].name_key == key:
             return None
-    only_winning, own_cost, _ = _play_profile(g, inst)
+    only_winning, priced = _reveal_profile(g, inst)
     if only_winning and rules.mission_leader(g, u.mission) != player:
         return None
-    if plain and not own_cost and not u.attachments and not rules.own_static(g, inst, "reveal_cost"):
+    if plain and not priced and not u.attachments:
         price = card.cost + extra  # (hot path: what play_cost would find)
     else:
         price = rules.play_cost(g, player, inst, u.mission, reveal=u) + extra
