@@ -158,3 +158,28 @@ def test_policies_do_not_peek_with_attachments(spec):
     sample = [_game_deck(s) for s in load_specs(default_gauntlet())]
     # the last sample deck (ss-attachments) plays attachments
     _check_no_peek(spec, lambda seed: (sample[seed % len(sample)], sample[-1]), "ambush", (20, 70), 16, 8)
+
+
+def test_lookahead_values_the_board_left_in_play(catalog):
+    """A playout ends with the round, but the characters stay: with ``leaf`` the lookahead adds
+    what the board is worth in the rounds to come, so a board where I lead every mission is
+    worth more than the score margin alone, and one where I trail is worth less."""
+    from mythos_cli.engine.scenario import build
+
+    def board(mine: str, theirs: str):
+        doc = {"board": {"round": 2, "edge": "p1", "turn": "p1", "chakra": {"p1": 0, "p2": 0}},
+               "mission": [{"card": "KS-006-MMS", mine: ["KS-015", "KS-009"], theirs: ["KS-014"]},
+                           {"card": "KS-006-MMS", mine: ["KS-054"]}],
+               "deck": {"p1": ["KS-013"] * 6, "p2": ["KS-013"] * 6}}
+        g = build(doc, catalog, "test")
+        from mythos_cli.engine.game import advance
+        advance(g)
+        assert g.pending is not None and g.pending.player == 0
+        return Observation(g, 0)
+
+    plain, leaf = make_policy("lookahead:leaf=0"), make_policy("lookahead:leaf=1")
+    for p in (plain, leaf):
+        p.reset(5)
+    ahead, behind = board("p1", "p2"), board("p2", "p1")
+    assert leaf._playout(ahead, ("pass",), 99) > plain._playout(ahead, ("pass",), 99)
+    assert leaf._playout(behind, ("pass",), 99) < plain._playout(behind, ("pass",), 99)

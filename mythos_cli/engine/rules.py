@@ -786,6 +786,18 @@ def side_power(g: GameState, mi: int, player: int) -> int:
     return _side_total(g, mi, player, table) if found is None else found
 
 
+def side_powers(g: GameState, player: int) -> tuple[list[int], list[int]]:
+    """``side_power`` of every mission: (``player``'s, the opponent's), one memo lookup."""
+    table = _power_memo(g)
+    out: tuple[list[int], list[int]] = ([], [])
+    for k, side in enumerate((player, 1 - player)):
+        totals = out[k]
+        for mi in range(len(g.missions)):
+            found = table.get(("side", mi, side))
+            totals.append(_side_total(g, mi, side, table) if found is None else found)
+    return out
+
+
 def _side_total(g: GameState, mi: int, player: int, table: dict) -> int:
     found = 0
     for u in g.missions[mi].sides[player]:

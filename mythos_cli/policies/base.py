@@ -98,6 +98,10 @@ class Observation:
     def side_power(self, mi: int, mine: bool) -> int:
         return rules.side_power(self._g, mi, self.player if mine else 1 - self.player)
 
+    def side_powers(self) -> tuple[list[int], list[int]]:
+        """Total Power on every mission: (mine, the opponent's)."""
+        return rules.side_powers(self._g, self.player)
+
     def units(self, mi: int, mine: bool) -> list:
         return self._g.missions[mi].sides[self.player if mine else 1 - self.player]
 

@@ -82,9 +82,10 @@ class Board:
 
 def board(obs: Observation, w: Weights) -> Board:
     n = obs.n_missions
+    mine, theirs = obs.side_powers()
     return Board(
-        mine=[obs.side_power(mi, True) for mi in range(n)],
-        theirs=[obs.side_power(mi, False) for mi in range(n)],
+        mine=mine,
+        theirs=theirs,
         weight=[mission_weight(obs, mi, w) for mi in range(n)],
         edge=obs.has_edge,
         open_=not obs.opponent_passed,

@@ -276,18 +276,23 @@ class _SearchControl(GreedyPolicy):
 
 
 class LookaheadPolicy(GreedyPolicy):
-    """Determinised search: for the greedy policy's best few main actions, sample the hidden
-    cards, play the action, let greedy players finish the round, and keep the action with the
-    best average outcome. Budget: ``sims`` playouts per decision (or ``time`` seconds)."""
+    """Determinised search: for the greedy policy's best few main actions (``width``), sample the
+    hidden cards, play the action, let greedy players finish the round, and keep the action with
+    the best average outcome: the score margin, plus (times ``leaf``) what the board left in play
+    is worth in the rounds to come, since characters stay on their missions. Budget: ``sims``
+    playouts per decision (or ``time`` seconds); a decision whose best action leads the second
+    by ``clear`` or more is not searched."""
 
     name = "lookahead"
 
     weights = _SearchControl.weights
 
-    def __init__(self, mulligan: str | None = None, sims: int = 12, time: float = 0.0, width: int = 3,
-                 clear: float = 1.5, **params):
-        super().__init__(mulligan, sims=int(sims), time=float(time), width=int(width), clear=float(clear), **params)
+    def __init__(self, mulligan: str | None = None, sims: int = 10, time: float = 0.0, width: int = 5,
+                 clear: float = 3.0, leaf: float = 1.0, **params):
+        super().__init__(mulligan, sims=int(sims), time=float(time), width=int(width), clear=float(clear),
+                         leaf=float(leaf), **params)
         self.sims, self.time_budget, self.width, self.clear = int(sims), float(time), int(width), float(clear)
+        self.leaf = float(leaf)
         self._inner = _SearchControl(mulligan="keep")
 
     def main(self, obs: Observation) -> tuple:
@@ -301,7 +306,7 @@ class LookaheadPolicy(GreedyPolicy):
         n = 0
         while True:
             i = n % len(cands)
-            totals[i] += self._playout(obs, cands[i])
+            totals[i] += self._playout(obs, cands[i], self.rng.getrandbits(64))
             counts[i] += 1
             n += 1
             if deadline is not None:
@@ -312,14 +317,15 @@ class LookaheadPolicy(GreedyPolicy):
         best = max(range(len(cands)), key=lambda i: (totals[i] / max(1, counts[i]), -i))
         return cands[best]
 
-    def _playout(self, obs: Observation, action: tuple) -> float:
+    def _playout(self, obs: Observation, action: tuple, sample: int) -> float:
         from mythos_cli.engine.game import apply
 
         me = obs.player
-        g = obs.determinize(self.rng)
+        rng = random.Random(sample)
+        g = obs.determinize(rng)
         apply(g, action)
         start_round = g.round
-        self._inner.rng = random.Random(self.rng.getrandbits(32))
+        self._inner.rng = random.Random(rng.getrandbits(32))
         guard = 0
         while not g.is_terminal and g.round == start_round and guard < 400:
             guard += 1
@@ -328,7 +334,13 @@ class LookaheadPolicy(GreedyPolicy):
         if g.is_terminal:
             return 100.0 if g.winner == me else -100.0
         mine, theirs = g.players[me].score, g.players[1 - me].score
-        return float(mine - theirs)
+        value = float(mine - theirs)
+        if self.leaf:
+            # the characters stay: what the board is worth in the rounds to come, for me against them
+            b = H.board(Observation(g, me), self.weights)
+            value += self.leaf * sum(wt * (2.0 * H.win_prob(m - t, b.edge, b.open_, self.weights) - 1.0)
+                                     for m, t, wt in zip(b.mine, b.theirs, b.weight) if m or t)
+        return value
 
 
 class Registry:
