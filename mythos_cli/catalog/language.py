@@ -844,10 +844,12 @@ _verb("return_to_hand", "selector", (), lambda s: f"return {_sel(s)} to its owne
 _verb("play", "selector_or_none", ("from", "to", "discount", "hidden", "look", "upgrade", "many"),
       _render_play)
 _verb("place_hidden", "none", ("from", "to"),
-      lambda s: {"hand": "put a card from your hand", "deck_top": "put the top card of your deck",
-                 "opponent_deck_top": "put the top card of the opponent's deck"}[s.opts.get("from", "hand")]
-      + " as a hidden character " + {"this": "in this mission", "anywhere": "in any mission",
-                                      "that": "in that same mission"}[s.opts.get("to", "anywhere")])
+      # (interp.v_place_hidden: only a character card goes; it is yours to control)
+      lambda s: {"hand": "put a character card from your hand", "deck_top": "put the top card of your deck, if it is a character,",
+                 "opponent_deck_top": "put the top card of the opponent's deck, if it is a character,"}[s.opts.get("from", "hand")]
+      + {"this": " into this mission", "anywhere": " into any mission",
+         "that": " into that same mission"}[s.opts.get("to", "anywhere")] + " as a hidden character"
+      + (" under your control" if s.opts.get("from") == "opponent_deck_top" else ""))
 _verb("gain_edge", "none", ("lock",), lambda s: "gain the Edge" + ("; you cannot lose it this round" if s.opts.get("lock") else ""))
 _verb("gain_points", "number", (), lambda s: f"gain {_n(s)} mission point" + ("s" if s.arg != 1 else ""))
 _verb("spend_chakra", "none", (), lambda s: "spend any amount of extra chakra (X)")
@@ -948,7 +950,9 @@ _verb("discard_from_stack", "selector", ("filter",),
       lambda s: f"discard every {_card_what(s.opts.get('filter'), 'card').replace(' character', '')} card from the stack of {_sel(s)}")
 _verb("recycle", "number", (), lambda s: f"shuffle up to {_n(s)} cards from the top of your discard pile into your deck")
 _verb("activate", "selector", ("line",),
-      lambda s: f"{_sel(s)} applies one of its instant {s.opts.get('line', 'main').upper().replace('_', ' ')} effects, ignoring its requirements")
+      lambda s: f"{_sel(s)} applies one of its instant {s.opts.get('line', 'main').upper().replace('_', ' ')} effects"
+      + (", even if the character its DUEL names is not in its mission" if s.opts.get("line", "main") == "duel"
+         else ", ignoring that effect's requirements"))
 
 
 def _special_text(name: str) -> str:
