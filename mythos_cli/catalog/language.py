@@ -45,6 +45,7 @@ engine, which interprets the same trees.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -83,24 +84,27 @@ def article(words: str) -> str:
 
 # What X stands for in the sentence being rendered: a step or a static collects the notes of
 # its selectors and says ", where X is …" once at its end (outside one, a selector says "(X: …)").
-_X_NOTES: list[list[str]] = []
+# Per thread: the engine renders target prompts while it plays.
+_X = threading.local()
 
 
 def _explained(note: str) -> bool:
-    if not _X_NOTES:
+    notes = getattr(_X, "notes", None)
+    if not notes:
         return False
-    if note not in _X_NOTES[-1]:
-        _X_NOTES[-1].append(note)
+    if note not in notes[-1]:
+        notes[-1].append(note)
     return True
 
 
 def _with_x(render) -> str:
-    _X_NOTES.append([])
+    stack = _X.__dict__.setdefault("notes", [])
+    stack.append([])
     try:
         text = render()
-        notes = _X_NOTES[-1]
+        notes = stack[-1]
     finally:
-        _X_NOTES.pop()
+        stack.pop()
     for note in notes:
         if f"where X is {note}" not in text:
             text += f", where X is {note}"
