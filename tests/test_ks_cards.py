@@ -48,7 +48,7 @@ def test_cards_show_prints_every_ks_effect(catalog):
             assert "vanilla" in flat
         for line in card.effects:
             assert "not yet encoded" not in flat
-            assert " ".join(describe(line).split())[:40] in flat, (card.id, line.label)
+            assert " ".join(describe(line, card).split())[:40] in flat, (card.id, line.label)
 
 
 def test_ks_coverage_is_complete_with_few_escape_hatches(catalog):

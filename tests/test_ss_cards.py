@@ -55,7 +55,7 @@ def test_cards_show_prints_every_ss_effect(catalog):
         flat = " ".join(res.output.split())
         assert "not yet encoded" not in flat
         for line in card.effects:
-            assert " ".join(describe(line).split())[:40] in flat, (card.id, line.label)
+            assert " ".join(describe(line, card).split())[:40] in flat, (card.id, line.label)
 
 
 def test_ss_coverage_is_complete_with_few_escape_hatches(catalog):

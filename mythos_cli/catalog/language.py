@@ -45,7 +45,8 @@ engine, which interprets the same trees.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import threading
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -73,6 +74,41 @@ CARD_TYPES_SEL = ("character", "attachment", "any")
 _SS_FIELDS = {"not_group", "name_has", "with_attachment", "controlled", "owned", "moved_last_turn", "discounted",
               "unique_name", "sole", "printed_power_min", "printed_power_lt_self", "power_eq_self", "power_lt", "cost_le",
               "card_type", "keywords"}
+
+
+def article(words: str) -> str:
+    """``words`` with "a" or "an" before them."""
+    w = words.lower()
+    return ("an " if w[:1] in "aeiou" and not w.startswith(("uni", "one", "use", "eu")) else "a ") + words
+
+
+# What X stands for in the sentence being rendered: a step or a static collects the notes of
+# its selectors and says ", where X is …" once at its end (outside one, a selector says "(X: …)").
+# Per thread: the engine renders target prompts while it plays.
+_X = threading.local()
+
+
+def _explained(note: str) -> bool:
+    notes = getattr(_X, "notes", None)
+    if not notes:
+        return False
+    if note not in notes[-1]:
+        notes[-1].append(note)
+    return True
+
+
+def _with_x(render) -> str:
+    stack = _X.__dict__.setdefault("notes", [])
+    stack.append([])
+    try:
+        text = render()
+        notes = stack[-1]
+    finally:
+        stack.pop()
+    for note in notes:
+        if f"where X is {note}" not in text:
+            text += f", where X is {note}"
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +167,9 @@ class Selector:
     def is_all(self) -> bool:
         return self.count == "all"
 
-    def render(self, plural: bool | None = None, *, bare: bool = False) -> str:
-        """English for the selection. ``plural``: "all … characters"; ``bare``: no determiner."""
+    def render(self, plural: bool | None = None, *, bare: bool = False, place: bool = True) -> str:
+        """English for the selection. ``plural``: "all … characters"; ``bare``: no determiner;
+        ``place``: False leaves out where the cards stand (the caller says it)."""
         if self.self_:
             if self.has_tokens is False:
                 return "this character, if it has no Power tokens"
@@ -176,18 +213,18 @@ class Selector:
         else:
             det = "another" if self.other else "a"
         adj = []
-        if self.other and (many or self.pick or isinstance(self.count, tuple)):
+        if self.other and (many or self.pick or isinstance(self.count, tuple) or bare):
             adj.append("other")
-        if self.side != "any":
-            adj.append(self.side)
         if self.hidden is True:
             adj.append("hidden")
-        elif self.hidden is False:
+        elif self.hidden is False or (self.sole and self.hidden is None):
             adj.append("non-hidden")
         if self.upgraded:
             adj.append("upgraded")
         if self.controlled:
             adj.append("controlled")
+        if self.side != "any":
+            adj.append(self.side)
         if self.group:
             adj.append(self.group)
         if self.keyword:
@@ -201,13 +238,19 @@ class Selector:
         noun = "characters" if many else "character"
         if self.card_type == "attachment" or self.on:
             noun = "attachments" if many else "attachment"
-            if self.on:
-                adj.append(self.on)
         elif self.card_type == "any":
             noun = "cards" if many else "card"
+        # where the cards stand comes right after the noun ("an enemy character in this mission
+        # with Power 3 or less"), so a qualifier never dangles after it
+        where = ""
+        if self.on:
+            where = "on characters" if many else "on a character" if self.on == "character" else "on a mission"
+            where = "on missions" if many and self.on == "mission" else where
+        elif place and not self.per_mission:
+            where = {"this": "in this mission", "in_play": "in play",
+                     "other_missions": "in other missions" if many else "in another mission",
+                     "chosen": "in the chosen mission"}[self.where]
         quals = []
-        if self.owned:
-            quals.append("that you own")
         if self.not_group:
             quals.append(f"that is not {self.not_group}" if not many else f"that are not {self.not_group}")
         if self.not_keyword:
@@ -248,46 +291,45 @@ class Selector:
         if self.printed_power_lt_self:
             quals.append("with less printed Power than this character's Power")
         if self.with_attachment is not None:
-            what = self.with_attachment.render(False, bare=True).replace(" in play", "")
+            what = self.with_attachment.render(False, bare=True, place=False)
             what = what.replace(" attachment", "").replace(" character", "")
-            quals.append("with an attachment" if what in ("character", "attachment") else f"with a {what} attachment")
-        if self.discounted:
-            quals.append("played for less than its printed cost because of an effect")
-        if self.moved_last_turn:
-            quals.append("that moved during the opponent's previous turn")
-        if self.unique_name:
-            quals.append("whose name no other character in its mission has")
-        if self.sole:
-            quals.append("that are each the only non-hidden character on their side" if many
-                         else "that is the only non-hidden character on its side")
+            quals.append("with an attachment" if what in ("character", "attachment") else f"with {article(what)} attachment")
         if self.has_tokens is True:
             quals.append("with Power tokens")
         elif self.has_tokens is False:
             quals.append("without Power tokens")
-        if self.played_last_turn:
-            quals.append("played during the opponent's previous turn")
+        if self.name_var:
+            quals.append("with the same name as " + {"defeated": "the character defeated this way",
+                                                     "revealed": "the revealed card"}.get(self.name_var, f"the {self.name_var} one"))
+        if self.sole:
+            quals.append(f"with no other non-hidden character on {'their' if many else 'its'} side")
+        if self.owned:
+            quals.append("that you own")
+        if self.moved_last_turn:
+            quals.append("that moved during the opponent's previous turn")
+        if self.played_last_turn or self.discounted:
+            quals.append(("that were played" if many else "that was played")
+                         + (" during the opponent's previous turn" if self.played_last_turn else "")
+                         + (" for less than its printed cost because of an effect" if self.discounted else ""))
+        if self.unique_name:
+            quals.append(f"whose name no other non-hidden character in {'their' if many else 'its'} mission has")
         if self.not_var:
             quals.append(f"other than the {self.not_var} one")
-        if self.name_var:
-            quals.append(f"with the same name as the {self.name_var} one")
-        if self.per_mission:
+        if self.per_mission and place:
             quals.append("in every mission")
-        else:
-            quals.append({"this": "in this mission", "in_play": "in play",
-                          "other_missions": "in other missions" if many else "in another mission",
-                          "chosen": "in the chosen mission"}[self.where])
         if isinstance(self.count, tuple) and self.count[0] == "power_total":
             quals.append(f"with a total Power of {render_number(self.count[1])} or less")
         if isinstance(self.count, tuple) and self.count[0] == "cost_total":
             quals.append(f"with a total cost of {render_number(self.count[1])} or less")
         if isinstance(self.count, tuple) and self.count[0] == "keep":
-            quals.append(f"until only {render_number(self.count[1])} remain")
-        parts = ([] if bare else [det]) + adj + [noun] + quals
+            quals.append(f"until only {num(self.count[1])} remain")
+        parts = ([] if bare else [det]) + adj + [noun, where] + quals
         text = " ".join(p for p in parts if p)
-        if text.startswith("a ") and text[2:3].lower() in "aeiou":
-            text = "an " + text[2:]
-        if explain:
-            text += " (X: " + "; ".join(explain) + ")"
+        if text.startswith("a "):
+            text = article(text[2:])
+        for e in explain:
+            if not _explained(e):
+                text += f" (X: {e})"
         return text
 
 
@@ -314,12 +356,16 @@ def render_attachments(sel: "Selector | None", plural: bool | None = None, *, ba
         adj.append(" or ".join(sel.keywords))
     if sel.names:
         adj.append(" or ".join(n.replace("-", " ").title() for n in sel.names))
-    if sel.on:
-        adj.append(sel.on)
     noun = "attachments" if many else "attachment"
-    place = " on this character" if sel.self_ else {"this": " in this mission"}.get(sel.where, " in play")
+    place = " in this mission" if sel.where == "this" else ""
+    if sel.self_:
+        place = " on this character"
+    elif sel.on:  # "an attachment on a character in this mission"
+        place = (f" on {sel.on}s" if many else f" on a {sel.on}") + place
+    elif not place:
+        place = " in play"
     text = " ".join(p for p in ([] if bare else [det]) + adj + [noun] if p) + place
-    return ("an " + text[2:]) if text.startswith("a ") and text[2:3].lower() in "aeiou" else text
+    return article(text[2:]) if text.startswith("a ") else text
 
 
 def _int(v: Any, where: str, key: str) -> int:
@@ -474,13 +520,13 @@ def render_number(n: Any) -> str:
         elif n.kind == "stack":
             base = "the number of cards in this character's upgrade stack"
         elif n.kind == "attachment_cost":
-            base = f"the cost of this character's {sel.render(False, bare=True).replace(' in play', '')}"
+            base = f"the cost of this character's {sel.render(False, bare=True, place=False)}"
         elif n.kind == "power_of":
             base = f"the Power of {sel.render(False).removeprefix('a ').removeprefix('an ')}".replace("Power of ", "Power of the ", 1) if not sel.pick else f"the Power of {sel.render(False)}"
         elif n.kind == "cost_of":
             base = f"the cost of {sel.render(False)}"
         elif n.missions:
-            base = f"the number of missions where you have {sel.render(False)}"
+            base = f"the number of missions where you have {sel.render(False, place=False)}"
         else:
             base = f"the number of {sel.render(True, bare=True)}"
         if n.times != 1:
@@ -554,7 +600,7 @@ class Condition:
         if self.var_ge:
             parts.append(f"{render_number(self.var_ge[0])} is at least {render_number(self.var_ge[1])}")
         if self.in_hand is not None:
-            parts.append(f"you have {self.in_hand.render(False).replace(' in play', '')} in hand")
+            parts.append(f"you have {self.in_hand.render(False, place=False)} in hand")
         if self.discard_min:
             parts.append("you have a card in your discard pile" if self.discard_min == 1
                          else f"you have at least {self.discard_min} cards in your discard pile")
@@ -563,8 +609,8 @@ class Condition:
         if self.evaluating:
             parts.append("Power is being determined in the Mission evaluation phase")
         if self.self_attached is not None:
-            what = self.self_attached.render(False, bare=True).replace(" in play", "").replace(" attachment", "")
-            parts.append(f"this character has a {what} attachment")
+            what = self.self_attached.render(False, bare=True, place=False).replace(" attachment", "")
+            parts.append(f"this character has {article(what)} attachment")
         if self.edge is True:
             parts.append("you have the Edge")
         if self.edge is False:
@@ -585,13 +631,21 @@ class Condition:
             parts.append("you have no cards in hand")
         if self.var_set:
             parts.append("you did so")
+        def there_are(n: Any, bound: str) -> str | None:  # "there are at least 2 enemy characters in this mission"
+            if isinstance(n, Count) and n.kind == "units" and not n.missions and n.times == 1 and not n.plus:
+                return f"there are {bound} {n.selector.render(True, bare=True)}"
+            return None
+
         if self.var_min and self.var_max and self.var_min == self.var_max:
-            parts.append(f"{render_number(self.var_min[0])} is exactly {self.var_min[1]}")
+            parts.append(there_are(self.var_min[0], f"exactly {self.var_min[1]}")
+                         or f"{render_number(self.var_min[0])} is exactly {self.var_min[1]}")
         else:
             if self.var_min:
-                parts.append(f"{render_number(self.var_min[0])} is at least {self.var_min[1]}")
+                parts.append(there_are(self.var_min[0], f"at least {self.var_min[1]}")
+                             or f"{render_number(self.var_min[0])} is at least {self.var_min[1]}")
             if self.var_max:
-                parts.append(f"{render_number(self.var_max[0])} is at most {self.var_max[1]}")
+                parts.append(there_are(self.var_max[0], f"at most {self.var_max[1]}")
+                             or f"{render_number(self.var_max[0])} is at most {self.var_max[1]}")
         return " and ".join(parts)
 
 
@@ -638,15 +692,46 @@ class Step:
     must: bool = False  # "you must": not optional
     as_: str | None = None  # remember the result under this name
 
-    def render(self) -> str:
-        text = VERBS[self.verb].render(self)
+    def render(self, *, lead: bool = False, cond: bool = True) -> str:
+        """``lead``: the first step of a line, whose "must" makes the whole line mandatory (the
+        line says so once, see ``render_steps``); a later "must" binds once the line is used."""
+        text = _with_x(lambda: VERBS[self.verb].render(self))
+        if self.cond is not None and self.cond.only is not None and self.cond.only == self.arg:
+            text = text.replace(self.arg.render(), "it", 1)  # "if there is only one X, hide it"
         if self.opts.get("may"):
             text = f"you may {text}"
-        if self.cond is not None:
+        elif self.must and not lead:
+            text = f"you must {text}" if not text.startswith(("the ", "each ")) else f"{text} (this step is mandatory)"
+        if cond and self.cond is not None and not self._cond_implied():
             text = f"if {self.cond.render()}, {text}"
-        if self.must:
-            text = f"{text} (mandatory)"
         return text
+
+    def _cond_implied(self) -> bool:
+        """"If you have a Gaara in hand, discard a Gaara card": the discard says it already."""
+        c = self.cond
+        return (self.verb == "discard" and c is not None and c.in_hand is not None
+                and c.in_hand == self.opts.get("filter") and c == Condition(in_hand=c.in_hand))
+
+
+def render_steps(steps, *, lead: bool = True) -> str:
+    """Steps joined with "; then"; ``lead``: they open a line, so the first one's "must" is the
+    line's (see ``mandatory``)."""
+    parts: list[str] = []
+    for i, s in enumerate(steps):
+        prev = steps[i - 1] if i else None
+        if (prev is not None and s.cond is not None and s.cond == prev.cond and s.cond.var_set
+                and s.cond == Condition(var_set=s.cond.var_set)
+                and not (s.opts.get("may") or s.must or prev.opts.get("may"))):
+            parts[-1] += " and " + s.render(cond=False)  # "if you did so, gain 1 chakra and draw 1 card"
+        else:
+            parts.append(s.render(lead=lead and i == 0))
+    return "; then ".join(parts)
+
+
+def mandatory(text: str, must: bool) -> str:
+    """A line (or trigger) is mandatory when its first step says must (``interp.line_steps``):
+    "Mandatory:" opens it and binds all of it; any other line may be declined as a whole."""
+    return f"Mandatory: {text}" if must else text
 
 
 class VerbSpec:
@@ -675,9 +760,9 @@ def _render_play(step: Step) -> str:
     o = step.opts
     if o.get("from") == "deck_top":
         what = step.arg.render(False, bare=True).replace(" in play", "") if isinstance(step.arg, Selector) else "character"
-        price = f", paying {render_number(o['discount'])} less" if o.get("discount") else ""
-        return (f"look at the top {o.get('look', 3)} cards of your deck, play a {what} among them in any mission"
-                f"{price} and discard the other cards")
+        price = f" paying {x_of(o['discount'])[0]} less" if o.get("discount") else ""
+        return (f"look at the top {o.get('look', 3)} cards of your deck, play {article(what)} among them in any mission"
+                f"{price}, and discard the other cards{x_of(o['discount'])[1] if o.get('discount') else ''}")
     src = {"hand": "from your hand", "discard": "from your discard pile", "deck_top": "from the top cards of your deck"}[o.get("from", "hand")]
     what = step.arg.render(False) if isinstance(step.arg, Selector) else "a character"
     what = what.replace(" in play", "")
@@ -686,7 +771,7 @@ def _render_play(step: Step) -> str:
     place = {"anywhere": "in any mission", "this": "in this mission"}[o.get("to", "anywhere")]
     price = ""
     if o.get("discount"):
-        price = f", paying {render_number(o['discount'])} less"
+        price = f", paying {x_of(o['discount'])[0]} less{x_of(o['discount'])[1]}"
     if o.get("upgrade") is False:
         price += " (not as an upgrade)"
     if o.get("hidden"):
@@ -721,21 +806,35 @@ _verb("gain_chakra", "number", ("who",), lambda s: ("the opponent gains" if s.op
       + f" {x_of(s.arg)[0]} chakra{x_of(s.arg)[1]}")
 _verb("steal_chakra", "number", (), lambda s: f"take {_n(s)} chakra from the opponent's pool")
 _verb("draw", "number", ("who",), lambda s: {"opponent": "the opponent draws", "each": "each player draws"}.get(s.opts.get("who"), "draw") + f" {x_of(s.arg)[0]} card" + ("s" if s.arg != 1 else "") + x_of(s.arg)[1])
-_verb("discard", "number_or_all", ("who", "chooser", "random", "filter"),
-      lambda s: ("the opponent discards" if s.opts.get("who") == "opponent" else "discard")
-      + (f" {_n(s)} card" + ("s" if s.arg != 1 else "") if "filter" not in s.opts
-         else " " + s.opts["filter"].render(False).replace(" in play", "").replace(" character", " card"))
-      + " from hand"
-      + (" at random" if s.opts.get("random") else "")
-      + (", chosen by you" if s.opts.get("chooser") == "you" and s.opts.get("who") == "opponent" else ""))
+def _render_discard(s: Step) -> str:
+    theirs = s.opts.get("who") == "opponent"
+    if s.arg == "all" and "filter" not in s.opts:
+        what = " their whole hand" if theirs else " your whole hand"
+    else:
+        what = (f" {_n(s)} card" + ("s" if s.arg != 1 else "") if "filter" not in s.opts
+                else " " + s.opts["filter"].render(False, place=False).replace(" character", " card")) + " from hand"
+    return (("the opponent discards" if theirs else "discard") + what
+            + (" at random" if s.opts.get("random") else "")
+            + (", chosen by you" if s.opts.get("chooser") == "you" and theirs else ""))
+
+
+_verb("discard", "number_or_all", ("who", "chooser", "random", "filter"), _render_discard)
 _verb("look_hand", "none", (), lambda s: "look at the opponent's hand")
 _verb("look_hidden", "selector", (), lambda s: f"look at {_sel(s)}")
 _verb("move", "selector", ("to",), _render_move)
 def _render_hit(word: str):
     def render(s: Step) -> str:
-        what = _sel(s) + (f" and {s.opts['and'].render()}" if "and" in s.opts else "")
-        if s.opts.get("chooser") == "opponent":
-            return f"the opponent chooses and must {word} {what}"
+        what = _sel(s)
+        if "and" in s.opts:  # a second, different character chosen from the same snapshot
+            a, b = s.arg, s.opts["and"]
+            second = b.render()
+            if b.count == 1 and not b.pick and ("any" in (a.side, b.side) or a.side == b.side):
+                second = "another " + second.split(" ", 1)[1] if second.startswith(("a ", "an ")) else second
+            if a.where == b.where == "this" and second.endswith(" in this mission"):
+                what = a.render(place=False)  # "X and Y in this mission"
+            what += f" and {second}"
+        if s.opts.get("chooser") == "opponent":  # their own characters, seen from them
+            return f"the opponent must choose and {word} {what.replace('enemy characters', 'their own characters')}"
         return f"{word} {what}"
     return render
 
@@ -749,19 +848,21 @@ _verb("return_to_hand", "selector", (), lambda s: f"return {_sel(s)} to its owne
 _verb("play", "selector_or_none", ("from", "to", "discount", "hidden", "look", "upgrade", "many"),
       _render_play)
 _verb("place_hidden", "none", ("from", "to"),
-      lambda s: {"hand": "put a card from your hand", "deck_top": "put the top card of your deck",
-                 "opponent_deck_top": "put the top card of the opponent's deck"}[s.opts.get("from", "hand")]
-      + " as a hidden character " + {"this": "in this mission", "anywhere": "in any mission",
-                                      "that": "in that same mission"}[s.opts.get("to", "anywhere")])
+      # (interp.v_place_hidden: only a character card goes; it is yours to control)
+      lambda s: {"hand": "put a character card from your hand", "deck_top": "put the top card of your deck, if it is a character,",
+                 "opponent_deck_top": "put the top card of the opponent's deck, if it is a character,"}[s.opts.get("from", "hand")]
+      + {"this": " into this mission", "anywhere": " into any mission",
+         "that": " into that same mission"}[s.opts.get("to", "anywhere")] + " as a hidden character"
+      + (" under your control" if s.opts.get("from") == "opponent_deck_top" else ""))
 _verb("gain_edge", "none", ("lock",), lambda s: "gain the Edge" + ("; you cannot lose it this round" if s.opts.get("lock") else ""))
 _verb("gain_points", "number", (), lambda s: f"gain {_n(s)} mission point" + ("s" if s.arg != 1 else ""))
 _verb("spend_chakra", "none", (), lambda s: "spend any amount of extra chakra (X)")
 _verb("discard_top", "none", ("who",), lambda s: "discard the top card of " + ("the opponent's" if s.opts.get("who") == "opponent" else "your") + " deck")
 def _render_search_top(s: Step) -> str:
-    what = s.opts['filter'].render(False).removeprefix('a ').removeprefix('an ').replace(' in play', '')
+    what = s.opts['filter'].render(False, bare=True, place=False)
     if s.opts.get("take"):
-        return (f"look at the top {_n(s)} cards of your deck, choose a {what} among them, reveal it and put it into "
-                f"your hand; put the other cards at the bottom of your deck in random order").replace(" a A", " an A")
+        return (f"look at the top {_n(s)} cards of your deck, choose {article(what)} among them, reveal it and put it into "
+                f"your hand; put the other cards at the bottom of your deck in random order")
     return f"look at the top {_n(s)} cards of your deck, draw every {what} among them and put the rest back"
 
 
@@ -791,7 +892,7 @@ _verb("special", "name", (), lambda s: _special_text(s.arg))
 
 # ---- Shinobi Shiren verbs --------------------------------------------------------------
 def _body(s: Step) -> str:
-    return "; ".join(x.render() for x in s.opts.get("do", ()))
+    return render_steps(s.opts.get("do", ()), lead=False)
 
 
 def _deck(s: Step) -> str:
@@ -823,13 +924,14 @@ _verb("reveal_hand", "number_or_all", ("who", "random", "filter"),
       lambda s: ("the opponent must reveal " if s.opts.get("who") == "opponent" else "reveal ")
       + ("any number of " + _card_what(s.opts.get("filter")).replace("character", "characters") if s.arg == "all"
          else f"{'a random card' if s.opts.get('random') else 'a card'}")
-      + " from " + ("their" if s.opts.get("who") == "opponent" else "your") + " hand, if able")
+      + " from " + ("their" if s.opts.get("who") == "opponent" else "your") + " hand" + ("" if s.arg == "all" else ", if able"))
 _verb("for_each", "selector", ("do",), lambda s: f"for each {s.arg.render(False, bare=True)}: {_body(s)}")
-_verb("for_each_mission", "selector", ("do",),
-      lambda s: f"in every mission where there is {s.arg.render(False).replace(' in play', '')}: {_body(s)}")
-_verb("times", "number", ("do",), lambda s: f"{x_of(s.arg)[0]} times{x_of(s.arg)[1]}: {_body(s)}")
+_verb("for_each_mission", "selector", ("do",),  # the body's "this mission" is each of those missions
+      lambda s: f"in every mission where there is {s.arg.render(False, place=False)}: "
+                + _body(s).replace("this mission", "that mission"))
+_verb("times", "number", ("do",), lambda s: f"repeat {x_of(s.arg)[0]} times{x_of(s.arg)[1]}: {_body(s)}")
 _verb("one_of", "branches", (),
-      lambda s: "choose one: " + "; or ".join("; then ".join(x.render() for x in b) for b in s.arg))
+      lambda s: "choose one: " + "; or ".join(render_steps(b, lead=False) for b in s.arg))
 _verb("attach", "selector_or_none", ("from", "to", "discount", "hidden"),
       lambda s: f"play {render_attachments(s.arg, False) if s.arg is not None else 'an attachment'}".replace(" in play", "")
       + (" from your deck" if s.opts.get("from") == "deck" else " from your hand")
@@ -837,13 +939,14 @@ _verb("attach", "selector_or_none", ("from", "to", "discount", "hidden"),
       + (f", paying {render_number(s.opts['discount'])} less" if s.opts.get("discount") else ""))
 _verb("attach_self", "selector", ("power",),
       lambda s: f"attach this character to {_sel(s)}: while attached it is an attachment giving "
-                f"{s.opts.get('power', 0):+d} Power instead of a character")
+                f"{'+' if s.opts.get('power', 0) >= 0 else '−'}{abs(s.opts.get('power', 0))} Power instead of a character")
 _verb("discard_attachment", "selector", (), lambda s: f"discard {render_attachments(s.arg)}")
 _verb("move_attachment", "selector_or_var", ("onto", "ignore"),
       lambda s: f"move {'this attachment' if s.arg == 'this' else render_attachments(s.arg)}"
       + (" to this character" if s.opts.get("onto") == "self" else f" to {s.opts['onto'].render(False)}" if "onto" in s.opts
          else " to another character")
-      + (", ignoring its requirements" if s.opts.get("ignore") else ""))
+      + ((", ignoring their ATTACH conditions" if isinstance(s.arg, Selector) and not s.arg.count == 1
+          else ", ignoring its ATTACH condition") if s.opts.get("ignore") else ""))
 _verb("take_back", "selector", (), lambda s: f"take back control of {_sel(s)}")
 _verb("split_bottom", "none", (),
       lambda s: "move the card at the bottom of this character's upgrade stack to another mission, as a character of its own")
@@ -851,7 +954,9 @@ _verb("discard_from_stack", "selector", ("filter",),
       lambda s: f"discard every {_card_what(s.opts.get('filter'), 'card').replace(' character', '')} card from the stack of {_sel(s)}")
 _verb("recycle", "number", (), lambda s: f"shuffle up to {_n(s)} cards from the top of your discard pile into your deck")
 _verb("activate", "selector", ("line",),
-      lambda s: f"{_sel(s)} applies one of its instant {s.opts.get('line', 'main').upper().replace('_', ' ')} effects, ignoring its requirements")
+      lambda s: f"{_sel(s)} applies one of its instant {s.opts.get('line', 'main').upper().replace('_', ' ')} effects"
+      + (", even if the character its DUEL names is not in its mission" if s.opts.get("line", "main") == "duel"
+         else ", ignoring that effect's requirements"))
 
 
 def _special_text(name: str) -> str:
@@ -989,11 +1094,17 @@ class Static:
     opts: dict[str, Any] = field(default_factory=dict)
 
     def render(self) -> str:
+        return _with_x(self._text)
+
+    def _text(self) -> str:
         o, t = self.opts, self.target
         k = self.kind
         who = t.render() if t else "this character"
         if o.get("attachment") and t is None:
             who = "this attachment"
+        # "cannot" statics name their targets without "all" ("All enemy characters cannot …"
+        # could mean not all of them)
+        who_not = t.render(True, bare=True) if t is not None and t.is_all else who
         if k == "power":
             n = self.n
             if "per" in o:
@@ -1010,7 +1121,7 @@ class Static:
                 text = f"CHAKRA +{render_number(self.n)} for the player losing this mission"
         elif k == "cost":
             sign = "less" if isinstance(self.n, int) and self.n < 0 else "more"
-            text = f"{t.render(True, bare=True).replace(' in play', '')} cost {abs(self.n) if isinstance(self.n, int) else render_number(self.n)} {sign} to play in this mission"
+            text = f"{t.render(True, bare=True, place=False)} cost {abs(self.n) if isinstance(self.n, int) else render_number(self.n)} {sign} to play in this mission"
             if o.get("anywhere"):
                 text = text.replace("to play in this mission", "to play in any mission")
             if o.get("min"):
@@ -1020,12 +1131,13 @@ class Static:
         elif k == "no_play_hidden":
             text = "the opponent cannot play characters hidden in this mission"
         elif k == "no_move_from":
-            text = f"{who} cannot be moved from this mission"
+            text = (f"{t.render(True, bare=True, place=False)} cannot be moved out of this mission"
+                    if t is not None and t.is_all and t.where == "this" else f"{who_not} cannot be moved from this mission")
         elif k == "play_only_winning":
             text = "this character can only be played in a mission where you are winning"
         elif k == "immune":
             events = o.get("events", ["hide", "defeat"])
-            text = f"{who} cannot be {' or '.join('hidden' if e == 'hide' else 'defeated' if e == 'defeat' else 'moved' for e in events)} by enemy effects"
+            text = f"{who_not} cannot be {' or '.join('hidden' if e == 'hide' else 'defeated' if e == 'defeat' else 'moved' for e in events)} by enemy effects"
         elif k == "defeat_to_hand":
             text = "defeated friendly characters go to your hand instead of your discard pile"
         elif k == "defeat_becomes_hide":
@@ -1045,20 +1157,22 @@ class Static:
         elif k == "tax":
             text = f"when an enemy effect affects this character, the opponent must pay {render_number(self.n)} chakra, if able"
         elif k == "upgrade_over":
-            text = f"this character can be played as an upgrade over any {o['over'].render(False, bare=True).replace(' in play', '')}"
+            text = f"this character can be played as an upgrade over any {o['over'].render(False, bare=True, place=False)}"
         elif k == "powerup_bonus":
             text = f"POWERUPs on {t.render(True, bare=True) if t else 'this character'} give {render_number(self.n)} more Power token"
         elif k == "no_tokens":
-            text = f"{who} cannot receive Power tokens"
+            text = f"{who_not} cannot receive Power tokens"
         elif k == "blank":
             text = "this character's effect text is blank (its own lines do nothing)"
         elif k == "many_attachments":
-            text = "this character can carry more than one friendly attachment, ignoring their requirements"
+            # rules.host_room lifts the one-per-player limit; each ATTACH condition still holds
+            text = "this character can carry more than one friendly attachment (each one's ATTACH condition still applies)"
         elif k == "no_attachments":
             text = "this character cannot receive other attachments"
         elif k == "attachment_power":
-            what = o["filter"].render(False, bare=True).replace(" in play", "") if "filter" in o else "attachment"
-            text = f"the Power of each {what} on this character counts {o.get('times', 2)} times"
+            what = o["filter"].render(False, bare=True, place=False) if "filter" in o else "attachment"
+            times = o.get("times", 2)
+            text = f"the Power of each {what} on this character counts {'twice' if times == 2 else f'{times} times'}"
         elif k == "see_hidden":
             text = f"you can look at {t.render(True, bare=True) if t else 'this character'} at any time"
         elif k == "mission_points":
@@ -1068,7 +1182,7 @@ class Static:
         elif k == "score_twice":
             text = "this mission is scored twice (its SCORE effects apply again too)"
         elif k == "grant_line":
-            body = "; ".join(s.render() for s in o.get("do", ()))
+            body = render_steps(o.get("do", ()))
             who_all = t.render(True, bare=True) if t else "this character"
             text = f"{who_all} have, after all their other effects, \"{o.get('timing', 'main').upper()}: {body}\""
         elif k == "ambush_on_play":
@@ -1125,10 +1239,11 @@ class Trigger:
     cond: Condition | None = None  # checked when the trigger would fire (DUEL lines)
 
     def render(self) -> str:
-        body = "; then ".join(s.render() for s in self.steps)
-        who = self.who.render(False) if self.who else "this character"
+        body = render_steps(self.steps)
+        # a character that is played, defeated or moved is in play: only a mission is worth saying
+        who = self.who.render(False, place=self.who.where != "in_play") if self.who else "this character"
         if self.on == "moved" and self.who is not None and self.opts.get("by") == "you":
-            head = f"whenever you move one or more {self.who.render(True, bare=True)} with one of your effects"
+            head = f"whenever you move one or more {self.who.render(True, bare=True, place=self.who.where != 'in_play')} with one of your effects"
         elif self.on == "moved" and self.opts.get("by") == "you":
             head = f"after you move {who} with one of your effects"
         elif self.on == "defeated" and self.opts.get("by") == "you":
@@ -1138,13 +1253,21 @@ class Trigger:
         elif self.on == "start_of_round":
             head = "at the start of each round"
         elif self.on == "attached":
-            what = self.opts["filter"].render(False, bare=True).replace(" in play", "") if "filter" in self.opts else "attachment"
+            what = self.opts["filter"].render(False, bare=True, place=False) if "filter" in self.opts else "attachment"
             what = what.replace(" character", "").replace(" attachment", "") + " attachment"
-            head = f"when you attach a {what} to {who}".replace(" a A", " an A")
+            head = f"when you attach {article(what)} to {who}"
         elif self.on == "passed":
             head = "when you pass"
         elif self.on == "before_evaluation":
             head = "before Power is determined in the Mission evaluation phase"
+        elif self.on == "played" and self.who is not None:
+            where = {"this": " in this mission", "other_missions": " in another mission"}.get(self.who.where, "")
+            if self.who.unique_name:  # "… is played in this mission and no other … there has its name"
+                who = replace(self.who, unique_name=False).render(False, place=False)
+                head = (f"when {who} is played{where} and no other non-hidden character "
+                        f"{'there' if where else 'in its mission'} has its name")
+            else:
+                head = f"when {self.who.render(False, place=False)} is played{where}"
         elif self.on == "played":
             head = f"when {who} is played"
         elif self.on == "end_of_round":
@@ -1153,7 +1276,9 @@ class Trigger:
             head = "if you lose this mission in the Mission evaluation phase"
         else:
             head = f"after {who} moves"
-        return f"{head}, {body}" + (" (mandatory)" if self.must else "")
+        if self.on == "played":
+            body = body.replace("the character played this way", "that character")
+        return mandatory(f"{head}, {body}", self.must or self.steps[0].must)
 
 
 def parse_trigger(raw: dict, where: str) -> Trigger:
@@ -1189,12 +1314,12 @@ class Modifier:
     steps: tuple[Step, ...]
 
     def render(self, modifies: str) -> str:
-        body = "; then ".join(s.render() for s in self.steps)
+        body = render_steps(self.steps, lead=self.mode == "instead")
         label = modifies.upper().replace("_", " ")
         if self.mode == "as_main":
             return f"the {label} effect becomes a MAIN effect (it applies whenever this character is played)"
-        if self.mode == "instead":
-            return f"{label} effect instead: {body}"
+        if self.mode == "instead":  # the new body is the line: its first "must" binds all of it
+            return f"{label} effect instead{' (mandatory)' if self.steps[0].must else ''}: {body}"
         return f"{label} effect, in addition: {body}"
 
 
@@ -1212,23 +1337,26 @@ class Encoding:
     host: Any = None
     grants: tuple[tuple[str, str], ...] = ()
 
-    def render(self, modifies: str | None = None) -> str:
+    def render(self, modifies: str | None = None, source: str | None = None) -> str:
+        """``source``: "attachment" for the lines of an attachment played on a character, whose
+        "this character" is its host (it reads "the attached character")."""
         parts = []
         if self.host is not None:
             if self.host == "mission":
                 parts.append("attach to a mission")
             else:
-                parts.append("attach to " + " or ".join(s.render(False).replace(" in play", "") for s in self.host))
+                parts.append("attach to " + " or ".join(s.render(False, place=s.where != "in_play") for s in self.host))
             for kind, value in self.grants:
-                parts.append(f"this character is also considered {'a' if kind == 'group' else 'a'} {value} character"
-                             .replace(" a A", " an A").replace(" a I", " an I"))
+                parts.append(f"this character is also considered {article(value)} character")
         if self.modifier is not None:
             parts.append(self.modifier.render(modifies or "main"))
         if self.steps:
-            parts.append("; then ".join(s.render() for s in self.steps))
+            parts.append(mandatory(render_steps(self.steps), self.must or self.steps[0].must))
         parts.extend(s.render() for s in self.statics)
         parts.extend(t.render() for t in self.triggers)
         text = ". ".join(p[:1].upper() + p[1:] for p in parts if p)
+        if source == "attachment":
+            text = text.replace("This character", "The attached character").replace("this character", "the attached character")
         return text + "." if text else text
 
 
@@ -1286,5 +1414,5 @@ def parse_encoding(raw: Any, where: str, kind: str) -> Encoding:
     return Encoding(tuple(steps), tuple(statics), tuple(triggers), modifier)
 
 
-def render(encoding: Encoding, modifies: str | None = None) -> str:
-    return encoding.render(modifies)
+def render(encoding: Encoding, modifies: str | None = None, source: str | None = None) -> str:
+    return encoding.render(modifies, source)

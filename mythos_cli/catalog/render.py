@@ -6,15 +6,17 @@ never disagree with what the engine does. A line not yet encoded says so.
 
 from __future__ import annotations
 
-from mythos_cli.catalog.model import TIMING_LABELS, EffectLine
+from mythos_cli.catalog.model import TIMING_LABELS, Card, EffectLine
 
 NOT_ENCODED = "(not yet encoded: the engine cannot play this line)"
 
 
-def describe(line: EffectLine) -> str:
-    """The tool's wording of one effect line."""
+def describe(line: EffectLine, card: Card | None = None) -> str:
+    """The tool's wording of one effect line (of ``card``: an attachment's "this character" is
+    its host, "the attached character")."""
     if line.encoding is None:
         if line.kind == "modifier" and line.modifies:
             return f"changes the {TIMING_LABELS[line.modifies]} line {NOT_ENCODED}"
         return NOT_ENCODED
-    return line.encoding.render(line.modifies)
+    source = "attachment" if card is not None and card.type == "attachment" and card.attach_to == "character" else None
+    return line.encoding.render(line.modifies, source)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+import textwrap
 from typing import Optional
 
 import typer
+from rich.cells import cell_len
+from rich.markup import escape
 from rich.table import Table
 
 from mythos_cli.catalog import Card, CatalogError, default_catalog
@@ -80,10 +84,41 @@ def _show_one(c: Card, printing: str | None) -> None:
     out.print(facts, highlight=False)
     if c.effects:
         out.print("effects:")
-        for line in c.effects:
-            out.print(f"  [cyan]{line.label}[/]  {describe(line)}", highlight=False)
+        labels = [line.label for line in c.effects]
+        lw = min(max(cell_len(x) for x in labels), 14)
+        width = max(out.width - lw - 4, 30)
+        for label, line in zip(labels, c.effects):
+            rows = wrap_text(describe(line, c), width)
+            if cell_len(label) > lw:  # a long DUEL label stands on its own line
+                out.print(f"  [cyan]{escape(label)}[/]", highlight=False, soft_wrap=True)
+                head = " " * lw
+            else:
+                head = label + " " * (lw - cell_len(label))
+            for i, row in enumerate(rows):
+                lead = f"[cyan]{escape(head)}[/]" if i == 0 else " " * lw
+                out.print(f"  {lead}  {escape(row)}", highlight=False, soft_wrap=True)
+        if any(line.kind == "instant" or (line.encoding is not None and line.encoding.triggers) for line in c.effects):
+            for row in wrap_text(CONVENTION, max(out.width - 2, 30)):
+                out.print(f"  [dim]{escape(row)}[/]", highlight=False, soft_wrap=True)
     else:
         out.print("effects: none (a vanilla card)")
+
+
+# The one convention the rendered lines rely on (``interp.line_steps``: a Gate asks first
+# unless the line's first step, or its trigger, says must).
+CONVENTION = ("Instant lines (↯) and triggered effects (\"when …\", \"at …\") are optional: you may decline each "
+              "one as a whole; once used, all of it applies except the steps that say \"you may\". One that opens "
+              "with \"Mandatory:\" cannot be declined.")
+# a keyword and its number never stand on two lines ("CHAKRA" / "+1", "POWERUP" / "2")
+_GLUE = re.compile(r"(\bCHAKRA|\bPOWERUP|(?<!\S)[+−-](?:\d+|X)) (?=\S)")
+
+
+def wrap_text(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` cells, breaking only between words, never after
+    CHAKRA, POWERUP or a signed number (textwrap breaks at ASCII spaces only)."""
+    glued = _GLUE.sub(lambda m: f"{m.group(1)}\u00a0", text)
+    lines = textwrap.wrap(glued, width, break_long_words=False, break_on_hyphens=False)
+    return [x.replace("\u00a0", " ") for x in lines] or [""]
 
 
 @app.command("show")

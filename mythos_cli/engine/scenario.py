@@ -10,9 +10,13 @@ board is written ``"KS-015"``, ``"KS-015+2"`` (two Power tokens), ``"hidden KS-0
 Steps are strings: ``"pass"``, ``"play KS-108 on 1"``, ``"play KS-013 hidden on 2"``,
 ``"play KS-108 over KS-009"``, ``"reveal KS-013"``, ``"choose p2:KS-054"``,
 ``"choose mission 2"``, ``"choose yes"``, ``"choose 3"``, ``"choose skip"``, ``"choose MAIN"`` (the
-effect line to copy),
+effect line to copy), ``"choose KS-003"`` (an order prompt: that card's effect resolves first),
 ``"mulligan no"``, and ``"auto until round 3"`` / ``"auto until end"`` (both players
-pass and take the first option until then).
+pass and take the first option until then). A step may name who answers, ``"p2: choose yes"``:
+the step fails if someone else is deciding.
+
+A game can start before the mulligans: ``[board] phase = "setup"`` with ``missions = { p1 = […],
+p2 = […] }`` and a ``[deck]`` each (``build_setup``); ``phase = "mulligan"`` is round 0 too.
 
 Attachments: a unit table takes ``attached = ["SS-080"]`` (``"SS-083 by p2"`` for one the
 other player put there; ``hidden_attached`` for face-down ones), a mission ``p1_attached`` /
@@ -31,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from mythos_cli.catalog import Catalog, default_catalog
-from mythos_cli.engine import game, rules
+from mythos_cli.engine import game, interp, rules
 from mythos_cli.engine.rules import IllegalAction
-from mythos_cli.engine.state import RANKS, ROUNDS, Decision, GameState, Mission, Player, Unit
+from mythos_cli.engine.state import HAND_SIZE, RANKS, ROUNDS, Decision, GameState, Mission, Player, Unit
 
 PLAYERS = {"p1": 0, "p2": 1}
 
@@ -94,11 +98,21 @@ UNIT_RE = re.compile(r"^(?:(hidden)\s+)?([A-Za-z0-9_>\- ]+?)(?:\+(\d+))?$")
 
 def build(doc: dict, catalog: Catalog, where: str) -> GameState:
     board = doc.get("board", {})
+    if board.get("phase") == "setup":
+        return build_setup(doc, catalog, where)
     b = Builder(catalog, int(doc.get("seed", 0)))
     players = (Player(0), Player(1))
     g = GameState(cards=b.cards, owner=b.owner, players=players, rng=random.Random(b.seed), seed=b.seed, events=[])
-    g.round = int(board.get("round", max(1, len(doc.get("mission", [])))))
-    if not 1 <= g.round <= ROUNDS:
+    if board.get("phase") == "mulligan":  # before the game: round 0, the next Start phase is round 1
+        if board.get("round", 0) != 0:
+            raise ScenarioError(f"{where} [board] round: the mulligans come before round 1 (round 0), not {board['round']}")
+        if doc.get("mission"):
+            raise ScenarioError(f"{where} [[mission]]: no mission is in play before round 1; give the missions as "
+                                f"mission_deck = [...] (round 1 first) or write phase = \"setup\"")
+        g.round = 0
+    else:
+        g.round = int(board.get("round", max(1, len(doc.get("mission", [])))))
+    if not 1 <= g.round <= ROUNDS and board.get("phase") != "mulligan":
         raise ScenarioError(f"{where} [board] round: a game has rounds 1 to {ROUNDS}, not {g.round}")
     g.edge = _player(board.get("edge", "p1"), f"{where} [board] edge")
     g.first_edge = g.edge
@@ -143,7 +157,7 @@ def build(doc: dict, catalog: Catalog, where: str) -> GameState:
             p.missions = []
     phase = board.get("phase", "action")
     if phase not in ("action", "start", "evaluate", "end", "mulligan"):
-        raise ScenarioError(f"{where} [board] phase must be action, start, evaluate, end or mulligan")
+        raise ScenarioError(f"{where} [board] phase must be setup, mulligan, action, start, evaluate or end")
     g.phase = phase
     if phase == "start":
         g.round -= 1
@@ -156,9 +170,83 @@ def build(doc: dict, catalog: Catalog, where: str) -> GameState:
     g.board_version += 1
     g.token_version += 1
     if phase == "mulligan":
-        g.pending = Decision(g.edge, "mulligan", [False, True])
+        g.pending = Decision(g.edge, "mulligan", [False, True], "mulligan your whole hand?")
     else:
         game.advance(g)
+    return g
+
+
+SETUP_KEYS = {"phase", "missions", "edge", "shuffle"}
+
+
+def build_setup(doc: dict, catalog: Catalog, where: str) -> GameState:
+    """``[board] phase = "setup"``: the game from before the mulligans, as ``game.new_game`` sets it up.
+
+    Each player brings a ``[deck]`` and three ``missions``. By default the engine does the
+    setup with the scenario's seed (shuffled decks, two random missions each, Edge at random
+    unless ``edge`` names it). ``shuffle = false`` states everything instead: decks stay as
+    written (top first, each player draws the top 5) and each player's first two missions
+    enter the mission deck in the rules' order (round 1 the Edge player's first, round 2 the
+    other's first, round 3 the Edge player's second, round 4 the other's second); the third is
+    set aside. Either way the game waits for the Edge player's mulligan, in round 0."""
+    board = doc["board"]
+    here = f"{where} [board]"
+    unknown = set(board) - SETUP_KEYS
+    if unknown:
+        raise ScenarioError(f"{here}: a setup board takes only {', '.join(sorted(SETUP_KEYS))}, not {sorted(unknown)} "
+                            f"(the game starts from the decks and missions)")
+    for key in ("mission", "hand", "discard", "mission_deck", "missions_left"):
+        if key in doc:
+            raise ScenarioError(f"{where} [{key}]: a setup board deals from the decks; write only [deck] and "
+                                f"[board] missions = {{ p1 = [...], p2 = [...] }}")
+    seed = int(doc.get("seed", 0))
+    missions = board.get("missions")
+    if not isinstance(missions, dict) or set(missions) != {"p1", "p2"}:
+        raise ScenarioError(f"{here} missions: write missions = {{ p1 = [3 missions], p2 = [3 missions] }}")
+    decks, brought = [], []
+    for pl in ("p1", "p2"):
+        refs = missions[pl]
+        if not isinstance(refs, list) or len(refs) != 3:
+            raise ScenarioError(f"{here} missions {pl}: a player brings exactly 3 missions, not {refs!r}")
+        ms = []
+        for r in refs:
+            found = catalog.lookup(str(r).strip(), prefer="mission")
+            if not found.found or found.card.type != "mission":
+                raise ScenarioError(f"{here} missions {pl}: {r!r} is not a mission")
+            ms.append(found.card)
+        cards = []
+        for r in doc.get("deck", {}).get(pl, []):
+            found = catalog.lookup(str(r).strip())
+            if not found.found or not found.card.in_deck:
+                raise ScenarioError(f"{where} [deck] {pl}: {r!r} is not a character or attachment")
+            cards.append(found.card)
+        decks.append(game.GameDeck(tuple(cards), tuple(ms), pl))
+        brought.append(ms)
+    edge = _player(board["edge"], f"{here} edge") if "edge" in board else None
+    if board.get("shuffle", True):
+        return game.new_game(decks[0], decks[1], seed, first=edge)
+    b = Builder(catalog, seed)
+    players = (Player(0), Player(1))
+    g = GameState(cards=b.cards, owner=b.owner, players=players, rng=random.Random(seed), seed=seed, events=[])
+    g.edge = g.first_edge = 0 if edge is None else edge
+    chosen = []
+    for p, deck in zip(players, decks):
+        for c in reversed(deck.cards):  # written top first; the engine's top is the end of the list
+            b.cards.append(c)
+            b.owner.append(p.index)
+            p.deck.append(len(b.cards) - 1)
+        for c in deck.missions:
+            b.cards.append(c)
+            b.owner.append(p.index)
+            p.missions.append(len(b.cards) - 1)
+        chosen.append(p.missions[:2])
+        p.set_aside = p.missions[2]
+    e, o = chosen[g.edge], chosen[1 - g.edge]
+    g.mission_deck = [o[1], e[1], o[0], e[0]]  # top is the end, as in game.new_game
+    for p in players:
+        interp.draw_cards(g, p.index, HAND_SIZE)
+    g.phase = "mulligan"
+    g.pending = Decision(g.edge, "mulligan", [False, True], "mulligan your whole hand?")
     return g
 
 
@@ -292,6 +380,16 @@ def _action_for(g: GameState, text: str, where: str) -> tuple:
         return ("choose", low in ("yes", "true"))
     if d.kind == "number" or (d.kind == "order" and low.isdigit()):
         return ("choose", int(low) - (1 if d.kind == "order" else 0))
+    if d.kind == "order":  # "choose KS-003" (or "choose p2:KS-003"): the effect of that card resolves first
+        names = [_option_name(g, o) for o in d.options]
+        side, _, ref = arg.rpartition(":")
+        found = catalog_card(g, ref)
+        hits = [o for o, n in zip(d.options, names)
+                if found is not None and n.split(":")[-1] == found and (not side or n.startswith(side.strip().lower() + ":"))]
+        if len(hits) == 1:
+            return ("choose", hits[0])
+        raise ScenarioError(f"{where}: {arg!r} {'matches several' if hits else 'is not one'} of the effects to order: "
+                            f"{names}; name one by card id (p1:/p2: narrows) or by position (choose 2)")
     if d.kind == "mission":
         return ("choose", int(low.removeprefix("mission").strip()) - 1)
     if d.kind == "place":
@@ -318,6 +416,35 @@ def _action_for(g: GameState, text: str, where: str) -> tuple:
                 return ("choose", o)
         raise ScenarioError(f"{where}: no option card {arg!r} among {[g.cards[o].id for o in d.options if o is not None]}")
     raise ScenarioError(f"{where}: cannot answer a {d.kind} decision with {arg!r}")
+
+
+def catalog_card(g: GameState, ref: str) -> str | None:
+    """The version id of the card a step names (a version or printing id, or a name), or None."""
+    ref = ref.strip()
+    for c in g.cards:
+        if ref.upper() in (c.id, *c.printings):
+            return c.id
+    keyed = ref.lower().replace(" ", "-")
+    ids = {c.id for c in g.cards if c.name_key == keyed}
+    return ids.pop() if len(ids) == 1 else None
+
+
+ANSWERER_RE = re.compile(r"^(p[12])\s*:\s*(\S.*)$", re.I)
+
+
+def _answerer(g: GameState, step: str, where: str) -> str:
+    """``"p2: choose yes"``: the step names who answers; anyone else deciding fails the step."""
+    m = ANSWERER_RE.match(step.strip())
+    if not m:
+        return step
+    who = PLAYERS[m.group(1).lower()]
+    d = g.pending
+    if d is None:
+        raise ScenarioError(f"{where}: p{who + 1} should answer, but the game waits for nobody (phase {g.phase})")
+    if d.player != who:
+        what = f"{'an' if d.kind[0] in 'aeiou' else 'a'} {d.kind} decision" + (f" ({d.prompt})" if d.prompt else "")
+        raise ScenarioError(f"{where}: the step is p{who + 1}'s, but p{d.player + 1} is deciding now: {what}")
+    return m.group(2)
 
 
 def _hand_card(g: GameState, player: int, ref: str, where: str) -> int:
@@ -357,14 +484,14 @@ def _zone_ids(g: GameState, zone: list[int]) -> list[str]:
     return sorted(g.cards[c].id for c in zone)
 
 
-def _norm_ids(catalog: Catalog, refs: list[str], where: str) -> list[str]:
+def _norm_ids(catalog: Catalog, refs: list[str], where: str, *, keep_order: bool = False) -> list[str]:
     out = []
     for r in refs:
         found = catalog.lookup(r)
         if not found.found:
             raise ScenarioError(f"{where}: unknown card {r!r}")
         out.append(found.card.id)
-    return sorted(out)
+    return out if keep_order else sorted(out)
 
 
 def check_expect(g: GameState, exp: dict, catalog: Catalog, where: str, error: str | None) -> list[Check]:
@@ -414,9 +541,8 @@ def check_expect(g: GameState, exp: dict, catalog: Catalog, where: str, error: s
                         got, want_v = u.mission + 1, want
                     elif prop == "controller":
                         got, want_v = u.controller, _player(want, where)
-                    elif prop == "stack":
-                        got, want_v = [g.cards[c].id for c in u.stack], _norm_ids(catalog, want, where)
-                        got = sorted(got)
+                    elif prop == "stack":  # bottom → top, in stack order
+                        got, want_v = [g.cards[c].id for c in u.stack], _norm_ids(catalog, want, where, keep_order=True)
                     else:
                         got, want_v = getattr(u, prop), want
                     add(f"{ref}.{prop} = {want}", got == want_v, f"got {got}")
@@ -452,6 +578,14 @@ def check_expect(g: GameState, exp: dict, catalog: Catalog, where: str, error: s
             add(f"phase = {val}", g.phase == val, f"got {g.phase}")
         elif key == "round_scores":
             add(f"round scores = {val}", g.round_scores == [list(r) for r in val], f"got {g.round_scores}")
+        elif key == "missions":  # the missions in play, in order (rank D first)
+            got = [g.cards[m.card].id for m in g.missions]
+            want = [catalog.lookup(r, prefer="mission").card.id for r in val]
+            add(f"missions in play = {want}", got == want, f"got {got}")
+        elif key == "mission_deck":  # the missions still to come, next round's first
+            got = [g.cards[c].id for c in reversed(g.mission_deck)]
+            want = [catalog.lookup(r, prefer="mission").card.id for r in val]
+            add(f"mission deck = {want}", got == want, f"got {got}")
         elif key == "mission_winners":
             got = ["p%d" % (m.winner + 1) if m.winner >= 0 else "none" for m in g.missions]
             add(f"mission winners = {val}", got == list(val), f"got {got}")
@@ -505,6 +639,9 @@ def _option_name(g: GameState, o: Any) -> str:
     if g.pending and g.pending.kind == "line":
         inst, i = o
         return g.cards[inst].effects[i].timing.upper()
+    if g.pending and g.pending.kind == "order" and isinstance(g.pending.context, interp.Order):
+        f = g.pending.context.frames[o]  # the effect, named by its card and whose it is
+        return f"p{f.ctx.player + 1}:{g.cards[f.ctx.card].id}" if f.ctx.card >= 0 else str(o)
     return str(o)
 
 
@@ -535,7 +672,7 @@ def run_doc(doc: dict, catalog: Catalog, where: str) -> ScenarioResult:
                 continue
             if step.startswith("expect"):
                 continue
-            action = _action_for(g, step, here)
+            action = _action_for(g, _answerer(g, step, here), here)
             try:
                 game.apply(g, action)
                 error = None
