@@ -1,0 +1,402 @@
+//! Legal decisions and their prices: every main action of the Action phase, where a card may be
+//! played, what it costs (face-up, hidden, as an upgrade, revealed), and the chakra income.
+
+use crate::attachments;
+use crate::effects::lines::{self, static_ctx, unit_statics};
+use crate::effects::selectors::{card_fits, condition, matches, number};
+use crate::language::{CardTypeSel, Side, StaticKind};
+use crate::power::mission_leader;
+use crate::state::{Action, Ctx, GameState, Inst, Uid, Unit};
+
+/// 5 + 1 per character you have in play (hidden included; a stack is one) + CHAKRA +X.
+pub fn chakra_income(g: &GameState, player: i32) -> i64 {
+    let mut n = 5 + g
+        .missions
+        .iter()
+        .map(|m| m.sides[player as usize].len() as i64)
+        .sum::<i64>();
+    for r in lines::lines(g).statics[StaticKind::Chakra.index()].iter() {
+        let s = r.s;
+        match s.opts.both {
+            crate::language::Both::Losing => {
+                let leader = mission_leader(g, r.mission as usize);
+                if leader == -1 || leader == player {
+                    continue;
+                }
+                n += number(g, &Ctx::at(player, -1, r.mission, -1), &s.n, false);
+                continue;
+            }
+            crate::language::Both::No if r.controller != player => continue,
+            _ => {}
+        }
+        let both = s.opts.both != crate::language::Both::No;
+        let ctx = static_ctx(
+            r.unit,
+            r.mission,
+            if both { player } else { r.controller },
+            g,
+        );
+        if condition(g, &ctx, s.cond.as_ref(), true) {
+            n += number(g, &ctx, &s.n, true);
+        }
+    }
+    n
+}
+
+/// Whether the card changes its own cost (⧗ play_cost, or a "paying N less" line).
+pub fn has_own_cost(g: &GameState, inst: Inst) -> bool {
+    let c = g.card(inst);
+    c.has_own_static(StaticKind::PlayCost) || !c.cheaper.is_empty()
+}
+
+/// The chakra to play `inst` face-up in mission `mi` (`base`: the difference for an upgrade;
+/// `reveal`: the hidden character being revealed).
+pub fn play_cost(
+    g: &GameState,
+    player: i32,
+    inst: Inst,
+    mi: i32,
+    base: Option<i64>,
+    reveal: Option<&Unit>,
+) -> i64 {
+    let card = g.card(inst);
+    let mut cost = base.unwrap_or_else(|| card.cost());
+    let lines = lines::lines(g);
+    let cost_statics = &lines.statics[StaticKind::Cost.index()];
+    if cost_statics.is_empty()
+        && !has_own_cost(g, inst)
+        && reveal.is_none_or(|r| {
+            r.attachments.is_empty()
+                && !card.has_own_static(StaticKind::RevealCost)
+                && lines.statics[StaticKind::RevealTax.index()].is_empty()
+        })
+    {
+        return cost.max(0);
+    }
+    let mut floor = 0;
+    for r in cost_statics.iter() {
+        let s = r.s;
+        let Some(t) = &s.target else { continue };
+        if r.mission != mi && !s.opts.anywhere {
+            continue;
+        }
+        if (t.side == Side::Friendly && r.controller != player)
+            || (t.side == Side::Enemy && r.controller == player)
+        {
+            continue;
+        }
+        if t.other && r.unit >= 0 && g.unit(r.unit).is_some_and(|u| u.top() == inst) {
+            continue;
+        }
+        let want = t.card_type.unwrap_or(CardTypeSel::Character);
+        let fits_type = want == CardTypeSel::Any
+            || (want == CardTypeSel::Character && card.ctype == crate::cards::CardType::Character)
+            || (want == CardTypeSel::Attachment
+                && card.ctype == crate::cards::CardType::Attachment);
+        if !fits_type || !card_fits(t, card) {
+            continue;
+        }
+        let ctx = static_ctx(r.unit, r.mission, r.controller, g);
+        if !condition(g, &ctx, s.cond.as_ref(), true) {
+            continue;
+        }
+        cost += number(g, &ctx, &s.n, false);
+        floor = floor.max(s.opts.min.unwrap_or(0));
+    }
+    if let Some(rev) = reveal {
+        let own: Vec<&crate::language::Static> = if rev.attachments.is_empty() {
+            card.own_statics(StaticKind::RevealCost).collect()
+        } else {
+            unit_statics(g, rev, StaticKind::RevealCost)
+        };
+        for s in own {
+            let ctx = Ctx::at(player, rev.uid, mi, inst);
+            if condition(g, &ctx, s.cond.as_ref(), false) {
+                cost -= number(g, &ctx, &s.n, false).abs();
+            }
+        }
+        for r in lines.statics[StaticKind::RevealTax.index()].iter() {
+            if r.mission == mi && r.controller >= 0 && r.controller != player {
+                let ctx = static_ctx(r.unit, r.mission, r.controller, g);
+                if condition(g, &ctx, r.s.cond.as_ref(), true) {
+                    cost += number(g, &ctx, &r.s.n, false);
+                }
+            }
+        }
+    }
+    for s in card.own_statics(StaticKind::PlayCost) {
+        let ctx = Ctx::at(player, reveal.map_or(-1, |r| r.uid), mi, inst);
+        if condition(g, &ctx, s.cond.as_ref(), false) {
+            cost -= number(g, &ctx, &s.n, false).abs();
+        }
+    }
+    for &(timing, n) in &card.cheaper {
+        if timing != crate::cards::Timing::FirstStrike
+            || g.players[player as usize].plays_this_round == 0
+        {
+            cost -= n;
+        }
+    }
+    cost.max(floor).max(0)
+}
+
+/// Same name and a higher cost, or a card that may upgrade over this one (⧗ upgrade_over).
+pub fn can_upgrade_over(g: &GameState, inst: Inst, u: &Unit, player: i32) -> bool {
+    if u.hidden || u.controller != player || u.owner != player || u.controlled_by != -1 {
+        return false;
+    }
+    let card = g.card(inst);
+    let under = g.unit_card(u);
+    if card.cost() <= under.cost() {
+        return false;
+    }
+    if card.name_key == under.name_key {
+        return true;
+    }
+    let ctx = Ctx::at(player, -1, u.mission, inst);
+    card.own_statics(StaticKind::UpgradeOver).any(|s| {
+        s.opts
+            .over
+            .as_ref()
+            .is_some_and(|o| matches(g, &ctx, o, u, false))
+            && condition(g, &ctx, s.cond.as_ref(), false)
+    })
+}
+
+/// An enemy static forbids this in mission `mi` (e.g. no hidden plays).
+pub fn blocked_here(g: &GameState, player: i32, mi: i32, kind: StaticKind) -> bool {
+    lines::lines(g).statics[kind.index()]
+        .iter()
+        .any(|r| r.mission == mi && r.controller != player && r.controller >= 0)
+}
+
+pub fn has_name_on_side(
+    g: &GameState,
+    mi: usize,
+    player: i32,
+    key: crate::names::NameId,
+    except: Uid,
+) -> bool {
+    g.missions[mi].sides[player as usize]
+        .iter()
+        .any(|&x| x != except && g.unit_card(g.u(x)).name_key == key)
+}
+
+/// Where `inst` may be played: (mission, upgraded-over uid or -1, price).
+pub fn place_options(
+    g: &GameState,
+    player: i32,
+    inst: Inst,
+    hidden: bool,
+    discount: i64,
+    here: i32,
+) -> Vec<(i32, Uid, i64)> {
+    let mut out = Vec::new();
+    let card = g.card(inst);
+    let chakra = g.players[player as usize].chakra;
+    let key = card.name_key;
+    let missions: Vec<usize> = if here < 0 {
+        (0..g.missions.len()).collect()
+    } else {
+        vec![here as usize]
+    };
+    let only_winning = card.has_own_static(StaticKind::PlayOnlyWinning);
+    for mi in missions {
+        let side = &g.missions[mi].sides[player as usize];
+        if hidden {
+            if blocked_here(g, player, mi as i32, StaticKind::NoPlayHidden) {
+                continue;
+            }
+            if !side.iter().any(|&x| g.unit_card(g.u(x)).name_key == key) {
+                let price = (1 - discount).max(0);
+                if price <= chakra {
+                    out.push((mi as i32, -1, price));
+                }
+            }
+            continue;
+        }
+        if only_winning && mission_leader(g, mi) != player {
+            continue;
+        }
+        if !side.iter().any(|&x| g.unit_card(g.u(x)).name_key == key) {
+            let price = (play_cost(g, player, inst, mi as i32, None, None) - discount).max(0);
+            if price <= chakra {
+                out.push((mi as i32, -1, price));
+            }
+        }
+        for &x in side {
+            let u = g.u(x);
+            if can_upgrade_over(g, inst, u, player) {
+                // the new card must not duplicate another character's name on this side
+                if g.unit_card(u).name_key != key
+                    && side
+                        .iter()
+                        .any(|&y| y != x && g.unit_card(g.u(y)).name_key == key)
+                {
+                    continue;
+                }
+                let diff = card.cost() - g.unit_card(u).cost();
+                let price =
+                    (play_cost(g, player, inst, mi as i32, Some(diff), None) - discount).max(0);
+                if price <= chakra {
+                    out.push((mi as i32, u.uid, price));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What `player` pays to reveal hidden `u` now (`extra`: an effect's surcharge), or None.
+pub fn reveal_price(g: &GameState, player: i32, u: &Unit, extra: i64, plain: bool) -> Option<i64> {
+    let card = g.unit_card(u);
+    let key = card.name_key;
+    for &x in &g.missions[u.mission as usize].sides[player as usize] {
+        let xu = g.u(x);
+        if xu.uid != u.uid && !xu.hidden && g.unit_card(xu).name_key == key {
+            return None;
+        }
+    }
+    let inst = u.top();
+    let only_winning = card.has_own_static(StaticKind::PlayOnlyWinning);
+    let priced = has_own_cost(g, inst) || card.has_own_static(StaticKind::RevealCost);
+    if only_winning && mission_leader(g, u.mission as usize) != player {
+        return None;
+    }
+    let price = if plain && !priced && u.attachments.is_empty() {
+        card.cost() + extra
+    } else {
+        play_cost(g, player, inst, u.mission, None, Some(u)) + extra
+    };
+    let price = price.max(0);
+    if price <= g.players[player as usize].chakra {
+        Some(price)
+    } else {
+        None
+    }
+}
+
+/// Every main action of `player` now, with its price, in the order the engine offers them.
+pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
+    let mut out: Vec<(Action, i64)> = vec![(Action::Pass, 0)];
+    let p = &g.players[player as usize];
+    let chakra = p.chakra;
+    let n = g.missions.len();
+    let lines = lines::lines(g);
+    let names: Vec<Vec<crate::names::NameId>> = g
+        .missions
+        .iter()
+        .map(|m| {
+            m.sides[player as usize]
+                .iter()
+                .map(|&x| g.unit_card(g.u(x)).name_key)
+                .collect()
+        })
+        .collect();
+    // your own face-up characters you may upgrade over
+    let upgradable: Vec<Vec<Uid>> = g
+        .missions
+        .iter()
+        .map(|m| {
+            m.sides[player as usize]
+                .iter()
+                .copied()
+                .filter(|&x| {
+                    let u = g.u(x);
+                    !u.hidden
+                        && u.owner == player
+                        && u.controlled_by == -1
+                        && u.controller == player
+                })
+                .collect()
+        })
+        .collect();
+    let hidden_ok: Vec<bool> = if chakra < 1 {
+        vec![false; n]
+    } else if !lines.statics[StaticKind::NoPlayHidden.index()].is_empty() {
+        (0..n)
+            .map(|mi| !blocked_here(g, player, mi as i32, StaticKind::NoPlayHidden))
+            .collect()
+    } else {
+        vec![true; n]
+    };
+    let any_cost_static = !lines.statics[StaticKind::Cost.index()].is_empty();
+    let mut leaders: Vec<Option<i32>> = vec![None; n];
+    let mut seen: Vec<u16> = Vec::new();
+    for &inst in &p.hand {
+        let card = g.card(inst);
+        if !card.is_character() || seen.contains(&card.index) {
+            continue; // two copies of one version give the same actions: offer them once
+        }
+        seen.push(card.index);
+        let key = card.name_key;
+        let cost = card.cost();
+        let only_winning = card.has_own_static(StaticKind::PlayOnlyWinning);
+        let own_cost = has_own_cost(g, inst);
+        let other_names = card.has_own_static(StaticKind::UpgradeOver);
+        let priced = any_cost_static || own_cost;
+        for mi in 0..n {
+            let winning = if only_winning {
+                *leaders[mi].get_or_insert_with(|| mission_leader(g, mi)) == player
+            } else {
+                true
+            };
+            let named = names[mi].contains(&key);
+            if !named {
+                if winning {
+                    let price = if priced {
+                        play_cost(g, player, inst, mi as i32, None, None)
+                    } else {
+                        cost
+                    };
+                    if price <= chakra {
+                        out.push((Action::Play(inst, mi as i32, false, -1), price));
+                    }
+                }
+                if hidden_ok[mi] {
+                    out.push((Action::Play(inst, mi as i32, true, -1), 1));
+                }
+            }
+            if !winning {
+                continue;
+            }
+            for &x in &upgradable[mi] {
+                let u = g.u(x);
+                let under = g.unit_card(u);
+                if cost <= under.cost() {
+                    continue;
+                }
+                if under.name_key != key {
+                    // another name: only with ⧗ upgrade_over, and never duplicating a name here
+                    if named || !other_names || !can_upgrade_over(g, inst, u, player) {
+                        continue;
+                    }
+                }
+                let diff = cost - under.cost();
+                let price = if priced {
+                    play_cost(g, player, inst, mi as i32, Some(diff), None)
+                } else {
+                    diff
+                };
+                if price <= chakra {
+                    out.push((Action::Play(inst, mi as i32, false, u.uid), price));
+                }
+            }
+        }
+    }
+    let plain = !any_cost_static && lines.statics[StaticKind::RevealTax.index()].is_empty();
+    for m in &g.missions {
+        for &x in &m.sides[player as usize] {
+            let u = g.u(x);
+            if u.hidden
+                && let Some(price) = reveal_price(g, player, u, 0, plain)
+            {
+                out.push((Action::Reveal(u.uid), price));
+            }
+        }
+    }
+    if !p.hand.is_empty() || !g.att_hidden.is_empty() {
+        attachments::attachment_options(g, player, &mut out);
+    }
+    out
+}

@@ -1,0 +1,358 @@
+//! Attachments (Shinobi Shiren): cards played onto a character or a mission instead of a
+//! character.
+//!
+//! Readings (the rulebook's attachment chapter is not in our sources; the card text decides):
+//! an attachment is played in the Action phase instead of a character, paying its cost (cost
+//! statics that name attachments apply), onto a host its ATTACH line allows, seen from the player
+//! who plays it. It may be played face-down for 1 chakra and revealed later paying its cost
+//! (MAIN and AMBUSH then apply). A face-down attachment adds no Power, has no effect and shows no
+//! name or keyword. A character carries at most one attachment of each player (⧗
+//! many_attachments lifts it for its controller's own); ⧗ no_attachments refuses any other. The
+//! ATTACH condition is checked when the attachment is played or moved; afterwards it stays with
+//! its host whatever happens to it, and leaves play only with its host or through an effect.
+
+use crate::actions::{has_own_cost, play_cost};
+use crate::board::discard_attachment;
+use crate::control::break_control_from;
+use crate::effects::lines;
+use crate::effects::selectors::{all_attachments, matches};
+use crate::effects::{attach_frame, triggers::fire};
+use crate::language::{Host, Selector, Side, StaticKind, TriggerOn};
+use crate::state::{Action, Ctx, Ev, GameState, Inst, Uid, Unit, Val, vars};
+
+/// One mission's places for an attachment: (mission, hosts, face-up price, face-down price).
+pub type Places = (i32, Vec<Uid>, Option<i64>, Option<i64>);
+
+/// Per mission: (mission, legal hosts (-1: the mission), face-up price or None, face-down price
+/// or None); None when the player cannot pay. Hosts are computed once for both ways.
+pub fn attach_places(
+    g: &GameState,
+    player: i32,
+    inst: Inst,
+    discount: i64,
+    here: i32,
+) -> Vec<Places> {
+    let mut out = Vec::new();
+    let card = g.card(inst);
+    let Some(host) = &card.host else { return out };
+    let chakra = g.players[player as usize].chakra;
+    let down = (1 - discount).max(0);
+    let down = if down <= chakra { Some(down) } else { None };
+    let missions: Vec<usize> = if here < 0 {
+        (0..g.missions.len()).collect()
+    } else {
+        vec![here as usize]
+    };
+    // every ATTACH selector names the same side: look only there (a unit's controller is its side)
+    let look: Vec<i32> = match host {
+        Host::Characters(sels) => {
+            let friendly = sels.iter().all(|s| s.side == Side::Friendly);
+            let enemy = sels.iter().all(|s| s.side == Side::Enemy);
+            if friendly && !sels.is_empty() {
+                vec![player]
+            } else if enemy && !sels.is_empty() {
+                vec![1 - player]
+            } else {
+                vec![player, 1 - player]
+            }
+        }
+        Host::Mission => vec![player, 1 - player],
+    };
+    let plain =
+        lines::lines(g).statics[StaticKind::Cost.index()].is_empty() && !has_own_cost(g, inst);
+    for mi in missions {
+        let base = if plain {
+            card.cost()
+        } else {
+            play_cost(g, player, inst, mi as i32, None, None)
+        };
+        let up = (base - discount).max(0);
+        let up = if up <= chakra { Some(up) } else { None };
+        if up.is_none() && down.is_none() {
+            continue;
+        }
+        match host {
+            Host::Mission => out.push((mi as i32, vec![-1], up, down)),
+            Host::Characters(sels) => {
+                let ctx = Ctx::at(player, -1, mi as i32, -1);
+                let mut hosts = Vec::new();
+                for &side in &look {
+                    for &x in &g.missions[mi].sides[side as usize] {
+                        let u = g.u(x);
+                        if (u.attachments.is_empty() || host_room(g, player, u))
+                            && host_fits(g, &ctx, sels, u)
+                        {
+                            hosts.push(x);
+                        }
+                    }
+                }
+                if !hosts.is_empty() {
+                    out.push((mi as i32, hosts, up, down));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Where `player` may play attachment `inst`: (mission, host uid or -1 for the mission, price).
+pub fn attach_options(
+    g: &GameState,
+    player: i32,
+    inst: Inst,
+    hidden: bool,
+    discount: i64,
+    here: i32,
+) -> Vec<(i32, Uid, i64)> {
+    let mut out = Vec::new();
+    for (mi, hosts, up, down) in attach_places(g, player, inst, discount, here) {
+        if let Some(price) = if hidden { down } else { up } {
+            for h in hosts {
+                out.push((mi, h, price));
+            }
+        }
+    }
+    out
+}
+
+/// The main actions of attachments: `Attach(card, mission, host or -1, face-down)` and
+/// `RevealAttachment(card)` for a face-down one.
+pub fn attachment_options(g: &GameState, player: i32, out: &mut Vec<(Action, i64)>) {
+    let mut seen: Vec<u16> = Vec::new();
+    for &inst in &g.players[player as usize].hand {
+        let card = g.card(inst);
+        if card.ctype != crate::cards::CardType::Attachment || seen.contains(&card.index) {
+            continue;
+        }
+        seen.push(card.index);
+        for (mi, hosts, up, down) in attach_places(g, player, inst, 0, -1) {
+            for (hidden, price) in [(false, up), (true, down)] {
+                let Some(price) = price else { continue };
+                for &h in &hosts {
+                    out.push((Action::Attach(inst, mi, h, hidden), price));
+                }
+            }
+        }
+    }
+    for (inst, _, mi) in hidden_attachments_of(g, player) {
+        if let Some(price) = reveal_attachment_price(g, player, inst, mi) {
+            out.push((Action::RevealAttachment(inst), price));
+        }
+    }
+}
+
+/// Face-down attachments `player` played: (instance, host or -1, mission).
+pub fn hidden_attachments_of(g: &GameState, player: i32) -> Vec<(Inst, Uid, i32)> {
+    if g.att_hidden.is_empty() {
+        return Vec::new();
+    }
+    all_attachments(g)
+        .into_iter()
+        .filter(|&(a, _, _, _)| g.att_is_hidden(a) && g.owner[a as usize] == player)
+        .map(|(a, h, mi, _)| (a, h, mi))
+        .collect()
+}
+
+pub fn reveal_attachment_price(g: &GameState, player: i32, inst: Inst, mi: i32) -> Option<i64> {
+    let price = play_cost(g, player, inst, mi, None, None);
+    if price <= g.players[player as usize].chakra {
+        Some(price)
+    } else {
+        None
+    }
+}
+
+fn friendly_attachments(g: &GameState, u: &Unit, player: i32) -> usize {
+    u.attachments
+        .iter()
+        .filter(|&&a| g.owner[a as usize] == player)
+        .count()
+}
+
+/// Whether `player` may put attachment `inst` on character `u` now: its ATTACH condition (seen
+/// from `player`), room on the host, no ⧗ no_attachments (`ignore`: room only).
+pub fn host_ok(g: &GameState, player: i32, inst: Inst, u: &Unit, ignore: bool) -> bool {
+    if ignore {
+        return host_room(g, player, u);
+    }
+    match &g.card(inst).host {
+        Some(Host::Characters(sels)) => {
+            host_room(g, player, u) && host_fits(g, &Ctx::at(player, -1, u.mission, -1), sels, u)
+        }
+        _ => false,
+    }
+}
+
+/// Whether character `u` may take one more attachment of `player` (ATTACH condition aside).
+pub fn host_room(g: &GameState, player: i32, u: &Unit) -> bool {
+    if u.attachments.is_empty() {
+        return true;
+    }
+    for &a in &u.attachments {
+        if !g.att_is_hidden(a) && g.card(a).has_own_static(StaticKind::NoAttachments) {
+            return false;
+        }
+    }
+    if !u.hidden
+        && player == u.controller
+        && g.unit_card(u).has_own_static(StaticKind::ManyAttachments)
+        && !lines::blanked(g, u)
+    {
+        return true;
+    }
+    friendly_attachments(g, u, player) < 1
+}
+
+/// The ATTACH condition (selectors, any of which will do) for character `u`.
+pub fn host_fits(g: &GameState, ctx: &Ctx, sels: &[Selector], u: &Unit) -> bool {
+    sels.iter().any(|s| matches(g, ctx, s, u, false))
+}
+
+/// Where an attachment in play is: (host or -1, mission, controlling side).
+pub fn locate(g: &GameState, inst: Inst) -> Option<(Uid, i32, i32)> {
+    all_attachments(g)
+        .into_iter()
+        .find(|&(a, _, _, _)| a == inst)
+        .map(|(_, h, mi, side)| (h, mi, side))
+}
+
+/// Play attachment `inst` from its zone onto a character (`host`) or mission `mi`.
+pub fn attach_card(
+    g: &mut GameState,
+    player: i32,
+    inst: Inst,
+    mi: i32,
+    host: Uid,
+    hidden: bool,
+    price: i64,
+) {
+    let pi = player as usize;
+    let taken = g.players[pi].take(inst);
+    debug_assert!(
+        taken,
+        "card {inst} is not in player {player}'s hand, deck or discard pile"
+    );
+    g.players[pi].pay(price);
+    g.players[pi].attached_this_round += 1;
+    let mut mi = mi;
+    if host >= 0 {
+        g.um(host).attachments.push(inst);
+        mi = g.u(host).mission;
+    } else {
+        g.missions[mi as usize].attachments[pi].push(inst);
+    }
+    if hidden {
+        g.set_att_hidden(inst, true);
+    }
+    let current = g.lines_version.get() == g.board_version;
+    g.board_version += 1;
+    if hidden && current {
+        g.lines_version.set(g.board_version); // a face-down attachment brings no line: the lines in force stay
+    }
+    if g.emitting() {
+        let c = g.card(inst).index;
+        g.emit(Ev::Attach(
+            player,
+            c,
+            mi,
+            if hidden { "hidden" } else { "face_up" },
+            price,
+        ));
+    }
+    if !hidden {
+        attach_sequence(g, player, inst, host, mi, false);
+    }
+}
+
+/// Turn a face-down attachment face-up paying its cost: MAIN and AMBUSH lines apply.
+pub fn reveal_attachment(g: &mut GameState, player: i32, inst: Inst, price: i64) {
+    let Some((host, mi, _)) = locate(g, inst) else {
+        return;
+    };
+    g.players[player as usize].pay(price);
+    g.set_att_hidden(inst, false);
+    g.board_version += 1;
+    if g.emitting() {
+        let c = g.card(inst).index;
+        g.emit(Ev::RevealAttachment(player, c, mi, price));
+    }
+    attach_sequence(g, player, inst, host, mi, true);
+}
+
+/// Like a card play: the attachment's own lines wait beneath the triggers it causes.
+fn attach_sequence(g: &mut GameState, player: i32, inst: Inst, host: Uid, mi: i32, ambush: bool) {
+    if let Some(f) = attach_frame(g, player, inst, host, mi, ambush) {
+        g.stack.push(f);
+    }
+    let unit = g.unit(host).cloned();
+    fire(
+        g,
+        TriggerOn::Attached,
+        unit.as_ref(),
+        &[
+            (vars::BY, Val::Int(player as i64)),
+            (vars::ATTACHMENT, Val::Int(inst as i64)),
+            (vars::HOST, Val::Int(host as i64)),
+        ],
+    );
+}
+
+/// Take an attachment off its host or mission (it stays out of every zone: the caller puts it
+/// somewhere).
+pub fn detach(g: &mut GameState, inst: Inst) -> Option<(Uid, i32, i32)> {
+    let (host, mi, side) = locate(g, inst)?;
+    if host >= 0 {
+        g.um(host).attachments.retain(|&a| a != inst);
+    } else {
+        g.missions[mi as usize].attachments[side as usize].retain(|&a| a != inst);
+    }
+    g.board_version += 1;
+    Some((host, mi, side))
+}
+
+pub fn discard(g: &mut GameState, inst: Inst) {
+    detach(g, inst);
+    discard_attachment(g, inst);
+    if g.emitting() {
+        let c = g.card(inst).index;
+        g.emit(Ev::DiscardAttachment(g.owner[inst as usize], c));
+    }
+}
+
+pub fn move_to(g: &mut GameState, inst: Inst, host: Uid) {
+    detach(g, inst);
+    g.um(host).attachments.push(inst);
+    g.board_version += 1;
+    if g.emitting() {
+        let c = g.card(inst).index;
+        let ctl = g.u(host).controller;
+        g.emit(Ev::MoveAttachment(ctl, c, host));
+    }
+}
+
+/// A character turned attachment ("treated as an attachment instead of a character"): it leaves
+/// the board as a character (cards beneath, tokens and its own attachments go, control links
+/// break) and its top card sits on `host` adding `power`.
+pub fn unit_becomes_attachment(g: &mut GameState, uid: Uid, host: Uid, power: i64) {
+    let Some(u) = g.remove_unit(uid) else { return };
+    g.missions[u.mission as usize].sides[u.controller as usize].retain(|&x| x != uid);
+    let owner = u.owner as usize;
+    for &c in u.stack[..u.stack.len() - 1].iter().rev() {
+        g.players[owner].discard.push(c);
+    }
+    for &a in &u.attachments {
+        discard_attachment(g, a);
+    }
+    let top = u.top();
+    g.um(host).attachments.push(top);
+    g.att_power.retain(|(x, _)| *x != top);
+    g.att_power.push((top, power));
+    g.board_version += 1;
+    g.token_version += 1;
+    if g.emitting() {
+        let c = g.card(top).index;
+        let hm = g.u(host).mission;
+        g.emit(Ev::Attach(u.controller, c, hm, "character", 0));
+    }
+    break_control_from(g, uid);
+}

@@ -1,0 +1,186 @@
+//! The continuous (⧗) lines in force, read off the face-up cards in play and the missions.
+//!
+//! Statics are never stored on the board: they are looked up whenever a rule asks, so they are
+//! always "re-checked after every step" as the FAQ requires. The list of lines in force is rebuilt
+//! only when the board changes (`board_version`); conditions and amounts are evaluated live.
+
+use std::sync::Arc;
+
+use crate::cards::Card;
+use crate::language::{Grant, STATIC_KINDS, Static, StaticKind, TRIGGER_KINDS, TriggerOn};
+use crate::names::{GroupId, KeywordId};
+use crate::state::{
+    ActiveLine, Ctx, GameState, Inst, LinesCache, StaticRef, TriggerRef, Uid, Unit,
+};
+
+/// Every continuous line in force, grouped by kind (rebuilt when the board changed).
+pub fn lines(g: &GameState) -> Arc<LinesCache> {
+    if g.lines_version.get() != g.board_version {
+        rebuild(g);
+    }
+    g.lines.borrow().clone()
+}
+
+fn push_card(
+    out: &mut Vec<ActiveLine>,
+    card: &Card,
+    unit: Uid,
+    mission: i32,
+    controller: i32,
+    inst: Inst,
+) {
+    for li in 0..card.continuous.len() {
+        out.push(ActiveLine {
+            unit,
+            mission,
+            controller,
+            card: card.index,
+            line: li as u16,
+            inst,
+        });
+    }
+}
+
+fn rebuild(g: &GameState) {
+    let mut out: Vec<ActiveLine> = Vec::new();
+    for (mi, m) in g.missions.iter().enumerate() {
+        let mi = mi as i32;
+        push_card(&mut out, g.card(m.card), -1, mi, -1, m.card);
+        for side in 0..2 {
+            for &a in &m.attachments[side] {
+                if !g.att_is_hidden(a) {
+                    push_card(&mut out, g.card(a), -1, mi, side as i32, a);
+                }
+            }
+            for &uid in &m.sides[side] {
+                let u = g.u(uid);
+                if !u.attachments.is_empty() {
+                    for &a in &u.attachments {
+                        if !g.att_is_hidden(a) {
+                            push_card(&mut out, g.card(a), uid, mi, u.controller, a);
+                        }
+                    }
+                    if blanked(g, u) {
+                        continue;
+                    }
+                }
+                if u.hidden {
+                    continue;
+                }
+                let inst = u.top();
+                push_card(&mut out, g.card(inst), uid, mi, u.controller, inst);
+            }
+        }
+    }
+    let cat = g.cat;
+    let mut statics: Vec<Vec<StaticRef>> = vec![Vec::new(); STATIC_KINDS];
+    let mut triggers: Vec<Vec<TriggerRef>> = vec![Vec::new(); TRIGGER_KINDS];
+    for l in &out {
+        let line = &cat.cards[l.card as usize].continuous[l.line as usize];
+        for s in &line.statics {
+            statics[s.kind.index()].push(StaticRef {
+                unit: l.unit,
+                mission: l.mission,
+                controller: l.controller,
+                s,
+            });
+        }
+        for t in &line.triggers {
+            triggers[t.on.index()].push(TriggerRef {
+                unit: l.unit,
+                mission: l.mission,
+                controller: l.controller,
+                t,
+                inst: l.inst,
+            });
+        }
+    }
+    *g.lines.borrow_mut() = Arc::new(LinesCache {
+        lines: out,
+        statics,
+        triggers,
+    });
+    g.lines_version.set(g.board_version);
+}
+
+/// The statics of one kind in force (a shared snapshot: iterate `.statics[kind]`).
+pub fn of_kind(g: &GameState, kind: StaticKind) -> Vec<StaticRef> {
+    lines(g).statics[kind.index()].clone()
+}
+
+pub fn any_static(g: &GameState, kind: StaticKind) -> bool {
+    !lines(g).statics[kind.index()].is_empty()
+}
+
+pub fn triggers_of(g: &GameState, on: TriggerOn) -> Vec<TriggerRef> {
+    lines(g).triggers[on.index()].clone()
+}
+
+/// The context a static is read from: its card's controller, unit and mission.
+pub fn static_ctx(unit: Uid, mi: i32, ctl: i32, g: &GameState) -> Ctx {
+    let card = if unit >= 0 {
+        g.unit(unit).map_or(-1, |u| u.top())
+    } else {
+        -1
+    };
+    Ctx::at(ctl, unit, mi, card)
+}
+
+/// ⧗ blank: an attachment makes this character's own effect text blank.
+pub fn blanked(g: &GameState, u: &Unit) -> bool {
+    u.attachments
+        .iter()
+        .any(|&a| !g.att_is_hidden(a) && g.card(a).has_own_static(StaticKind::Blank))
+}
+
+/// Groups and keywords the face-up attachments of `u` add ("also considered …").
+pub fn granted(g: &GameState, u: &Unit) -> impl Iterator<Item = Grant> {
+    let cards: Vec<&'static Card> = u
+        .attachments
+        .iter()
+        .filter(|&&a| !g.att_is_hidden(a))
+        .map(|&a| g.card(a))
+        .collect();
+    cards.into_iter().flat_map(|c| c.grants.iter().copied())
+}
+
+pub fn has_group(g: &GameState, u: &Unit, group: GroupId) -> bool {
+    if u.hidden {
+        return false;
+    }
+    if g.unit_card(u).group == Some(group) {
+        return true;
+    }
+    !u.attachments.is_empty() && granted(g, u).any(|x| x == Grant::Group(group))
+}
+
+pub fn has_keyword(g: &GameState, u: &Unit, kw: KeywordId) -> bool {
+    if u.hidden {
+        return false;
+    }
+    if g.unit_card(u).has_keyword(kw) {
+        return true;
+    }
+    !u.attachments.is_empty() && granted(g, u).any(|x| x == Grant::Keyword(kw))
+}
+
+/// The statics of one kind of a character in play: its own (unless blanked) and its attachments'.
+pub fn unit_statics(g: &GameState, u: &Unit, kind: StaticKind) -> Vec<&'static Static> {
+    let mut out: Vec<&'static Static> = Vec::new();
+    if !blanked(g, u) {
+        out.extend(g.unit_card(u).own_statics(kind));
+    }
+    for &a in &u.attachments {
+        if !g.att_is_hidden(a) {
+            out.extend(g.card(a).own_statics(kind));
+        }
+    }
+    out
+}
+
+pub fn unit_has_static(g: &GameState, u: &Unit, kind: StaticKind) -> bool {
+    (!blanked(g, u) && g.unit_card(u).has_own_static(kind))
+        || u.attachments
+            .iter()
+            .any(|&a| !g.att_is_hidden(a) && g.card(a).has_own_static(kind))
+}

@@ -1,0 +1,735 @@
+//! Effects: the continuous lines in force, selectors, triggers and the interpreter of instant
+//! steps.
+//!
+//! A frame is a list of steps with a program counter. A step first makes every choice it needs
+//! (each choice is a [`Decision`] of the deciding player, answered through the same `apply` as
+//! any action), then changes the state in one go. When a choice is missing the step returns
+//! [`Need`]; once answered, the step runs again from its start with the choices recorded so far,
+//! so nothing is ever applied twice.
+
+pub mod lines;
+pub mod selectors;
+pub mod triggers;
+pub mod verbs;
+
+use crate::cards::{Card, EffectLine, Kind, Timing};
+use crate::effects::lines::static_ctx;
+use crate::effects::selectors::{condition, duel_present, number, select};
+use crate::language::{CountForm, ModMode, Modifier, Selector, Step, Verb};
+use crate::state::{
+    Ctx, Decision, DecisionContext, DecisionKind, Frame, FrameStep, GameState, Label, LabelWhat,
+    Opt, Phase, Prompt, Uid, Val,
+};
+
+/// A step needs a choice: the decision the engine now waits for.
+#[derive(Debug)]
+pub struct Need(pub Decision);
+
+pub type Res<T> = Result<T, Need>;
+
+/// Ask (or replay) one choice of the step running in frame `fi`.
+pub fn choose(
+    g: &mut GameState,
+    fi: usize,
+    player: i32,
+    kind: DecisionKind,
+    options: Vec<Opt>,
+    optional: bool,
+    prompt: Prompt,
+) -> Res<Opt> {
+    let frame = &mut g.stack[fi];
+    let i = frame.cursor;
+    frame.cursor += 1;
+    if i < frame.choices.len() {
+        return Ok(frame.choices[i]);
+    }
+    if options.is_empty() {
+        frame.choices.push(Opt::Skip); // recorded too: later choices of the step keep their places
+        return Ok(Opt::Skip);
+    }
+    if options.len() == 1 && !optional {
+        frame.choices.push(options[0]);
+        return Ok(options[0]);
+    }
+    let mut opts = options;
+    if optional {
+        opts.push(Opt::Skip);
+    }
+    let context = match frame.steps.get(frame.pc) {
+        Some(FrameStep::Gate { end, .. }) => DecisionContext::Line(
+            frame.steps[frame.pc + 1..*end]
+                .iter()
+                .filter_map(|s| {
+                    if let FrameStep::Step(s) = s {
+                        Some(*s)
+                    } else {
+                        None
+                    }
+                })
+                .collect(),
+        ),
+        Some(FrameStep::Step(s)) => DecisionContext::Step(s),
+        _ => DecisionContext::None,
+    };
+    let source = g.ctxs[frame.ctx].source;
+    Err(Need(Decision {
+        player,
+        kind,
+        options: opts,
+        actions: Vec::new(),
+        prompt,
+        context,
+        source,
+    }))
+}
+
+pub fn yes_no(g: &mut GameState, fi: usize, player: i32, prompt: Prompt) -> Res<bool> {
+    Ok(choose(
+        g,
+        fi,
+        player,
+        DecisionKind::YesNo,
+        vec![Opt::Bool(true), Opt::Bool(false)],
+        false,
+        prompt,
+    )? == Opt::Bool(true))
+}
+
+// ---- building frames -----------------------------------------------------------------
+
+/// A gate and the line's steps; `offset`: where they will stand in the frame (the gate's end is
+/// an index into the frame's steps, so a declined line skips exactly itself).
+pub fn line_steps(
+    steps: &[&'static Step],
+    label: Label,
+    must: bool,
+    offset: usize,
+) -> Vec<FrameStep> {
+    // A line is mandatory when it opens with "you must"; a later "must" ("if you do, you must
+    // discard") binds only once the optional part was chosen.
+    let must = must || steps.first().is_some_and(|s| s.must);
+    let mut out = Vec::with_capacity(steps.len() + 1);
+    out.push(FrameStep::Gate {
+        end: offset + steps.len() + 1,
+        label,
+        must,
+    });
+    out.extend(steps.iter().map(|s| FrameStep::Step(s)));
+    out
+}
+
+fn refs(steps: &'static [Step]) -> Vec<&'static Step> {
+    steps.iter().collect()
+}
+
+/// What applies of a card's instant lines now, by timing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Applies {
+    pub main: bool,
+    pub upgrade: bool,
+    pub ambush: bool,
+    pub first_strike: bool,
+}
+
+impl Applies {
+    pub fn get(&self, t: Timing) -> bool {
+        match t {
+            Timing::Main => self.main,
+            Timing::Upgrade => self.upgrade,
+            Timing::Ambush => self.ambush,
+            Timing::FirstStrike => self.first_strike,
+            _ => false,
+        }
+    }
+}
+
+/// The gated steps of a card's instant lines that apply now, top to bottom.
+///
+/// A DUEL line applies when its named character is in the mission; modifier lines whose own
+/// timing applies replace or extend the line they modify (`as_main` makes the modified line
+/// apply on every play); a modifier that only repeats a line which does not apply now ("UPGRADE:
+/// repeat the AMBUSH effect") applies as a line of its own.
+pub fn lines_frame_steps(
+    g: &GameState,
+    card: &'static Card,
+    blank: bool,
+    applies: Applies,
+    mi: i32,
+    stack: usize,
+) -> Vec<FrameStep> {
+    let effects: &'static [EffectLine] = if blank { &[] } else { &card.effects };
+    let holds = |line: &EffectLine| -> bool {
+        if line.timing == Timing::Duel {
+            return line.duel_key.is_some_and(|k| duel_present(g, mi, k));
+        }
+        applies.get(line.timing)
+    };
+    let mut mods: Vec<(Timing, &'static Modifier)> = Vec::new();
+    let mut promoted: Vec<Timing> = Vec::new();
+    for line in effects {
+        if line.kind != Kind::Modifier {
+            continue;
+        }
+        let Some(m) = line.encoding.as_ref().and_then(|e| e.modifier.as_ref()) else {
+            continue;
+        };
+        let upgraded_reveal = line.timing == Timing::Upgrade
+            && line.modifies == Some(Timing::Ambush)
+            && applies.ambush
+            && stack > 1;
+        if holds(line) || upgraded_reveal {
+            let Some(target) = line.modifies else {
+                continue;
+            };
+            if m.mode == ModMode::AsMain {
+                promoted.push(target);
+            } else {
+                mods.push((target, m));
+            }
+        }
+    }
+    let mut steps: Vec<FrameStep> = Vec::new();
+    for (li, line) in effects.iter().enumerate() {
+        if line.kind != Kind::Instant {
+            continue;
+        }
+        let Some(enc) = &line.encoding else { continue };
+        if enc.steps.iter().all(|s| s.verb == Verb::Cheaper) {
+            continue; // a price, already paid less (actions::play_cost)
+        }
+        if !(holds(line) || promoted.contains(&line.timing)) {
+            for (t, m) in &mods {
+                // only "repeat the X effect" stands on its own
+                if *t == line.timing
+                    && m.mode == ModMode::Also
+                    && m.steps.iter().all(|s| s.verb == Verb::Repeat)
+                {
+                    let off = steps.len();
+                    steps.extend(line_steps(
+                        &refs(&m.steps),
+                        Label {
+                            card: card.index,
+                            what: LabelWhat::Repeat(li as u8),
+                        },
+                        false,
+                        off,
+                    ));
+                }
+            }
+            continue;
+        }
+        let mut body: Vec<&'static Step> = refs(&enc.steps);
+        for (t, m) in &mods {
+            if *t == line.timing {
+                if m.mode == ModMode::Instead {
+                    body = refs(&m.steps);
+                } else {
+                    body.extend(m.steps.iter());
+                }
+            }
+        }
+        let off = steps.len();
+        steps.extend(line_steps(
+            &body,
+            Label {
+                card: card.index,
+                what: LabelWhat::Line(li as u8),
+            },
+            false,
+            off,
+        ));
+    }
+    steps
+}
+
+/// The instant lines a character applies when played: MAIN, then UPGRADE/AMBUSH, top to bottom.
+pub fn play_frame(
+    g: &mut GameState,
+    player: i32,
+    uid: Uid,
+    upgrade: bool,
+    mut ambush: bool,
+    extra: &[(crate::language::VarId, Val)],
+    from_hand: bool,
+) -> Option<Frame> {
+    let u = g.u(uid).clone();
+    let card = g.unit_card(&u);
+    let mi = u.mission;
+    let lines = lines::lines(g);
+    if from_hand
+        && !ambush
+        && lines.statics[crate::language::StaticKind::AmbushOnPlay.index()]
+            .iter()
+            .any(|r| r.mission == mi)
+    {
+        ambush = true; // ⧗ ambush_on_play: "played here from hand, its AMBUSH effects apply too"
+    }
+    let applies = Applies {
+        main: true,
+        upgrade,
+        ambush,
+        first_strike: g.players[player as usize].plays_this_round == 1,
+    };
+    let blank = lines::blanked(g, &u);
+    let mut steps = lines_frame_steps(g, card, blank, applies, mi, u.stack.len());
+    for r in lines.statics[crate::language::StaticKind::GrantLine.index()].iter() {
+        let s = r.s;
+        if r.mission != mi {
+            continue;
+        }
+        let timing = s.opts.timing.as_deref().and_then(Timing::parse);
+        if !timing.is_some_and(|t| applies.get(t)) {
+            continue;
+        }
+        if !crate::power::static_hits(g, &static_ctx(-1, r.mission, r.controller, g), s, &u) {
+            continue;
+        }
+        let off = steps.len();
+        steps.extend(line_steps(
+            &refs(&s.opts.do_),
+            Label {
+                card: card.index,
+                what: LabelWhat::Granted(timing.expect("checked")),
+            },
+            false,
+            off,
+        ));
+    }
+    if steps.is_empty() {
+        return None;
+    }
+    let mut ctx = Ctx::at(player, uid, mi, u.top());
+    ctx.upgrade = upgrade;
+    ctx.ambush = ambush;
+    for (k, v) in extra {
+        ctx.set(*k, v.clone());
+    }
+    let ci = g.new_ctx(ctx);
+    Some(Frame {
+        steps,
+        ctx: ci,
+        pc: 0,
+        choices: Vec::new(),
+        cursor: 0,
+        label: Label {
+            card: card.index,
+            what: LabelWhat::Card,
+        },
+    })
+}
+
+/// The instant lines an attachment applies when attached (MAIN; AMBUSH when revealed from
+/// face-down; FIRST STRIKE when it is the first card its player plays this round).
+pub fn attach_frame(
+    g: &mut GameState,
+    player: i32,
+    inst: i32,
+    host: Uid,
+    mi: i32,
+    ambush: bool,
+) -> Option<Frame> {
+    let card = g.card(inst);
+    let p = &g.players[player as usize];
+    let applies = Applies {
+        main: true,
+        upgrade: false,
+        ambush,
+        first_strike: p.plays_this_round == 0 && p.attached_this_round == 1 && !ambush,
+    };
+    let where_ = if host >= 0 { g.u(host).mission } else { mi };
+    let steps = lines_frame_steps(g, card, false, applies, where_, 1);
+    if steps.is_empty() {
+        return None;
+    }
+    let mut ctx = Ctx::at(player, host, where_, inst);
+    ctx.ambush = ambush;
+    let ci = g.new_ctx(ctx);
+    Some(Frame {
+        steps,
+        ctx: ci,
+        pc: 0,
+        choices: Vec::new(),
+        cursor: 0,
+        label: Label {
+            card: card.index,
+            what: LabelWhat::Card,
+        },
+    })
+}
+
+/// SCORE lines of the mission, of a winning character, or (`attachment`) of an attachment on
+/// that character (`unit`) or on the mission (`unit` -1).
+pub fn score_frame(
+    g: &mut GameState,
+    player: i32,
+    unit: Uid,
+    mi: i32,
+    attachment: i32,
+) -> Option<Frame> {
+    let (card, inst, blank) = if attachment >= 0 {
+        (g.card(attachment), attachment, false)
+    } else if unit >= 0 {
+        let u = g.u(unit);
+        (g.unit_card(u), u.top(), lines::blanked(g, u))
+    } else {
+        let c = g.missions[mi as usize].card;
+        (g.card(c), c, false)
+    };
+    let mut steps = Vec::new();
+    if !blank {
+        for (li, line) in card.effects.iter().enumerate() {
+            if line.timing == Timing::Score
+                && line.kind == Kind::Instant
+                && let Some(enc) = &line.encoding
+            {
+                let off = steps.len();
+                steps.extend(line_steps(
+                    &refs(&enc.steps),
+                    Label {
+                        card: card.index,
+                        what: LabelWhat::Line(li as u8),
+                    },
+                    false,
+                    off,
+                ));
+            }
+        }
+    }
+    if steps.is_empty() {
+        return None;
+    }
+    let ci = g.new_ctx(Ctx::at(player, unit, mi, inst));
+    Some(Frame {
+        steps,
+        ctx: ci,
+        pc: 0,
+        choices: Vec::new(),
+        cursor: 0,
+        label: Label {
+            card: card.index,
+            what: LabelWhat::Score,
+        },
+    })
+}
+
+pub fn turn_player(g: &GameState) -> i32 {
+    if g.phase == Phase::Action {
+        g.current
+    } else {
+        g.edge
+    }
+}
+
+/// Put newly triggered effects on the chain; several at once are ordered by the turn player.
+pub fn push_frames(g: &mut GameState, frames: Vec<Frame>) {
+    if frames.is_empty() {
+        return;
+    }
+    if frames.len() == 1 {
+        g.stack.extend(frames);
+        return;
+    }
+    // Mission effects are always last: they go beneath the characters' effects.
+    let (missions, chars): (Vec<Frame>, Vec<Frame>) =
+        frames.into_iter().partition(|f| g.ctxs[f.ctx].source == -1);
+    g.stack.extend(missions);
+    if chars.len() == 1 {
+        g.stack.extend(chars);
+    } else if !chars.is_empty() {
+        let ci = g.new_ctx(Ctx::new(turn_player(g)));
+        g.stack.push(Frame {
+            steps: vec![FrameStep::Order(chars)],
+            ctx: ci,
+            pc: 0,
+            choices: Vec::new(),
+            cursor: 0,
+            label: Label {
+                card: 0,
+                what: LabelWhat::Plain("order triggers"),
+            },
+        });
+    }
+}
+
+/// Advance the top frame by one step (or pop it when finished).
+pub fn run_top(g: &mut GameState) -> Res<()> {
+    let fi = g.stack.len() - 1;
+    let frame = &mut g.stack[fi];
+    if frame.pc >= frame.steps.len() {
+        g.stack.pop();
+        return Ok(());
+    }
+    frame.cursor = 0;
+    let pc = frame.pc;
+    match &frame.steps[pc] {
+        FrameStep::Order(frames) => {
+            if frames.len() == 1 {
+                let FrameStep::Order(mut frames) =
+                    g.stack.pop().expect("a frame").steps.swap_remove(pc)
+                else {
+                    unreachable!()
+                };
+                g.stack.push(frames.pop().expect("one frame"));
+                return Ok(());
+            }
+            let n = frames.len() as i32;
+            let player = g.ctxs[frame.ctx].player;
+            let idx = choose(
+                g,
+                fi,
+                player,
+                DecisionKind::Order,
+                (0..n).map(Opt::Int).collect(),
+                false,
+                Prompt::Text("which effect resolves first"),
+            )?;
+            let frame = &mut g.stack[fi];
+            let FrameStep::Order(frames) = &mut frame.steps[pc] else {
+                unreachable!()
+            };
+            let chosen = frames.remove(idx.int().unwrap_or(0) as usize);
+            frame.choices.clear();
+            g.stack.push(chosen);
+            Ok(())
+        }
+        FrameStep::Gate { end, label, must } => {
+            let (end, label, must) = (*end, *label, *must);
+            if !must {
+                let player = g.ctxs[frame.ctx].player;
+                let used = yes_no(g, fi, player, Prompt::UseLine(label))?;
+                if !used {
+                    let frame = &mut g.stack[fi];
+                    frame.pc = end;
+                    frame.choices.clear();
+                    return Ok(());
+                }
+            }
+            let frame = &mut g.stack[fi];
+            frame.pc += 1;
+            frame.choices.clear();
+            Ok(())
+        }
+        FrameStep::Step(step) => {
+            let step: &'static Step = step;
+            let ci = frame.ctx;
+            let src = g.ctxs[ci].source;
+            if let Some(u) = g.unit(src)
+                && !g.ctxs[ci].pinned
+            {
+                let m = u.mission;
+                g.ctxs[ci].mission = m; // "this mission" is where the character stands now
+            }
+            let holds =
+                step.cond.is_none() || condition(g, &g.ctxs[ci].clone(), step.cond.as_ref(), false);
+            if holds {
+                // "you may …" inside a line: this step alone is optional
+                let go =
+                    !step.opts.may || yes_no(g, fi, g.ctxs[ci].player, Prompt::May(step.verb))?;
+                if go {
+                    verbs::run(g, fi, step)?;
+                }
+            }
+            // the step is done: triggers it caused were pushed above it and resolve first
+            let frame = &mut g.stack[fi];
+            frame.pc += 1;
+            frame.choices.clear();
+            Ok(())
+        }
+    }
+}
+
+// ---- target choice helpers -------------------------------------------------------------
+
+/// The context of frame `fi` (a copy to read from).
+pub fn ctx_of(g: &GameState, fi: usize) -> Ctx {
+    g.ctxs[g.stack[fi].ctx].clone()
+}
+
+pub fn ctx_mut(g: &mut GameState, fi: usize) -> &mut Ctx {
+    let ci = g.stack[fi].ctx;
+    &mut g.ctxs[ci]
+}
+
+pub fn set_var(g: &mut GameState, fi: usize, v: crate::language::VarId, val: Val) {
+    ctx_mut(g, fi).set(v, val);
+}
+
+/// Resolve a selector into concrete targets, asking the decider where there is a choice.
+pub fn pick_units(
+    g: &mut GameState,
+    fi: usize,
+    sel: &'static Selector,
+    chooser: Option<i32>,
+    exclude: &[Uid],
+) -> Res<Vec<Uid>> {
+    let ctx = ctx_of(g, fi);
+    let cands: Vec<Uid> = select(g, &ctx, sel, false)
+        .into_iter()
+        .filter(|x| !exclude.contains(x))
+        .collect();
+    if sel.self_ || sel.var.is_some() || sel.is_all() {
+        return Ok(cands); // a snapshot: every target is fixed before anything changes
+    }
+    let player = chooser.unwrap_or(ctx.player);
+    if sel.per_mission {
+        // "up to 1 … in every mission": one choice per mission, in mission order
+        let mut out = Vec::new();
+        for mi in 0..g.missions.len() {
+            let here: Vec<Uid> = cands
+                .iter()
+                .copied()
+                .filter(|&x| g.u(x).mission == mi as i32)
+                .collect();
+            out.extend(pick_among(g, fi, player, sel, here)?);
+        }
+        return Ok(out);
+    }
+    pick_among(g, fi, player, sel, cands)
+}
+
+fn pick_among(
+    g: &mut GameState,
+    fi: usize,
+    player: i32,
+    sel: &'static Selector,
+    cands: Vec<Uid>,
+) -> Res<Vec<Uid>> {
+    let prompt = Prompt::Target(sel);
+    let (form, n) = match &sel.count {
+        CountForm::One | CountForm::All => {
+            let pick = choose(
+                g,
+                fi,
+                player,
+                DecisionKind::Target,
+                cands.iter().map(|&x| Opt::Int(x)).collect(),
+                false,
+                prompt,
+            )?;
+            return Ok(match pick {
+                Opt::Int(x) => vec![x],
+                _ => vec![],
+            });
+        }
+        CountForm::UpTo(n) => (0, n),
+        CountForm::Keep(n) => (1, n),
+        CountForm::PowerTotal(n) => (2, n),
+        CountForm::CostTotal(n) => (3, n),
+    };
+    let n = number(g, &ctx_of(g, fi), n, false);
+    let mut out: Vec<Uid> = Vec::new();
+    if form == 1 {
+        // "until only N remain": the chooser must pick the others one by one
+        for _ in 0..(cands.len() as i64 - n).max(0) {
+            let left: Vec<Opt> = cands
+                .iter()
+                .filter(|x| !out.contains(x))
+                .map(|&x| Opt::Int(x))
+                .collect();
+            match choose(
+                g,
+                fi,
+                player,
+                DecisionKind::Target,
+                left,
+                false,
+                prompt.clone(),
+            )? {
+                Opt::Int(x) => out.push(x),
+                _ => break,
+            }
+        }
+        return Ok(out);
+    }
+    let mut budget = n;
+    loop {
+        if form == 0 && out.len() as i64 >= n {
+            break;
+        }
+        let mut left: Vec<Uid> = cands.iter().copied().filter(|x| !out.contains(x)).collect();
+        if form == 2 {
+            left.retain(|&x| crate::power::power_of(g, x) <= budget);
+        } else if form == 3 {
+            left.retain(|&x| selectors::cost_of(g, g.u(x)) <= budget);
+        }
+        if left.is_empty() {
+            break;
+        }
+        match choose(
+            g,
+            fi,
+            player,
+            DecisionKind::Target,
+            left.iter().map(|&x| Opt::Int(x)).collect(),
+            true,
+            prompt.clone(),
+        )? {
+            Opt::Int(x) => {
+                out.push(x);
+                if form == 2 {
+                    budget -= crate::power::power_of(g, x);
+                } else if form == 3 {
+                    budget -= selectors::cost_of(g, g.u(x));
+                }
+            }
+            _ => break,
+        }
+    }
+    Ok(out)
+}
+
+pub fn choose_mission(
+    g: &mut GameState,
+    fi: usize,
+    player: i32,
+    options: Vec<i32>,
+    prompt: &'static str,
+) -> Res<Option<i32>> {
+    Ok(
+        match choose(
+            g,
+            fi,
+            player,
+            DecisionKind::Mission,
+            options.into_iter().map(Opt::Int).collect(),
+            false,
+            Prompt::Text(prompt),
+        )? {
+            Opt::Int(m) => Some(m),
+            _ => None,
+        },
+    )
+}
+
+/// Targets fixed by a snapshot that an earlier part of the same effect removed are skipped.
+pub fn still_in_play(g: &GameState, units: &[Uid]) -> Vec<Uid> {
+    units.iter().copied().filter(|&x| g.in_play(x)).collect()
+}
+
+/// 'This mission': where the effect's character stands now (it may have moved).
+pub fn here(g: &GameState, fi: usize) -> i32 {
+    let ctx = &g.ctxs[g.stack[fi].ctx];
+    match g.unit(ctx.source) {
+        Some(u) if !ctx.pinned => u.mission,
+        _ => ctx.mission,
+    }
+}
+
+/// A frame's or a line's name, for prompts ("Kakashi Hatake MAIN ↯").
+pub fn label_text(g: &GameState, l: &Label) -> String {
+    let card = &g.cat.cards[l.card as usize];
+    match l.what {
+        LabelWhat::Line(i) => format!("{} {}", card.name, card.effects[i as usize].label()),
+        LabelWhat::Repeat(i) => format!(
+            "{} {} (repeat)",
+            card.name,
+            card.effects[i as usize].label()
+        ),
+        LabelWhat::Granted(t) => format!("{} (granted)", t.label()),
+        LabelWhat::Trigger => format!("{} (trigger)", card.name),
+        LabelWhat::Score => format!("{} SCORE", card.name),
+        LabelWhat::Copy => format!("copy of {}", card.name),
+        LabelWhat::Card => card.name.clone(),
+        LabelWhat::Plain(s) => s.to_string(),
+    }
+}

@@ -1,0 +1,768 @@
+//! Selectors, numbers and conditions, read against the board from an effect's context.
+//!
+//! A hidden character has no name, keywords or group and counts as cost 0, Power 0 plus its
+//! tokens. `core` asks for core stats (printed Power plus tokens, no static), which is how
+//! static conditions are checked so that bonuses never feed each other.
+
+use crate::cards::Card;
+use crate::effects::lines::{self, has_group, has_keyword};
+use crate::language::{
+    CardTypeSel, Condition, CountKind, Number, On, Pick, Selector, Side, StaticKind, Where,
+};
+use crate::power;
+use crate::state::{Ctx, GameState, Inst, Uid, Unit, Val, vars};
+
+pub fn printed_power(g: &GameState, u: &Unit) -> i64 {
+    if u.hidden { 0 } else { g.unit_card(u).power() }
+}
+
+/// Printed Power plus tokens (a hidden character's printed Power counts as 0).
+pub fn core_power(g: &GameState, u: &Unit) -> i64 {
+    printed_power(g, u) + u.tokens
+}
+
+/// A character's cost when an effect looks at it: 0 while hidden.
+pub fn cost_of(g: &GameState, u: &Unit) -> i64 {
+    if u.hidden { 0 } else { g.unit_card(u).cost() }
+}
+
+fn pw(g: &GameState, u: &Unit, core: bool) -> i64 {
+    if core {
+        core_power(g, u)
+    } else {
+        power::power(g, u)
+    }
+}
+
+/// Whether unit `u` fits selector `sel` seen from `ctx` (`core`: a static's check).
+pub fn matches(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -> bool {
+    if sel.self_ {
+        if u.uid != ctx.source {
+            return false;
+        }
+        if !sel.extra {
+            return true;
+        }
+    } else if let Some(v) = sel.var {
+        return match ctx.get(v) {
+            Some(Val::Int(n)) => *n == u.uid as i64,
+            Some(Val::Bool(b)) => (*b as i64) == u.uid as i64,
+            Some(Val::List(l)) => l.contains(&u.uid),
+            _ => false,
+        };
+    }
+    if let Some(v) = sel.not_var
+        && let Some(Val::Int(n)) = ctx.get(v)
+        && *n == u.uid as i64
+    {
+        return false;
+    }
+    if sel.other && u.uid == ctx.source {
+        return false;
+    }
+    if sel.side != Side::Any && ctx.player >= 0 {
+        let friendly = u.controller == ctx.player;
+        if (sel.side == Side::Friendly) != friendly {
+            return false;
+        }
+    }
+    match sel.where_ {
+        Where::This if u.mission != ctx.mission => return false,
+        Where::OtherMissions if u.mission == ctx.mission => return false,
+        Where::Chosen => {
+            let chosen = match ctx.get(vars::CHOSEN_MISSION) {
+                Some(Val::Int(n)) => *n,
+                Some(Val::Bool(b)) => *b as i64,
+                _ => -2,
+            };
+            if u.mission as i64 != chosen {
+                return false;
+            }
+        }
+        _ => {}
+    }
+    if let Some(h) = sel.hidden
+        && u.hidden != h
+    {
+        return false;
+    }
+    if let Some(up) = sel.upgraded
+        && (u.stack.len() > 1) != up
+    {
+        return false;
+    }
+    let card = g.unit_card(u);
+    if let Some(gr) = sel.group
+        && (u.hidden || card.group != Some(gr))
+        && (u.attachments.is_empty() || !has_group(g, u, gr))
+    {
+        return false;
+    }
+    if let Some(kw) = sel.keyword
+        && (u.hidden || !card.has_keyword(kw))
+        && (u.attachments.is_empty() || !has_keyword(g, u, kw))
+    {
+        return false;
+    }
+    if let Some(kw) = sel.not_keyword
+        && !u.hidden
+        && (card.has_keyword(kw) || (!u.attachments.is_empty() && has_keyword(g, u, kw)))
+    {
+        return false;
+    }
+    if !sel.names.is_empty() && (u.hidden || !sel.names.contains(&card.name_key)) {
+        return false;
+    }
+    if !sel.not_name.is_empty() && !u.hidden && sel.not_name.contains(&card.name_key) {
+        return false;
+    }
+    if let Some(key) = sel.name_var_key {
+        let same = matches!(ctx.get(key), Some(Val::Name(n)) if *n == card.name_key.0);
+        if u.hidden || !same {
+            return false;
+        }
+    }
+    if let Some(t) = sel.has_tokens
+        && (u.tokens > 0) != t
+    {
+        return false;
+    }
+    if sel.played_last_turn
+        && !(u.controller != ctx.player && last_plays(g, 1 - ctx.player).contains(&u.uid))
+    {
+        return false;
+    }
+    let need_power = sel.power_max.is_some()
+        || sel.power_min.is_some()
+        || sel.power_eq.is_some()
+        || sel.power_lt_self
+        || sel.power_le_self
+        || sel.power_max_var.is_some();
+    if need_power {
+        let p = pw(g, u, core);
+        if sel.power_max.is_some_and(|m| p > m) {
+            return false;
+        }
+        if sel.power_min.is_some_and(|m| p < m) {
+            return false;
+        }
+        if sel.power_eq.is_some_and(|m| p != m) {
+            return false;
+        }
+        if let Some(v) = sel.power_max_var
+            && p > ctx.num(v)
+        {
+            return false;
+        }
+        if sel.power_lt_self || sel.power_le_self {
+            let Some(src) = g.unit(ctx.source) else {
+                return false;
+            };
+            let sp = pw(g, src, core);
+            if (sel.power_lt_self && p >= sp) || (sel.power_le_self && p > sp) {
+                return false;
+            }
+        }
+    }
+    let c = cost_of(g, u);
+    if sel.cost_max.is_some_and(|m| c > m) {
+        return false;
+    }
+    if sel.cost_min.is_some_and(|m| c < m) {
+        return false;
+    }
+    if let Some(v) = sel.cost_max_var
+        && c > ctx.num(v)
+    {
+        return false;
+    }
+    if let Some(m) = sel.printed_cost_max
+        && (u.hidden || card.cost() > m)
+    {
+        return false;
+    }
+    if let Some(n) = &sel.cost_lt
+        && c >= number(g, ctx, n, false)
+    {
+        return false;
+    }
+    if sel.extra && !matches_extra(g, ctx, sel, u, core) {
+        return false;
+    }
+    true
+}
+
+fn last_plays(g: &GameState, player: i32) -> &[Uid] {
+    if (0..2).contains(&player) {
+        &g.last_turn_plays[player as usize]
+    } else {
+        &[]
+    }
+}
+
+fn last_moves(g: &GameState, player: i32) -> &[Uid] {
+    if (0..2).contains(&player) {
+        &g.last_turn_moves[player as usize]
+    } else {
+        &[]
+    }
+}
+
+/// The Shinobi Shiren selector fields (kept apart so KS selectors pay nothing for them).
+fn matches_extra(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -> bool {
+    let card = g.unit_card(u);
+    if sel.card_type == Some(CardTypeSel::Attachment) {
+        return false;
+    }
+    if let Some(ng) = sel.not_group
+        && !u.hidden
+        && (card.group == Some(ng) || (!u.attachments.is_empty() && has_group(g, u, ng)))
+    {
+        return false;
+    }
+    if !sel.keywords.is_empty() && !sel.keywords.iter().any(|&k| has_keyword(g, u, k)) {
+        return false;
+    }
+    if let Some(word) = &sel.name_has
+        && (u.hidden || !card.name_lower.contains(word.as_str()))
+    {
+        return false;
+    }
+    if let Some(w) = &sel.with_attachment
+        && !u
+            .attachments
+            .iter()
+            .any(|&a| !g.att_is_hidden(a) && card_fits(w, g.card(a)))
+    {
+        return false;
+    }
+    if let Some(c) = sel.controlled
+        && (u.controller != u.owner) != c
+    {
+        return false;
+    }
+    if let Some(o) = sel.owned
+        && (u.owner == ctx.player) != o
+    {
+        return false;
+    }
+    if sel.moved_last_turn && !last_moves(g, 1 - ctx.player).contains(&u.uid) {
+        return false;
+    }
+    if sel.discounted && !u.discounted {
+        return false;
+    }
+    if sel.unique_name {
+        if u.hidden {
+            return false;
+        }
+        for side in &g.missions[u.mission as usize].sides {
+            for &x in side {
+                let xu = g.u(x);
+                if xu.uid != u.uid && !xu.hidden && g.unit_card(xu).name_key == card.name_key {
+                    return false;
+                }
+            }
+        }
+    }
+    if sel.sole {
+        if u.hidden {
+            return false;
+        }
+        let side = &g.missions[u.mission as usize].sides[u.controller as usize];
+        if side.iter().any(|&x| x != u.uid && !g.u(x).hidden) {
+            return false;
+        }
+    }
+    if let Some(m) = sel.printed_power_min
+        && (u.hidden || card.power() < m)
+    {
+        return false;
+    }
+    if sel.printed_power_lt_self || sel.power_eq_self || sel.power_lt.is_some() {
+        let p = pw(g, u, core);
+        let src = g.unit(ctx.source);
+        if sel.printed_power_lt_self {
+            let Some(src) = src else { return false };
+            let printed = if u.hidden { 0 } else { card.power() };
+            if printed >= pw(g, src, core) {
+                return false;
+            }
+        }
+        if sel.power_eq_self {
+            match src {
+                Some(src) if p == pw(g, src, core) => {}
+                _ => return false,
+            }
+        }
+        if let Some(n) = &sel.power_lt
+            && p >= number(g, ctx, n, core)
+        {
+            return false;
+        }
+    }
+    if let Some(n) = &sel.cost_le
+        && cost_of(g, u) > number(g, ctx, n, core)
+    {
+        return false;
+    }
+    true
+}
+
+/// The units that may match `sel`, in board order: only on the mission and the side it names,
+/// when it names them (`matches` decides; a unit's side is its controller's).
+pub fn candidates(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<Uid> {
+    let this = sel.where_ == Where::This;
+    let side = if ctx.player >= 0 { sel.side } else { Side::Any };
+    if sel.var.is_some() || (!this && side == Side::Any) {
+        return g.all_uids();
+    }
+    let mut out = Vec::new();
+    let missions: Vec<usize> = if !this {
+        (0..g.missions.len()).collect()
+    } else if ctx.mission >= 0 {
+        vec![ctx.mission as usize]
+    } else {
+        vec![]
+    };
+    for mi in missions {
+        let m = &g.missions[mi];
+        match side {
+            Side::Any => {
+                out.extend_from_slice(&m.sides[0]);
+                out.extend_from_slice(&m.sides[1]);
+            }
+            Side::Friendly => out.extend_from_slice(&m.sides[ctx.player as usize]),
+            Side::Enemy => out.extend_from_slice(&m.sides[(1 - ctx.player) as usize]),
+        }
+    }
+    out
+}
+
+pub fn select(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<Uid> {
+    if sel.self_ {
+        return match g.unit(ctx.source) {
+            Some(u) if !sel.extra || matches(g, ctx, sel, u, core) => vec![u.uid],
+            _ => vec![],
+        };
+    }
+    let mut out: Vec<Uid> = candidates(g, ctx, sel)
+        .into_iter()
+        .filter(|&x| matches(g, ctx, sel, g.u(x), core))
+        .collect();
+    if let Some(pick) = sel.pick
+        && !out.is_empty()
+    {
+        match pick {
+            Pick::LowestCost => {
+                let best = out.iter().map(|&x| cost_of(g, g.u(x))).min().expect("some");
+                out.retain(|&x| cost_of(g, g.u(x)) == best);
+            }
+            Pick::StrongestUnique => {
+                let best = out
+                    .iter()
+                    .map(|&x| pw(g, g.u(x), core))
+                    .max()
+                    .expect("some");
+                out.retain(|&x| pw(g, g.u(x), core) == best);
+                if out.len() != 1 {
+                    out.clear();
+                }
+            }
+            Pick::Weakest | Pick::Strongest => {
+                let vals = out.iter().map(|&x| pw(g, g.u(x), core));
+                let best = if pick == Pick::Weakest {
+                    vals.min()
+                } else {
+                    vals.max()
+                }
+                .expect("some");
+                out.retain(|&x| pw(g, g.u(x), core) == best);
+            }
+        }
+    }
+    out
+}
+
+pub fn number(g: &GameState, ctx: &Ctx, n: &Number, core: bool) -> i64 {
+    match n {
+        Number::Int(i) => *i,
+        Number::Var(v) => ctx.num(*v),
+        Number::Count(c) => {
+            let k = match c.kind {
+                CountKind::Units => {
+                    let sel = c.selector.as_ref().expect("a selector");
+                    let units = select(g, ctx, sel, core);
+                    let ph = if sel.extra || sel.keyword.is_some() {
+                        phantoms(g, ctx, sel)
+                    } else {
+                        vec![]
+                    };
+                    if c.missions {
+                        let mut ms: Vec<i32> = units.iter().map(|&x| g.u(x).mission).collect();
+                        ms.extend(ph.iter().copied());
+                        ms.sort_unstable();
+                        ms.dedup();
+                        ms.len() as i64
+                    } else {
+                        (units.len() + ph.len()) as i64
+                    }
+                }
+                CountKind::Missions => g.missions.len() as i64,
+                CountKind::Attachments => {
+                    select_attachments(g, ctx, c.selector.as_ref()).len() as i64
+                }
+                CountKind::Stack => g.unit(ctx.source).map_or(0, |u| u.stack.len() as i64),
+                CountKind::AttachmentCost => match g.unit(ctx.source) {
+                    None => 0,
+                    Some(src) => src
+                        .attachments
+                        .iter()
+                        .filter(|&&a| {
+                            !g.att_is_hidden(a)
+                                && c.selector.as_ref().is_none_or(|s| card_fits(s, g.card(a)))
+                        })
+                        .map(|&a| g.card(a).cost())
+                        .sum(),
+                },
+                CountKind::PowerOf | CountKind::CostOf => {
+                    let sel = c.selector.as_ref().expect("a selector");
+                    let units = select(g, ctx, sel, core);
+                    units
+                        .iter()
+                        .map(|&x| {
+                            let u = g.u(x);
+                            if c.kind == CountKind::PowerOf {
+                                pw(g, u, core)
+                            } else {
+                                cost_of(g, u)
+                            }
+                        })
+                        .max()
+                        .unwrap_or(0)
+                }
+            };
+            k * c.times + c.plus
+        }
+    }
+}
+
+/// ⧗ phantom (an attachment that counts as one more friendly character of a keyword, for that
+/// keyword's cards): the missions where such an extra character stands for this count.
+pub fn phantoms(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<i32> {
+    let Some(kw) = sel.keyword else { return vec![] };
+    if sel.side != Side::Friendly || ctx.player < 0 {
+        return vec![];
+    }
+    let found = lines::lines(g);
+    let found = &found.statics[StaticKind::Phantom.index()];
+    if found.is_empty() {
+        return vec![];
+    }
+    if ctx.card < 0 || !g.card(ctx.card).has_keyword(kw) {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for r in found {
+        if r.controller != ctx.player || r.s.opts.keyword != Some(kw) {
+            continue;
+        }
+        if (sel.where_ == Where::This && r.mission != ctx.mission)
+            || (sel.where_ == Where::OtherMissions && r.mission == ctx.mission)
+        {
+            continue;
+        }
+        out.push(r.mission);
+    }
+    out
+}
+
+pub fn condition(g: &GameState, ctx: &Ctx, cond: Option<&Condition>, core: bool) -> bool {
+    let Some(cond) = cond else { return true };
+    if let Some(e) = cond.edge
+        && (g.edge == ctx.player) != e
+    {
+        return false;
+    }
+    if let Some(s) = &cond.exists
+        && select(g, ctx, s, core).is_empty()
+    {
+        return false;
+    }
+    if let Some(s) = &cond.absent
+        && !select(g, ctx, s, core).is_empty()
+    {
+        return false;
+    }
+    if let Some(s) = &cond.only
+        && select(g, ctx, s, core).len() != 1
+    {
+        return false;
+    }
+    if let Some(w) = cond.winning
+        && ctx.mission >= 0
+        && (power::mission_leader(g, ctx.mission as usize) == ctx.player) != w
+    {
+        return false;
+    }
+    if cond.fewer_nonhidden_than_enemy {
+        let m = &g.missions[ctx.mission as usize];
+        let mine = m.sides[ctx.player as usize]
+            .iter()
+            .filter(|&&x| !g.u(x).hidden)
+            .count();
+        let theirs = m.sides[(1 - ctx.player) as usize]
+            .iter()
+            .filter(|&&x| !g.u(x).hidden)
+            .count();
+        if mine >= theirs {
+            return false;
+        }
+    }
+    if let Some(e) = cond.hand_empty
+        && g.players[ctx.player as usize].hand.is_empty() != e
+    {
+        return false;
+    }
+    if let Some(v) = cond.var_set
+        && !ctx.get(v).is_some_and(Val::truthy)
+    {
+        return false;
+    }
+    if let Some((n, m)) = &cond.var_min
+        && number(g, ctx, n, core) < *m
+    {
+        return false;
+    }
+    if let Some((n, m)) = &cond.var_max
+        && number(g, ctx, n, core) > *m
+    {
+        return false;
+    }
+    if cond.extra && !condition_extra(g, ctx, cond, core) {
+        return false;
+    }
+    true
+}
+
+fn condition_extra(g: &GameState, ctx: &Ctx, cond: &Condition, core: bool) -> bool {
+    if let Some(k) = cond.duel
+        && !duel_present(g, ctx.mission, k)
+    {
+        return false;
+    }
+    if let Some(k) = cond.not_duel
+        && duel_present(g, ctx.mission, k)
+    {
+        return false;
+    }
+    if let Some(fp) = cond.first_play
+        && ctx.player >= 0
+        && (g.players[ctx.player as usize].plays_this_round == 0) != fp
+    {
+        return false;
+    }
+    if let Some(s) = &cond.here
+        && !select(g, ctx, s, core)
+            .iter()
+            .any(|&x| g.u(x).mission == ctx.mission)
+    {
+        return false;
+    }
+    if !cond.exists_any.is_empty()
+        && !cond
+            .exists_any
+            .iter()
+            .any(|s| !select(g, ctx, s, core).is_empty())
+    {
+        return false;
+    }
+    if let Some(v) = cond.var_unset
+        && ctx.get(v).is_some_and(Val::truthy)
+    {
+        return false;
+    }
+    if let Some((a, b)) = &cond.var_ge
+        && number(g, ctx, a, core) < number(g, ctx, b, core)
+    {
+        return false;
+    }
+    if let Some(s) = &cond.in_hand
+        && !g.players[ctx.player as usize]
+            .hand
+            .iter()
+            .any(|&c| card_fits(s, g.card(c)))
+    {
+        return false;
+    }
+    if let Some(m) = cond.discard_min
+        && (g.players[ctx.player as usize].discard.len() as i64) < m
+    {
+        return false;
+    }
+    if let Some(s) = &cond.attachment
+        && select_attachments(g, ctx, Some(s)).is_empty()
+    {
+        return false;
+    }
+    if let Some(e) = cond.evaluating
+        && (g.phase == crate::state::Phase::Evaluate) != e
+    {
+        return false;
+    }
+    if let Some(s) = &cond.self_attached {
+        match g.unit(ctx.source) {
+            Some(src)
+                if src
+                    .attachments
+                    .iter()
+                    .any(|&a| !g.att_is_hidden(a) && card_fits(s, g.card(a))) => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// DUEL <name>: a face-up character of that name stands in mission `mi`, on either side.
+pub fn duel_present(g: &GameState, mi: i32, key: crate::names::NameId) -> bool {
+    if mi < 0 {
+        return false;
+    }
+    g.missions[mi as usize].sides.iter().any(|side| {
+        side.iter()
+            .any(|&x| !g.u(x).hidden && g.unit_card(g.u(x)).name_key == key)
+    })
+}
+
+/// A selector tested against a card about to be played, or in a zone (not a unit).
+pub fn card_fits(sel: &Selector, card: &Card) -> bool {
+    if sel.extra {
+        if let Some(t) = sel.card_type
+            && t != CardTypeSel::Any
+            && card_type_of(card) != Some(t)
+        {
+            return false;
+        }
+        if !sel.keywords.is_empty() && !sel.keywords.iter().any(|&k| card.has_keyword(k)) {
+            return false;
+        }
+        if let Some(word) = &sel.name_has
+            && !card.name_lower.contains(word.as_str())
+        {
+            return false;
+        }
+        if let Some(ng) = sel.not_group
+            && card.group == Some(ng)
+        {
+            return false;
+        }
+    }
+    if let Some(kw) = sel.not_keyword
+        && card.has_keyword(kw)
+    {
+        return false;
+    }
+    if let Some(gr) = sel.group
+        && card.group != Some(gr)
+    {
+        return false;
+    }
+    if let Some(kw) = sel.keyword
+        && !card.has_keyword(kw)
+    {
+        return false;
+    }
+    if !sel.names.is_empty() && !sel.names.contains(&card.name_key) {
+        return false;
+    }
+    if !sel.not_name.is_empty() && sel.not_name.contains(&card.name_key) {
+        return false;
+    }
+    if sel.cost_max.is_some_and(|m| card.cost() > m) {
+        return false;
+    }
+    if sel.printed_cost_max.is_some_and(|m| card.cost() > m) {
+        return false;
+    }
+    true
+}
+
+pub fn card_fits_opt(sel: Option<&Selector>, card: &Card) -> bool {
+    sel.is_none_or(|s| card_fits(s, card))
+}
+
+fn card_type_of(card: &Card) -> Option<CardTypeSel> {
+    match card.ctype {
+        crate::cards::CardType::Character => Some(CardTypeSel::Character),
+        crate::cards::CardType::Attachment => Some(CardTypeSel::Attachment),
+        crate::cards::CardType::Mission => None,
+    }
+}
+
+/// The card filter of a zone verb: its card type (character by default) and its fields.
+pub fn zone_fits(sel: Option<&Selector>, card: &Card) -> bool {
+    let typ = sel
+        .and_then(|s| s.card_type)
+        .unwrap_or(CardTypeSel::Character);
+    (typ == CardTypeSel::Any || card_type_of(card) == Some(typ)) && card_fits_opt(sel, card)
+}
+
+/// An attachment in play: (instance, host uid or -1, mission, controlling side).
+pub type AttachmentAt = (Inst, Uid, i32, i32);
+
+/// Every attachment in play, in board order.
+pub fn all_attachments(g: &GameState) -> Vec<AttachmentAt> {
+    let mut out = Vec::new();
+    for (mi, m) in g.missions.iter().enumerate() {
+        for side in 0..2 {
+            for &a in &m.attachments[side] {
+                out.push((a, -1, mi as i32, side as i32));
+            }
+            for &uid in &m.sides[side] {
+                for &a in &g.u(uid).attachments {
+                    out.push((a, uid, mi as i32, side as i32));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An attachment selector: `side` (whose attachment, seen from `ctx`), `where`, `on`
+/// (character or mission attachments) and the card filters. Face-down attachments show nothing.
+pub fn attachment_fits(g: &GameState, ctx: &Ctx, sel: Option<&Selector>, at: AttachmentAt) -> bool {
+    let Some(sel) = sel else { return true };
+    let (inst, host, mi, side) = at;
+    if (sel.on == Some(On::Character) && host < 0) || (sel.on == Some(On::Mission) && host >= 0) {
+        return false;
+    }
+    if sel.side != Side::Any
+        && ctx.player >= 0
+        && (side == ctx.player) != (sel.side == Side::Friendly)
+    {
+        return false;
+    }
+    if sel.where_ == Where::This && mi != ctx.mission {
+        return false;
+    }
+    if sel.self_ && (host < 0 || host != ctx.source) {
+        return false;
+    }
+    if sel.other && inst == ctx.card {
+        return false;
+    }
+    if g.att_is_hidden(inst) {
+        return sel.names.is_empty()
+            && sel.keyword.is_none()
+            && sel.keywords.is_empty()
+            && sel.group.is_none();
+    }
+    card_fits(sel, g.card(inst))
+}
+
+pub fn select_attachments(g: &GameState, ctx: &Ctx, sel: Option<&Selector>) -> Vec<AttachmentAt> {
+    all_attachments(g)
+        .into_iter()
+        .filter(|&at| attachment_fits(g, ctx, sel, at))
+        .collect()
+}

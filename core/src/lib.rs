@@ -1,0 +1,23 @@
+//! mythos-core: the rules of the Naruto Mythos TCG, its effect language and its players.
+//!
+//! The game in the OpenSpiel shape: [`setup::new_game`], [`apply::legal_actions`],
+//! [`apply::apply`], [`apply::current_player`], terminal, scores and returns. Every choice
+//! (mulligan, main action, an effect's targets, optional lines, trigger order) is a decision of
+//! the player who makes it, answered through the same `apply`.
+pub mod actions;
+pub mod apply;
+pub mod attachments;
+pub mod board;
+pub mod cards;
+pub mod control;
+pub mod effects;
+pub mod language;
+pub mod names;
+pub mod play;
+pub mod power;
+#[cfg(feature = "python")]
+pub mod python;
+pub mod rng;
+pub mod scoring;
+pub mod setup;
+pub mod state;

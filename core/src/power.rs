@@ -1,0 +1,279 @@
+//! Power: core stats plus every static modifier in force, never below 0; each side's total in a
+//! mission; who would win a mission now.
+//!
+//! The Power of every character is worked out as one table, memoised until the board, any
+//! Power token, the Edge, an empty hand or the evaluation phase changes: those are everything a
+//! static's target or condition reads. The invariant checker compares the memo with a fresh
+//! computation ([`power_now`]).
+
+use std::sync::Arc;
+
+use crate::effects::lines::{self, blanked, static_ctx};
+use crate::effects::selectors::{
+    candidates, card_fits, condition, core_power, matches, number, select,
+};
+use crate::language::{Static, StaticKind};
+use crate::state::{Ctx, GameState, Inst, Phase, PowerKey, PowerTable, RANK_BONUS, Unit};
+
+fn key(g: &GameState) -> PowerKey {
+    (
+        g.board_version,
+        g.token_version,
+        g.edge,
+        g.players[0].hand.is_empty(),
+        g.players[1].hand.is_empty(),
+        g.phase == Phase::Evaluate,
+    )
+}
+
+fn memo(g: &GameState) -> Arc<PowerTable> {
+    let k = key(g);
+    if g.power_key.get() != Some(k) {
+        let t = table(g);
+        *g.power_cache.borrow_mut() = Arc::new(t);
+        g.power_key.set(Some(k));
+    }
+    g.power_cache.borrow().clone()
+}
+
+/// Current Power of a character (in play, or a ghost an effect still looks at).
+pub fn power(g: &GameState, u: &Unit) -> i64 {
+    let t = memo(g);
+    if let Some(Some(p)) = t.power.get(u.uid as usize)
+        && g.in_play(u.uid)
+    {
+        return *p;
+    }
+    power_now(g, u)
+}
+
+pub fn power_of(g: &GameState, uid: i32) -> i64 {
+    power(g, g.u(uid))
+}
+
+/// The statics of one kind in force, each with its context (built once per board version in
+/// the reference engine; cheap enough to build per call here).
+fn with_ctx(g: &GameState, kind: StaticKind) -> Vec<(Ctx, &'static Static)> {
+    lines::lines(g).statics[kind.index()]
+        .iter()
+        .map(|r| (static_ctx(r.unit, r.mission, r.controller, g), r.s))
+        .collect()
+}
+
+/// The Power of every character in play at once.
+fn table(g: &GameState) -> PowerTable {
+    let mut power: Vec<Option<i64>> = vec![None; g.units.len()];
+    let mut units = Vec::new();
+    for m in &g.missions {
+        for side in &m.sides {
+            for &uid in side {
+                let u = g.u(uid);
+                units.push(uid);
+                power[uid as usize] =
+                    Some((if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens);
+            }
+        }
+    }
+    let zero = with_ctx(g, StaticKind::PowerZero);
+    let mods = with_ctx(g, StaticKind::Power);
+    let mut zeroed: Vec<i32> = Vec::new();
+    if !zero.is_empty() || !mods.is_empty() {
+        for (ctx, s) in &zero {
+            if condition(g, ctx, s.cond.as_ref(), true) {
+                zeroed.extend(static_targets(g, ctx, s, &units));
+            }
+        }
+        for (ctx, s) in &mods {
+            if !condition(g, ctx, s.cond.as_ref(), true) {
+                continue;
+            }
+            let hit = static_targets(g, ctx, s, &units);
+            if hit.is_empty() {
+                continue;
+            }
+            let n = match &s.opts.per {
+                Some(per) => s.n.as_int().unwrap_or(0) * select(g, ctx, per, true).len() as i64,
+                None => number(g, ctx, &s.n, true),
+            };
+            for x in hit {
+                if let Some(p) = power[x as usize].as_mut() {
+                    *p += n;
+                }
+            }
+        }
+    }
+    for &uid in &units {
+        let u = g.u(uid);
+        let mut p = power[uid as usize].expect("in the table");
+        for &a in &u.attachments {
+            p += attachment_power(g, a, Some(u));
+        }
+        if p < 0 || zeroed.contains(&uid) {
+            p = 0;
+        }
+        power[uid as usize] = Some(p);
+    }
+    PowerTable {
+        power,
+        sides: vec![[None, None]; g.missions.len()],
+    }
+}
+
+/// The characters in play that static `s` applies to.
+fn static_targets(g: &GameState, ctx: &Ctx, s: &Static, units: &[i32]) -> Vec<i32> {
+    let Some(sel) = &s.target else {
+        return units.iter().copied().filter(|&x| x == ctx.source).collect();
+    };
+    if ctx.player < 0 && sel.side != crate::language::Side::Any {
+        return vec![];
+    }
+    if sel.pick.is_some() {
+        return select(g, ctx, sel, true);
+    }
+    candidates(g, ctx, sel)
+        .into_iter()
+        .filter(|&x| matches(g, ctx, sel, g.u(x), true))
+        .collect()
+}
+
+/// Power computed from scratch (no memo).
+pub fn power_now(g: &GameState, u: &Unit) -> i64 {
+    let mut p = (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens;
+    let zero = with_ctx(g, StaticKind::PowerZero);
+    let mods = with_ctx(g, StaticKind::Power);
+    if zero.is_empty() && mods.is_empty() && u.attachments.is_empty() {
+        return p.max(0);
+    }
+    for (ctx, s) in &zero {
+        if static_hits(g, ctx, s, u) && condition(g, ctx, s.cond.as_ref(), true) {
+            return 0;
+        }
+    }
+    for (ctx, s) in &mods {
+        if !static_hits(g, ctx, s, u) || !condition(g, ctx, s.cond.as_ref(), true) {
+            continue;
+        }
+        p += match &s.opts.per {
+            Some(per) => s.n.as_int().unwrap_or(0) * select(g, ctx, per, true).len() as i64,
+            None => number(g, ctx, &s.n, true),
+        };
+    }
+    for &a in &u.attachments {
+        p += attachment_power(g, a, Some(u));
+    }
+    p.max(0)
+}
+
+/// Whether static `s` (seen from `ctx`) applies to unit `u`.
+pub fn static_hits(g: &GameState, ctx: &Ctx, s: &Static, u: &Unit) -> bool {
+    let Some(sel) = &s.target else {
+        return u.uid == ctx.source;
+    };
+    if ctx.player < 0 && sel.side != crate::language::Side::Any {
+        return false;
+    }
+    if sel.pick.is_some() {
+        return select(g, ctx, sel, true).contains(&u.uid);
+    }
+    matches(g, ctx, sel, u, true)
+}
+
+/// The Power an attachment adds: printed (or overridden), 0 face-down, times ⧗ multipliers.
+pub fn attachment_power(g: &GameState, a: Inst, host: Option<&Unit>) -> i64 {
+    if g.att_is_hidden(a) {
+        return 0;
+    }
+    let mut p = g.att_power_of(a).unwrap_or_else(|| g.card(a).power());
+    if let Some(host) = host
+        && !host.hidden
+        && !blanked(g, host)
+    {
+        for s in g.unit_card(host).own_statics(StaticKind::AttachmentPower) {
+            if s.opts
+                .filter
+                .as_ref()
+                .is_none_or(|f| card_fits(f, g.card(a)))
+            {
+                p *= s.opts.times.unwrap_or(2);
+            }
+        }
+    }
+    p
+}
+
+/// Total Power of one side of a mission (characters, plus attachments on the mission).
+pub fn side_power(g: &GameState, mi: usize, player: i32) -> i64 {
+    let t = memo(g);
+    if let Some(Some(v)) = t.sides.get(mi).map(|s| s[player as usize]) {
+        return v;
+    }
+    let v = side_total(g, mi, player, &t);
+    let mut cache = g.power_cache.borrow_mut();
+    let table = Arc::make_mut(&mut cache);
+    if table.sides.len() <= mi {
+        table.sides.resize(mi + 1, [None, None]);
+    }
+    table.sides[mi][player as usize] = Some(v);
+    v
+}
+
+/// `side_power` of every mission: (`player`'s, the opponent's).
+pub fn side_powers(g: &GameState, player: i32) -> (Vec<i64>, Vec<i64>) {
+    let n = g.missions.len();
+    let mine = (0..n).map(|mi| side_power(g, mi, player)).collect();
+    let theirs = (0..n).map(|mi| side_power(g, mi, 1 - player)).collect();
+    (mine, theirs)
+}
+
+fn side_total(g: &GameState, mi: usize, player: i32, t: &PowerTable) -> i64 {
+    let mut found = 0;
+    for &uid in &g.missions[mi].sides[player as usize] {
+        found += match t.power.get(uid as usize) {
+            Some(Some(p)) => *p,
+            _ => power(g, g.u(uid)),
+        };
+    }
+    for &a in &g.missions[mi].attachments[player as usize] {
+        found += attachment_power(g, a, None);
+    }
+    for r in lines::lines(g).statics[StaticKind::SidePower.index()].iter() {
+        if r.mission != mi as i32 || (r.controller != -1 && r.controller != player) {
+            continue;
+        }
+        let ctx = Ctx::at(player, r.unit, mi as i32, -1);
+        if condition(g, &ctx, r.s.cond.as_ref(), true) {
+            found += number(g, &ctx, &r.s.n, true);
+        }
+    }
+    found
+}
+
+/// Who would win mission `mi` now: higher Power, ties to the Edge, at least 1 Power.
+pub fn mission_leader(g: &GameState, mi: usize) -> i32 {
+    let a = side_power(g, mi, 0);
+    let b = side_power(g, mi, 1);
+    if a == b {
+        return if a >= 1 { g.edge } else { -1 };
+    }
+    if a > b { 0 } else { 1 }
+}
+
+pub fn mission_points(g: &GameState, mi: usize) -> i64 {
+    let m = &g.missions[mi];
+    let mut pts = g.card(m.card).points.unwrap_or(0) + RANK_BONUS[m.rank];
+    for r in lines::lines(g).statics[StaticKind::MissionPoints.index()].iter() {
+        if r.mission == mi as i32 {
+            pts += number(
+                g,
+                &static_ctx(r.unit, r.mission, r.controller, g),
+                &r.s.n,
+                false,
+            );
+        }
+    }
+    pts
+}
+
+pub fn core(g: &GameState, uid: i32) -> i64 {
+    core_power(g, g.u(uid))
+}

@@ -1,0 +1,561 @@
+//! The Python module `mythos_cli._core`: the game in the OpenSpiel shape, with the state
+//! inspection scenarios and tests need. Actions cross the boundary as the tuples the Python side
+//! has always used: `("pass",)`, `("play", card, mission, hidden, over)`, `("reveal", uid)`,
+//! `("attach", card, mission, host, hidden)`, `("reveal_attachment", card)`, `("choose", option)`.
+//!
+//! No Rust panic crosses into Python: every call runs under `catch_unwind` and a panic becomes an
+//! `EngineError` naming what the engine was doing.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::apply::{self, ApplyError};
+use crate::cards::Catalog;
+use crate::setup::{self, GameDeck};
+use crate::state::{Action, Ev, GameState, Opt, Prompt};
+
+pyo3::create_exception!(
+    _core,
+    IllegalAction,
+    PyValueError,
+    "The action is not legal in this state; the state is left untouched."
+);
+pyo3::create_exception!(
+    _core,
+    EngineError,
+    PyRuntimeError,
+    "The engine failed (a bug): the message says where."
+);
+
+fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(EngineError::new_err(format!(
+                "engine failure in {what}: {msg}"
+            )))
+        }
+    }
+}
+
+fn cat() -> &'static Catalog {
+    Catalog::bundled()
+}
+
+fn card_index(id: &str) -> PyResult<u16> {
+    cat()
+        .card(id)
+        .map(|c| c.index)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown card {id:?}")))
+}
+
+fn opt_to_py<'py>(py: Python<'py>, o: Opt) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match o {
+        Opt::Skip => py.None().into_bound(py),
+        Opt::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Opt::Int(i) => i.into_pyobject(py)?.into_any(),
+        Opt::Place(a, b, c) => (a, b, c).into_pyobject(py)?.into_any(),
+        Opt::Line(a, b) => (a, b).into_pyobject(py)?.into_any(),
+    })
+}
+
+fn opt_from_py(o: &Bound<'_, PyAny>) -> PyResult<Opt> {
+    if o.is_none() {
+        return Ok(Opt::Skip);
+    }
+    if let Ok(b) = o.cast::<pyo3::types::PyBool>() {
+        return Ok(Opt::Bool(b.is_true()));
+    }
+    if let Ok(i) = o.extract::<i32>() {
+        return Ok(Opt::Int(i));
+    }
+    if let Ok(t) = o.cast::<PyTuple>() {
+        let v: Vec<i32> = t.extract()?;
+        return match v.as_slice() {
+            [a, b, c] => Ok(Opt::Place(*a, *b, *c)),
+            [a, b] => Ok(Opt::Line(*a, *b)),
+            _ => Err(IllegalAction::new_err(format!("not an option: {o}"))),
+        };
+    }
+    Err(IllegalAction::new_err(format!("not an option: {o}")))
+}
+
+pub fn action_to_py<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyTuple>> {
+    Ok(match *a {
+        Action::Pass => PyTuple::new(py, ["pass"])?,
+        Action::Play(c, m, h, o) => ("play", c, m, h, o).into_pyobject(py)?,
+        Action::Reveal(u) => ("reveal", u).into_pyobject(py)?,
+        Action::Attach(c, m, h, hid) => ("attach", c, m, h, hid).into_pyobject(py)?,
+        Action::RevealAttachment(c) => ("reveal_attachment", c).into_pyobject(py)?,
+        Action::Choose(o) => PyTuple::new(
+            py,
+            [("choose").into_pyobject(py)?.into_any(), opt_to_py(py, o)?],
+        )?,
+    })
+}
+
+pub fn action_from_py(a: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let t = a
+        .cast::<PyTuple>()
+        .map_err(|_| IllegalAction::new_err(format!("an action is a tuple, not {a}")))?;
+    let kind: String = t.get_item(0)?.extract()?;
+    let i = |k: usize| -> PyResult<i32> { t.get_item(k)?.extract::<i32>() };
+    let b = |k: usize| -> PyResult<bool> { t.get_item(k)?.extract::<bool>() };
+    let bad = || IllegalAction::new_err(format!("not an action: {a}"));
+    Ok(match (kind.as_str(), t.len()) {
+        ("pass", 1) => Action::Pass,
+        ("play", 5) => Action::Play(i(1)?, i(2)?, b(3)?, i(4)?),
+        ("reveal", 2) => Action::Reveal(i(1)?),
+        ("attach", 5) => Action::Attach(i(1)?, i(2)?, i(3)?, b(4)?),
+        ("reveal_attachment", 2) => Action::RevealAttachment(i(1)?),
+        ("choose", 2) => Action::Choose(opt_from_py(&t.get_item(1)?)?),
+        _ => return Err(bad()),
+    })
+}
+
+fn deck_from(cards: Vec<String>, missions: Vec<String>, name: String) -> PyResult<GameDeck> {
+    Ok(GameDeck {
+        cards: cards
+            .iter()
+            .map(|c| card_index(c))
+            .collect::<PyResult<_>>()?,
+        missions: missions
+            .iter()
+            .map(|c| card_index(c))
+            .collect::<PyResult<_>>()?,
+        name,
+    })
+}
+
+fn apply_err(e: ApplyError) -> PyErr {
+    match e {
+        ApplyError::Illegal(s) => IllegalAction::new_err(s),
+        ApplyError::Stall(s) => EngineError::new_err(s),
+    }
+}
+
+/// A game of Naruto Mythos in the compiled core.
+#[pyclass(unsendable, module = "mythos_cli._core")]
+pub struct Game {
+    pub g: GameState,
+}
+
+fn id_of(g: &GameState, inst: i32) -> String {
+    g.card(inst).id.clone()
+}
+
+fn cid(c: u16) -> String {
+    cat().cards[c as usize].id.clone()
+}
+
+fn ev_to_py<'py>(
+    py: Python<'py>,
+    g: &GameState,
+    round: i32,
+    e: &Ev,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let ids = |v: &Vec<u16>| v.iter().map(|&c| cid(c)).collect::<Vec<_>>();
+    let t = match e {
+        Ev::Dealt(p, h) => (round, "dealt", *p, ids(h)).into_pyobject(py)?,
+        Ev::Setup(p, m) => (round, "setup", *p, ids(m)).into_pyobject(py)?,
+        Ev::Mulligan(p, t) => (round, "mulligan", *p, *t).into_pyobject(py)?,
+        Ev::Opening(p, h) => (round, "opening", *p, ids(h)).into_pyobject(py)?,
+        Ev::Mission(c, r) => (round, "mission", cid(*c), r.to_string()).into_pyobject(py)?,
+        Ev::Chakra(p, n) => (round, "chakra", *p, *n).into_pyobject(py)?,
+        Ev::Draw(p, c) => (round, "draw", *p, *c).into_pyobject(py)?,
+        Ev::Pass(p) => (round, "pass", *p).into_pyobject(py)?,
+        Ev::Play(p, c, m, how, price) => {
+            (round, "play", *p, cid(*c), *m, *how, *price).into_pyobject(py)?
+        }
+        Ev::Reveal(p, c, m, price) => {
+            (round, "reveal", *p, cid(*c), *m, *price).into_pyobject(py)?
+        }
+        Ev::MissionResult(m, a, b, w) => {
+            (round, "mission_result", *m, *a, *b, *w).into_pyobject(py)?
+        }
+        Ev::GameOver(w, a, b) => (round, "game_over", *w, *a, *b).into_pyobject(py)?,
+        Ev::Powerup(p, u, k) => (round, "powerup", *p, *u, *k).into_pyobject(py)?,
+        Ev::ChakraGain(p, n) => (round, "chakra_gain", *p, *n).into_pyobject(py)?,
+        Ev::ChakraSteal(p, n) => (round, "chakra_steal", *p, *n).into_pyobject(py)?,
+        Ev::Discard(p, c) => (round, "discard", *p, *c).into_pyobject(py)?,
+        Ev::Look(p) => (round, "look", *p).into_pyobject(py)?,
+        Ev::Move(p, u, d) => (round, "move", *p, *u, *d).into_pyobject(py)?,
+        Ev::Hide(p, u) => (round, "hide", *p, *u).into_pyobject(py)?,
+        Ev::Defeat(p, u) => (round, "defeat", *p, *u).into_pyobject(py)?,
+        Ev::Leave(p, u, d) => (round, "leave", *p, *u, *d).into_pyobject(py)?,
+        Ev::Control(p, u) => (round, "control", *p, *u).into_pyobject(py)?,
+        Ev::Edge(p) => (round, "edge", *p).into_pyobject(py)?,
+        Ev::Points(p, n) => (round, "points", *p, *n).into_pyobject(py)?,
+        Ev::Copy(p, c, t) => (round, "copy", *p, cid(*c), *t).into_pyobject(py)?,
+        Ev::Strip(p, u, c) => (round, "strip", *p, *u, cid(*c)).into_pyobject(py)?,
+        Ev::StripCount(p, u, n) => (round, "strip", *p, *u, *n).into_pyobject(py)?,
+        Ev::Retrieve(p, c) => (round, "retrieve", *p, *c).into_pyobject(py)?,
+        Ev::RevealTop(p, c) => (round, "reveal_top", *p, cid(*c)).into_pyobject(py)?,
+        Ev::RevealHand(p, c) => (round, "reveal_hand", *p, cid(*c)).into_pyobject(py)?,
+        Ev::Split(p, u, v, m) => (round, "split", *p, *u, *v, *m).into_pyobject(py)?,
+        Ev::Tax(p, u, k) => (round, "tax", *p, *u, *k).into_pyobject(py)?,
+        Ev::Attach(p, c, m, how, price) => {
+            (round, "attach", *p, cid(*c), *m, *how, *price).into_pyobject(py)?
+        }
+        Ev::RevealAttachment(p, c, m, price) => {
+            (round, "reveal_attachment", *p, cid(*c), *m, *price).into_pyobject(py)?
+        }
+        Ev::DiscardAttachment(p, c) => {
+            (round, "discard_attachment", *p, cid(*c)).into_pyobject(py)?
+        }
+        Ev::MoveAttachment(p, c, u) => {
+            (round, "move_attachment", *p, cid(*c), *u).into_pyobject(py)?
+        }
+        Ev::Duplicate(p, c, m) => (round, "duplicate", *p, cid(*c), *m).into_pyobject(py)?,
+    };
+    let _ = g;
+    Ok(t)
+}
+
+pub fn prompt_text(g: &GameState, p: &Prompt) -> String {
+    match p {
+        Prompt::None => String::new(),
+        Prompt::Text(s) => s.to_string(),
+        Prompt::UseLine(l) => format!("use {}?", crate::effects::label_text(g, l)),
+        Prompt::May(v) => format!("you may {}", crate::language::parse::verb_name(*v)),
+        Prompt::Target(s) => crate::language::render::selector(g.cat, s, None, false),
+        Prompt::Sacrifice(c) => format!("defeat {} instead?", cat().cards[*c as usize].name),
+        Prompt::PayMore(n) => format!("play it paying {n} more (no: defeat it)?"),
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// A new game between two decks (version ids), seeded; `first` forces the first Edge holder.
+    #[new]
+    #[pyo3(signature = (cards_a, missions_a, cards_b, missions_b, seed, events=false, first=None, names=(String::new(), String::new())))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        cards_a: Vec<String>,
+        missions_a: Vec<String>,
+        cards_b: Vec<String>,
+        missions_b: Vec<String>,
+        seed: i128,
+        events: bool,
+        first: Option<i32>,
+        names: (String, String),
+    ) -> PyResult<Game> {
+        guard("new_game", || {
+            let a = deck_from(cards_a, missions_a, names.0)?;
+            let b = deck_from(cards_b, missions_b, names.1)?;
+            let g = setup::new_game(cat(), &a, &b, seed, events, first)
+                .map_err(|e| PyValueError::new_err(e.0))?;
+            Ok(Game { g })
+        })
+    }
+
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let acts = apply::legal_actions(&self.g);
+        let items = acts
+            .iter()
+            .map(|a| action_to_py(py, a))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
+    }
+
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let a = action_from_py(action)?;
+        guard("apply", || apply::apply(&mut self.g, a).map_err(apply_err))
+    }
+
+    /// Apply the `i`-th legal action (fast path for players that pick by position).
+    fn apply_index(&mut self, i: usize) -> PyResult<()> {
+        let Some(d) = self.g.pending.as_ref() else {
+            return Err(IllegalAction::new_err("no decision is pending"));
+        };
+        if i >= d.len() {
+            return Err(IllegalAction::new_err(format!(
+                "action index {i} out of range ({} legal)",
+                d.len()
+            )));
+        }
+        let a = d.nth(i);
+        guard("apply", || apply::apply(&mut self.g, a).map_err(apply_err))
+    }
+
+    fn num_actions(&self) -> usize {
+        self.g.pending.as_ref().map_or(0, |d| d.len())
+    }
+
+    #[getter]
+    fn current_player(&self) -> i32 {
+        apply::current_player(&self.g)
+    }
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.g.is_terminal()
+    }
+    #[getter]
+    fn winner(&self) -> i32 {
+        self.g.winner
+    }
+    #[getter]
+    fn tiebreak_by_edge(&self) -> bool {
+        self.g.tiebreak_by_edge
+    }
+    #[getter]
+    fn round(&self) -> i32 {
+        self.g.round
+    }
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.g.phase.as_str()
+    }
+    #[getter]
+    fn edge(&self) -> i32 {
+        self.g.edge
+    }
+    #[getter]
+    fn first_edge(&self) -> i32 {
+        self.g.first_edge
+    }
+    #[getter]
+    fn current(&self) -> i32 {
+        self.g.current
+    }
+    #[getter]
+    fn decisions(&self) -> i64 {
+        self.g.decisions
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.g.seed
+    }
+    fn scores(&self) -> (i64, i64) {
+        apply::scores(&self.g)
+    }
+    fn returns(&self) -> (f64, f64) {
+        apply::returns(&self.g)
+    }
+    fn round_scores(&self) -> Vec<(i64, i64)> {
+        self.g.round_scores.iter().map(|r| (r[0], r[1])).collect()
+    }
+    fn clone(&self) -> Game {
+        Game { g: self.g.clone() }
+    }
+
+    /// The pending decision: None, or {player, kind, options, prompt}.
+    fn pending<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(d) = &self.g.pending else {
+            return Ok(None);
+        };
+        let out = PyDict::new(py);
+        out.set_item("player", d.player)?;
+        out.set_item("kind", d.kind.as_str())?;
+        if d.kind == crate::state::DecisionKind::Action {
+            let acts = d
+                .actions
+                .iter()
+                .map(|(a, _)| action_to_py(py, a))
+                .collect::<PyResult<Vec<_>>>()?;
+            out.set_item("options", PyList::new(py, acts)?)?;
+            let prices = PyDict::new(py);
+            for (a, p) in &d.actions {
+                prices.set_item(action_to_py(py, a)?, *p)?;
+            }
+            out.set_item("prices", prices)?;
+        } else {
+            let opts = d
+                .options
+                .iter()
+                .map(|o| opt_to_py(py, *o))
+                .collect::<PyResult<Vec<_>>>()?;
+            out.set_item("options", PyList::new(py, opts)?)?;
+        }
+        out.set_item("prompt", prompt_text(&self.g, &d.prompt))?;
+        out.set_item("source", d.source)?;
+        Ok(Some(out))
+    }
+
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let evs = self.g.events.as_deref().unwrap_or(&[]);
+        let items = evs
+            .iter()
+            .map(|(r, e)| ev_to_py(py, &self.g, *r, e))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
+    }
+
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let items = self
+            .g
+            .history
+            .iter()
+            .map(|a| action_to_py(py, a))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
+    }
+
+    fn card_id(&self, inst: i32) -> PyResult<String> {
+        if inst < 0 || inst as usize >= self.g.cards.len() {
+            return Err(PyValueError::new_err(format!("no card instance {inst}")));
+        }
+        Ok(id_of(&self.g, inst))
+    }
+    fn owner(&self, inst: i32) -> i32 {
+        self.g.owner[inst as usize]
+    }
+    fn num_cards(&self) -> usize {
+        self.g.cards.len()
+    }
+
+    /// One player's zones and counters.
+    fn player<'py>(&self, py: Python<'py>, p: usize) -> PyResult<Bound<'py, PyDict>> {
+        let pl = &self.g.players[p.min(1)];
+        let d = PyDict::new(py);
+        d.set_item("hand", pl.hand.clone())?;
+        d.set_item("deck", pl.deck.clone())?;
+        d.set_item("discard", pl.discard.clone())?;
+        d.set_item("missions", pl.missions.clone())?;
+        d.set_item("set_aside", pl.set_aside)?;
+        d.set_item("chakra", pl.chakra)?;
+        d.set_item("score", pl.score)?;
+        d.set_item("passed", pl.passed)?;
+        d.set_item("mulliganed", pl.mulliganed)?;
+        d.set_item("plays_this_round", pl.plays_this_round)?;
+        d.set_item("attached_this_round", pl.attached_this_round)?;
+        Ok(d)
+    }
+
+    /// Every unit in play, in board order.
+    fn units<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut out = Vec::new();
+        for uid in self.g.all_uids() {
+            let u = self.g.u(uid);
+            let d = PyDict::new(py);
+            d.set_item("uid", u.uid)?;
+            d.set_item("stack", u.stack.clone())?;
+            d.set_item("owner", u.owner)?;
+            d.set_item("controller", u.controller)?;
+            d.set_item("mission", u.mission)?;
+            d.set_item("hidden", u.hidden)?;
+            d.set_item("tokens", u.tokens)?;
+            d.set_item("attachments", u.attachments.clone())?;
+            d.set_item("controlled_by", u.controlled_by)?;
+            d.set_item("played_turn", u.played_turn)?;
+            d.set_item("discounted", u.discounted)?;
+            d.set_item("power", crate::power::power(&self.g, u))?;
+            out.push(d);
+        }
+        PyList::new(py, out)
+    }
+
+    fn missions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut out = Vec::new();
+        for m in &self.g.missions {
+            let d = PyDict::new(py);
+            d.set_item("card", m.card)?;
+            d.set_item("rank", m.rank)?;
+            d.set_item("winner", m.winner)?;
+            d.set_item("sides", (m.sides[0].clone(), m.sides[1].clone()))?;
+            d.set_item(
+                "attachments",
+                (m.attachments[0].clone(), m.attachments[1].clone()),
+            )?;
+            out.push(d);
+        }
+        PyList::new(py, out)
+    }
+
+    fn mission_deck(&self) -> Vec<i32> {
+        self.g.mission_deck.clone()
+    }
+    fn att_hidden(&self) -> Vec<i32> {
+        self.g.att_hidden.clone()
+    }
+
+    fn power(&self, uid: i32) -> PyResult<i64> {
+        match self.g.unit(uid) {
+            Some(u) => Ok(crate::power::power(&self.g, u)),
+            None => Err(PyValueError::new_err(format!("no unit {uid} in play"))),
+        }
+    }
+    fn side_power(&self, mi: usize, p: i32) -> PyResult<i64> {
+        if mi >= self.g.missions.len() {
+            return Err(PyValueError::new_err(format!("no mission {mi}")));
+        }
+        Ok(crate::power::side_power(&self.g, mi, p))
+    }
+    fn mission_points(&self, mi: usize) -> i64 {
+        crate::power::mission_points(&self.g, mi)
+    }
+
+    fn round_log<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut out = Vec::new();
+        for entry in &self.g.round_log {
+            let mut pair = Vec::new();
+            for st in entry {
+                let d = PyDict::new(py);
+                d.set_item("chakra_gained", st.chakra_gained)?;
+                d.set_item("chakra_spent", st.chakra_spent)?;
+                d.set_item("chakra_left", st.chakra_left)?;
+                d.set_item("cards_drawn", st.cards_drawn)?;
+                d.set_item("played_face_up", st.played_face_up)?;
+                d.set_item("played_hidden", st.played_hidden)?;
+                d.set_item("revealed", st.revealed)?;
+                d.set_item("upgraded", st.upgraded)?;
+                d.set_item("cost_face_up", st.cost_face_up.clone())?;
+                d.set_item("characters_in_play", st.characters_in_play)?;
+                d.set_item("missions_won", st.missions_won)?;
+                d.set_item("points", st.points)?;
+                d.set_item("edge", st.edge)?;
+                pair.push(d);
+            }
+            out.push(PyList::new(py, pair)?);
+        }
+        PyList::new(py, out)
+    }
+}
+
+/// Play a whole game with uniformly random legal decisions (`seed ^ 0x5EED` picks), as the
+/// reference engine's `play_random_game`; returns the finished game.
+#[pyfunction]
+#[pyo3(signature = (cards_a, missions_a, cards_b, missions_b, seed))]
+fn play_random_game(
+    py: Python<'_>,
+    cards_a: Vec<String>,
+    missions_a: Vec<String>,
+    cards_b: Vec<String>,
+    missions_b: Vec<String>,
+    seed: i128,
+) -> PyResult<Game> {
+    let a = deck_from(cards_a, missions_a, String::new())?;
+    let b = deck_from(cards_b, missions_b, String::new())?;
+    let g = py.detach(|| {
+        guard("play_random_game", || {
+            crate::play::random_game(cat(), &a, &b, seed)
+                .map_err(|e| EngineError::new_err(e.to_string()))
+        })
+    })?;
+    Ok(Game { g })
+}
+
+/// The card files compiled into the core: (file name, TOML text).
+#[pyfunction]
+fn card_files() -> Vec<(&'static str, &'static str)> {
+    crate::cards::BUNDLED.to_vec()
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Game>()?;
+    m.add_function(wrap_pyfunction!(play_random_game, m)?)?;
+    m.add_function(wrap_pyfunction!(card_files, m)?)?;
+    m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
+    m.add("EngineError", m.py().get_type::<EngineError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

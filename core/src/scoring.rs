@@ -1,0 +1,112 @@
+//! Mission evaluation and the end of the game.
+//!
+//! Each mission in rank order: the higher total Power wins, ties to the Edge, at least 1 Power
+//! needed. The winner scores the mission's points (base plus rank bonus) and applies the SCORE
+//! effects of the mission, of their characters there and of their attachments; after round 4 the
+//! higher score wins, ties to the Edge.
+
+use crate::effects::{lines, push_frames, score_frame, triggers::trigger_frame};
+use crate::language::{StaticKind, TriggerOn};
+use crate::power::{mission_leader, mission_points, side_power};
+use crate::state::{Ev, GameState, Phase, RoundStats};
+
+pub fn evaluate(g: &mut GameState, mi: usize) {
+    let a = side_power(g, mi, 0);
+    let b = side_power(g, mi, 1);
+    let winner = mission_leader(g, mi);
+    g.missions[mi].winner = winner;
+    g.emit(Ev::MissionResult(mi as i32, a, b, winner));
+    if winner < 0 {
+        return;
+    }
+    let lines = lines::lines(g);
+    let times = if lines.statics[StaticKind::ScoreTwice.index()]
+        .iter()
+        .any(|r| r.mission == mi as i32)
+    {
+        2
+    } else {
+        1
+    };
+    let mut frames = Vec::new();
+    for _ in 0..times {
+        // ⧗ score_twice: points and SCORE effects again
+        let pts = mission_points(g, mi);
+        let w = winner as usize;
+        g.players[w].missions_won += 1;
+        g.players[w].score += pts;
+        g.round_scores.last_mut().expect("a round")[w] += pts;
+        frames.extend(score_frame(g, winner, -1, mi as i32, -1));
+        for uid in g.missions[mi].sides[w].clone() {
+            let u = g.u(uid);
+            let hidden = u.hidden;
+            let atts = u.attachments.clone();
+            if !hidden {
+                frames.extend(score_frame(g, winner, uid, mi as i32, -1));
+            }
+            for a in atts {
+                if !g.att_is_hidden(a) {
+                    frames.extend(score_frame(g, winner, uid, mi as i32, a));
+                }
+            }
+        }
+        for a in g.missions[mi].attachments[w].clone() {
+            if !g.att_is_hidden(a) {
+                frames.extend(score_frame(g, winner, -1, mi as i32, a));
+            }
+        }
+    }
+    let loser = 1 - winner;
+    for r in lines.triggers[TriggerOn::LostMission.index()].iter() {
+        if r.unit >= 0 && g.in_play(r.unit) && r.mission == mi as i32 && r.controller == loser {
+            frames.push(trigger_frame(
+                g,
+                r.unit,
+                r.mission,
+                r.controller,
+                r.t,
+                &[],
+                r.inst,
+            ));
+        }
+    }
+    push_frames(g, frames);
+}
+
+/// Keep this round's statistics (for the simulation database) before the round ends.
+pub fn log_round(g: &mut GameState) {
+    let mut entry: [RoundStats; 2] = Default::default();
+    for pi in 0..2 {
+        let p = &g.players[pi];
+        entry[pi] = RoundStats {
+            chakra_gained: p.chakra_gained,
+            chakra_spent: p.chakra_spent,
+            chakra_left: p.chakra,
+            cards_drawn: p.drawn,
+            played_face_up: p.played_face_up,
+            played_hidden: p.played_hidden,
+            revealed: p.revealed,
+            upgraded: p.upgraded,
+            cost_face_up: p.cost_face_up.clone(),
+            characters_in_play: g.missions.iter().map(|m| m.sides[pi].len() as i64).sum(),
+            missions_won: p.missions_won,
+            points: g.round_scores.last().map_or(0, |r| r[pi]),
+            edge: g.edge == pi as i32,
+        };
+    }
+    g.round_log.push(entry);
+}
+
+pub fn finish(g: &mut GameState) {
+    log_round(g);
+    let (a, b) = (g.players[0].score, g.players[1].score);
+    if a == b {
+        g.winner = g.edge;
+        g.tiebreak_by_edge = true;
+    } else {
+        g.winner = if a > b { 0 } else { 1 };
+    }
+    g.phase = Phase::Over;
+    g.pending = None;
+    g.emit(Ev::GameOver(g.winner, a, b));
+}

@@ -1,0 +1,816 @@
+//! The game state: compact plain data (integer ids, small vectors), cheap to clone.
+//!
+//! Cards in a game are *instances*: small ints indexing `GameState::cards` (the catalog card)
+//! and `GameState::owner`. A character in play is a [`Unit`]: an upgrade stack of instances
+//! (bottom → top) with its status (hidden, Power tokens, controller, attachments). Ids keep the
+//! reference engine's conventions: `-1` is "none" for a unit, a mission, a card or a player.
+
+use crate::cards::{Card, Catalog};
+use crate::language::{Step, VarId};
+use crate::rng::PyRandom;
+
+pub type Inst = i32;
+pub type Uid = i32;
+
+pub const RANKS: [char; 4] = ['D', 'C', 'B', 'A'];
+pub const RANK_BONUS: [i64; 4] = [1, 2, 3, 4];
+pub const BASE_CHAKRA: i64 = 5;
+pub const HAND_SIZE: usize = 5;
+pub const DRAW_PER_ROUND: usize = 2;
+pub const ROUNDS: i32 = 4;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    pub uid: Uid,
+    /// bottom → top; the top card is the character
+    pub stack: Vec<Inst>,
+    pub owner: i32,
+    /// the side it stands on (differs from owner under take control)
+    pub controller: i32,
+    pub mission: i32,
+    pub hidden: bool,
+    pub tokens: i64,
+    pub played_round: i32,
+    /// the action count when it was last played (or revealed)
+    pub played_turn: i32,
+    pub attachments: Vec<Inst>,
+    /// uid of the unit whose effect took control of this one (-1: none; 0: a source off the board)
+    pub controlled_by: Uid,
+    /// last played for less than the rules' price because of an effect
+    pub discounted: bool,
+}
+
+impl Unit {
+    pub fn top(&self) -> Inst {
+        *self.stack.last().expect("a unit has a card")
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mission {
+    pub card: Inst,
+    /// 0..3 = D, C, B, A (the round it entered play)
+    pub rank: usize,
+    pub sides: [Vec<Uid>; 2],
+    pub attachments: [Vec<Inst>; 2],
+    /// last evaluation's winner (-1: nobody)
+    pub winner: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Player {
+    pub index: i32,
+    pub hand: Vec<Inst>,
+    /// the top of the deck is the END of the list
+    pub deck: Vec<Inst>,
+    pub discard: Vec<Inst>,
+    /// the 3 chosen missions
+    pub missions: Vec<Inst>,
+    /// the unused mission, unseen
+    pub set_aside: Inst,
+    pub chakra: i64,
+    pub score: i64,
+    pub passed: bool,
+    /// characters played this round (FIRST STRIKE)
+    pub plays_this_round: i32,
+    /// attachments played this round (an attachment's FIRST STRIKE)
+    pub attached_this_round: i32,
+    pub mulliganed: bool,
+    // this round's statistics, kept in GameState::round_log at the end of each round
+    pub chakra_gained: i64,
+    pub chakra_spent: i64,
+    pub drawn: i64,
+    pub played_face_up: i64,
+    pub played_hidden: i64,
+    pub revealed: i64,
+    pub upgraded: i64,
+    pub cost_face_up: Vec<i64>,
+    pub missions_won: i64,
+}
+
+impl Player {
+    /// Spend chakra (counted in this round's chakra spent).
+    pub fn pay(&mut self, chakra: i64) {
+        self.chakra -= chakra;
+        self.chakra_spent += chakra;
+    }
+    /// Remove a card from hand, discard pile or deck (wherever it is); false if in none.
+    pub fn take(&mut self, inst: Inst) -> bool {
+        for zone in [&mut self.hand, &mut self.discard, &mut self.deck] {
+            if let Some(i) = zone.iter().position(|&c| c == inst) {
+                zone.remove(i);
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// A remembered value: what an earlier step did ("played", "x", "defeated_cost" …).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val {
+    None,
+    Bool(bool),
+    Int(i64),
+    List(Vec<i32>),
+    Name(u16),
+}
+
+impl Val {
+    pub fn truthy(&self) -> bool {
+        match self {
+            Val::None => false,
+            Val::Bool(b) => *b,
+            Val::Int(n) => *n != 0,
+            Val::List(l) => !l.is_empty(),
+            Val::Name(_) => true,
+        }
+    }
+    /// The value as a number: an int (not a boolean), else 0.
+    pub fn number(&self) -> i64 {
+        match self {
+            Val::Int(n) => *n,
+            _ => 0,
+        }
+    }
+}
+
+/// Who resolves an effect, from which card, where, with which remembered values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ctx {
+    /// the controller (the decider unless a verb says otherwise)
+    pub player: i32,
+    /// unit uid of the character (-1 for a mission or an attachment on a mission)
+    pub source: Uid,
+    /// "this mission"
+    pub mission: i32,
+    /// the card instance whose effect this is
+    pub card: Inst,
+    pub vars: Vec<(VarId, Val)>,
+    pub upgrade: bool,
+    pub ambush: bool,
+    /// "this mission" stays `mission` even if the source character moves
+    pub pinned: bool,
+}
+
+impl Ctx {
+    pub fn new(player: i32) -> Ctx {
+        Ctx {
+            player,
+            source: -1,
+            mission: -1,
+            card: -1,
+            vars: Vec::new(),
+            upgrade: false,
+            ambush: false,
+            pinned: false,
+        }
+    }
+    pub fn at(player: i32, source: Uid, mission: i32, card: Inst) -> Ctx {
+        Ctx {
+            player,
+            source,
+            mission,
+            card,
+            vars: Vec::new(),
+            upgrade: false,
+            ambush: false,
+            pinned: false,
+        }
+    }
+    pub fn get(&self, v: VarId) -> Option<&Val> {
+        self.vars.iter().find(|(k, _)| *k == v).map(|(_, x)| x)
+    }
+    pub fn num(&self, v: VarId) -> i64 {
+        self.get(v).map_or(0, Val::number)
+    }
+    pub fn set(&mut self, v: VarId, val: Val) {
+        if let Some(slot) = self.vars.iter_mut().find(|(k, _)| *k == v) {
+            slot.1 = val;
+        } else {
+            self.vars.push((v, val));
+        }
+    }
+}
+
+/// An answer to a decision other than a main action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Opt {
+    /// decline an optional choice
+    Skip,
+    Bool(bool),
+    /// a unit, a mission, a card instance, a number, or a position (trigger order)
+    Int(i32),
+    /// where to play a card: (mission, upgraded-over uid or host uid or -1, price)
+    Place(i32, i32, i32),
+    /// an effect line of a card: (card instance, line index)
+    Line(i32, i32),
+}
+
+impl Opt {
+    pub fn int(self) -> Option<i32> {
+        match self {
+            Opt::Int(i) => Some(i),
+            Opt::Bool(b) => Some(b as i32),
+            _ => None,
+        }
+    }
+    pub fn yes(self) -> bool {
+        match self {
+            Opt::Bool(b) => b,
+            Opt::Int(i) => i != 0,
+            Opt::Skip => false,
+            _ => true,
+        }
+    }
+}
+
+/// One legal move: a main action of the Action phase, or an answer to another decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    Pass,
+    /// (card, mission, hidden, upgraded-over uid or -1)
+    Play(Inst, i32, bool, Uid),
+    Reveal(Uid),
+    /// (card, mission, host uid or -1 for the mission, face-down)
+    Attach(Inst, i32, Uid, bool),
+    RevealAttachment(Inst),
+    Choose(Opt),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DecisionKind {
+    Action,
+    Mulligan,
+    Target,
+    Mission,
+    Card,
+    YesNo,
+    Number,
+    Order,
+    Place,
+    Line,
+}
+
+impl DecisionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecisionKind::Action => "action",
+            DecisionKind::Mulligan => "mulligan",
+            DecisionKind::Target => "target",
+            DecisionKind::Mission => "mission",
+            DecisionKind::Card => "card",
+            DecisionKind::YesNo => "yesno",
+            DecisionKind::Number => "number",
+            DecisionKind::Order => "order",
+            DecisionKind::Place => "place",
+            DecisionKind::Line => "line",
+        }
+    }
+}
+
+/// What a decision's text says; rendered to English only when someone asks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Prompt {
+    None,
+    Text(&'static str),
+    /// "use <card> <line>?"
+    UseLine(Label),
+    /// "you may <verb>"
+    May(crate::language::Verb),
+    /// a target prompt: the selector in English
+    Target(&'static crate::language::Selector),
+    /// "defeat <card> instead?"
+    Sacrifice(u16),
+    /// "play it paying N more (no: defeat it)?"
+    PayMore(i64),
+}
+
+/// The effect steps a decision is about, for players that look at them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DecisionContext {
+    None,
+    Step(&'static Step),
+    /// a whole optional line (the steps after its gate)
+    Line(Vec<&'static Step>),
+}
+
+/// What the engine waits for: one player chooses one of the options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub player: i32,
+    pub kind: DecisionKind,
+    pub options: Vec<Opt>,
+    /// main actions: every legal action and its price, in order
+    pub actions: Vec<(Action, i64)>,
+    pub prompt: Prompt,
+    pub context: DecisionContext,
+    /// the unit whose effect asks (-1: a mission, or a main action)
+    pub source: Uid,
+}
+
+impl Decision {
+    pub fn simple(player: i32, kind: DecisionKind, options: Vec<Opt>, prompt: Prompt) -> Decision {
+        Decision {
+            player,
+            kind,
+            options,
+            actions: Vec::new(),
+            prompt,
+            context: DecisionContext::None,
+            source: -1,
+        }
+    }
+    /// The legal actions, in the order the engine offers them.
+    pub fn legal(&self) -> Vec<Action> {
+        if self.kind == DecisionKind::Action {
+            self.actions.iter().map(|(a, _)| *a).collect()
+        } else {
+            self.options.iter().map(|o| Action::Choose(*o)).collect()
+        }
+    }
+    pub fn len(&self) -> usize {
+        if self.kind == DecisionKind::Action {
+            self.actions.len()
+        } else {
+            self.options.len()
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn nth(&self, i: usize) -> Action {
+        if self.kind == DecisionKind::Action {
+            self.actions[i].0
+        } else {
+            Action::Choose(self.options[i])
+        }
+    }
+    pub fn price(&self, a: &Action) -> Option<i64> {
+        self.actions.iter().find(|(x, _)| x == a).map(|(_, p)| *p)
+    }
+}
+
+/// The name of a frame or of an optional line, for prompts: a catalog card and what of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Label {
+    pub card: u16,
+    pub what: LabelWhat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LabelWhat {
+    /// an effect line of the card (its index)
+    Line(u8),
+    /// "MODIFIES (repeat)" on a line that does not apply now
+    Repeat(u8),
+    /// a line granted by a static: its timing
+    Granted(crate::cards::Timing),
+    Trigger,
+    Score,
+    Copy,
+    Card,
+    /// frames with no card of their own
+    Plain(&'static str),
+}
+
+/// One step of a frame: a card's step, the gate of an optional line, or simultaneous
+/// triggers waiting for their order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FrameStep {
+    Step(&'static Step),
+    /// Start of an optional effect line: the controller may decline the whole line (up to `end`).
+    Gate {
+        end: usize,
+        label: Label,
+        must: bool,
+    },
+    /// Simultaneous triggers: the turn player picks which resolves first.
+    Order(Vec<Frame>),
+}
+
+/// An effect being resolved: its steps, where it is, and the choices made so far. Its
+/// context lives in the state's context arena (frames of one effect may share it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    pub steps: Vec<FrameStep>,
+    pub ctx: usize,
+    pub pc: usize,
+    pub choices: Vec<Opt>,
+    pub cursor: usize,
+    pub label: Label,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Setup,
+    Mulligan,
+    Start,
+    Action,
+    Evaluate,
+    End,
+    Cleanup,
+    Over,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Setup => "setup",
+            Phase::Mulligan => "mulligan",
+            Phase::Start => "start",
+            Phase::Action => "action",
+            Phase::Evaluate => "evaluate",
+            Phase::End => "end",
+            Phase::Cleanup => "cleanup",
+            Phase::Over => "over",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Phase> {
+        Some(match s {
+            "setup" => Phase::Setup,
+            "mulligan" => Phase::Mulligan,
+            "start" => Phase::Start,
+            "action" => Phase::Action,
+            "evaluate" => Phase::Evaluate,
+            "end" => Phase::End,
+            "cleanup" => Phase::Cleanup,
+            "over" => Phase::Over,
+            _ => return None,
+        })
+    }
+}
+
+/// One round's statistics of one player (for the simulation database).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RoundStats {
+    pub chakra_gained: i64,
+    pub chakra_spent: i64,
+    pub chakra_left: i64,
+    pub cards_drawn: i64,
+    pub played_face_up: i64,
+    pub played_hidden: i64,
+    pub revealed: i64,
+    pub upgraded: i64,
+    pub cost_face_up: Vec<i64>,
+    pub characters_in_play: i64,
+    pub missions_won: i64,
+    pub points: i64,
+    pub edge: bool,
+}
+
+/// The event stream (optional): what happened, in the reference engine's shapes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ev {
+    Dealt(i32, Vec<u16>),
+    Setup(i32, Vec<u16>),
+    Mulligan(i32, bool),
+    Opening(i32, Vec<u16>),
+    Mission(u16, char),
+    Chakra(i32, i64),
+    Draw(i32, Inst),
+    Pass(i32),
+    /// (player, card, mission, how: "hidden" | "upgrade" | "face_up", price)
+    Play(i32, u16, i32, &'static str, i64),
+    Reveal(i32, u16, i32, i64),
+    MissionResult(i32, i64, i64, i32),
+    GameOver(i32, i64, i64),
+    Powerup(i32, Uid, i64),
+    ChakraGain(i32, i64),
+    ChakraSteal(i32, i64),
+    Discard(i32, Inst),
+    Look(i32),
+    Move(i32, Uid, i32),
+    Hide(i32, Uid),
+    Defeat(i32, Uid),
+    Leave(i32, Uid, &'static str),
+    Control(i32, Uid),
+    Edge(i32),
+    Points(i32, i64),
+    Copy(i32, u16, &'static str),
+    /// a top card stripped (its card)
+    Strip(i32, Uid, u16),
+    /// cards stripped from a stack (how many)
+    StripCount(i32, Uid, i64),
+    Retrieve(i32, Inst),
+    RevealTop(i32, u16),
+    RevealHand(i32, u16),
+    Split(i32, Uid, Uid, i32),
+    Tax(i32, Uid, i64),
+    /// (player, card, mission, how: "face_up" | "hidden" | "character", price)
+    Attach(i32, u16, i32, &'static str, i64),
+    RevealAttachment(i32, u16, i32, i64),
+    DiscardAttachment(i32, u16),
+    MoveAttachment(i32, u16, Uid),
+    /// a duplicate name arrived and was discarded: (owner, card, mission)
+    Duplicate(i32, u16, i32),
+}
+
+/// Which continuous lines are in force, and every static and trigger grouped by kind, worked
+/// out once per board version.
+#[derive(Clone, Debug, Default)]
+pub struct LinesCache {
+    /// (unit or -1, mission, controller, the card's continuous line (card index, line index), instance)
+    pub lines: Vec<ActiveLine>,
+    pub statics: Vec<Vec<StaticRef>>,
+    pub triggers: Vec<Vec<TriggerRef>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActiveLine {
+    pub unit: Uid,
+    pub mission: i32,
+    pub controller: i32,
+    pub card: u16,
+    pub line: u16,
+    pub inst: Inst,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct StaticRef {
+    pub unit: Uid,
+    pub mission: i32,
+    pub controller: i32,
+    pub s: &'static crate::language::Static,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct TriggerRef {
+    pub unit: Uid,
+    pub mission: i32,
+    pub controller: i32,
+    pub t: &'static crate::language::Trigger,
+    pub inst: Inst,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub cat: &'static Catalog,
+    /// per instance: the catalog index of its card
+    pub cards: Vec<u16>,
+    pub owner: Vec<i32>,
+    pub players: [Player; 2],
+    pub rng: PyRandom,
+    pub seed: u64,
+    pub missions: Vec<Mission>,
+    /// top is the END of the list
+    pub mission_deck: Vec<Inst>,
+    pub round: i32,
+    pub phase: Phase,
+    pub edge: i32,
+    pub first_edge: i32,
+    /// the player whose turn it is in the Action phase
+    pub current: i32,
+    /// actions taken so far (for "played during the previous turn")
+    pub turn: i32,
+    pub eval_index: usize,
+    pub stack: Vec<Frame>,
+    pub ctxs: Vec<Ctx>,
+    pub pending: Option<Decision>,
+    pub next_uid: Uid,
+    /// units in play, indexed by uid
+    pub units: Vec<Option<Unit>>,
+    pub winner: i32,
+    pub tiebreak_by_edge: bool,
+    /// a player who cannot lose the Edge this round
+    pub edge_locked: i32,
+    /// per round, points scored by each player
+    pub round_scores: Vec<[i64; 2]>,
+    pub decisions: i64,
+    pub events: Option<Vec<(i32, Ev)>>,
+    pub history: Vec<Action>,
+    /// per player: uids played in their latest turn
+    pub last_turn_plays: [Vec<Uid>; 2],
+    pub turn_over: bool,
+    pub round_log: Vec<[RoundStats; 2]>,
+    /// bumped whenever which cards are face-up where changes
+    pub board_version: u64,
+    pub lines_version: std::cell::Cell<u64>,
+    pub lines: std::cell::RefCell<std::sync::Arc<LinesCache>>,
+    /// bumped whenever Power tokens change anywhere
+    pub token_version: u64,
+    pub power_key: std::cell::Cell<Option<PowerKey>>,
+    pub power_cache: std::cell::RefCell<std::sync::Arc<PowerTable>>,
+    /// face-down attachments
+    pub att_hidden: Vec<Inst>,
+    /// Power overrides: a character turned attachment
+    pub att_power: Vec<(Inst, i64)>,
+    /// the characters moved during each player's latest turn
+    pub last_turn_moves: [Vec<Uid>; 2],
+    /// the mission whose "before Power is determined" effects have run
+    pub eval_ready: i32,
+}
+
+/// What the Power memo depends on: the board, the tokens, the Edge, empty hands, the phase.
+pub type PowerKey = (u64, u64, i32, bool, bool, bool);
+
+/// The Power of every character in play and each side's total per mission.
+#[derive(Clone, Debug, Default)]
+pub struct PowerTable {
+    /// indexed by uid (None: not in play when the table was made)
+    pub power: Vec<Option<i64>>,
+    /// filled when first asked, as the reference engine does
+    pub sides: Vec<[Option<i64>; 2]>,
+}
+
+impl GameState {
+    pub fn card(&self, inst: Inst) -> &'static Card {
+        &self.cat.cards[self.cards[inst as usize] as usize]
+    }
+    pub fn unit(&self, uid: Uid) -> Option<&Unit> {
+        if uid < 0 {
+            return None;
+        }
+        self.units.get(uid as usize).and_then(|u| u.as_ref())
+    }
+    pub fn unit_mut(&mut self, uid: Uid) -> Option<&mut Unit> {
+        if uid < 0 {
+            return None;
+        }
+        self.units.get_mut(uid as usize).and_then(|u| u.as_mut())
+    }
+    pub fn u(&self, uid: Uid) -> &Unit {
+        self.unit(uid).expect("a unit in play")
+    }
+    pub fn um(&mut self, uid: Uid) -> &mut Unit {
+        self.unit_mut(uid).expect("a unit in play")
+    }
+    pub fn in_play(&self, uid: Uid) -> bool {
+        self.unit(uid).is_some()
+    }
+    pub fn unit_card(&self, u: &Unit) -> &'static Card {
+        self.card(u.top())
+    }
+    pub fn emit(&mut self, ev: Ev) {
+        if let Some(evs) = &mut self.events {
+            evs.push((self.round, ev));
+        }
+    }
+    pub fn emitting(&self) -> bool {
+        self.events.is_some()
+    }
+    /// Every unit in play in board order (missions, then side 0 before side 1).
+    pub fn all_uids(&self) -> Vec<Uid> {
+        let mut out = Vec::with_capacity(16);
+        for m in &self.missions {
+            out.extend_from_slice(&m.sides[0]);
+            out.extend_from_slice(&m.sides[1]);
+        }
+        out
+    }
+    pub fn is_terminal(&self) -> bool {
+        self.phase == Phase::Over
+    }
+    pub fn att_is_hidden(&self, a: Inst) -> bool {
+        self.att_hidden.contains(&a)
+    }
+    pub fn set_att_hidden(&mut self, a: Inst, hidden: bool) {
+        let pos = self.att_hidden.iter().position(|&x| x == a);
+        match (hidden, pos) {
+            (true, None) => self.att_hidden.push(a),
+            (false, Some(i)) => {
+                self.att_hidden.remove(i);
+            }
+            _ => {}
+        }
+    }
+    pub fn att_power_of(&self, a: Inst) -> Option<i64> {
+        self.att_power
+            .iter()
+            .find(|(x, _)| *x == a)
+            .map(|(_, p)| *p)
+    }
+    pub fn ctx(&self, i: usize) -> &Ctx {
+        &self.ctxs[i]
+    }
+    pub fn ctx_mut(&mut self, i: usize) -> &mut Ctx {
+        &mut self.ctxs[i]
+    }
+    pub fn new_ctx(&mut self, c: Ctx) -> usize {
+        self.ctxs.push(c);
+        self.ctxs.len() - 1
+    }
+    pub fn side(&self, mi: usize, player: i32) -> &Vec<Uid> {
+        &self.missions[mi].sides[player as usize]
+    }
+    /// Put a unit in the index (it must stand on a side too).
+    pub fn index_unit(&mut self, u: Unit) {
+        let i = u.uid as usize;
+        if self.units.len() <= i {
+            self.units.resize(i + 1, None);
+        }
+        self.units[i] = Some(u);
+    }
+    pub fn remove_unit(&mut self, uid: Uid) -> Option<Unit> {
+        self.units.get_mut(uid as usize).and_then(|x| x.take())
+    }
+}
+
+/// The names of the remembered values the engine itself sets, interned first in every catalog.
+pub mod vars {
+    use crate::language::VarId;
+    use crate::names::Interner;
+
+    pub const NAMES: [&str; 45] = [
+        "played",
+        "hidden",
+        "hidden_power",
+        "hidden_count",
+        "moved",
+        "moved_count",
+        "defeated",
+        "defeated_count",
+        "defeated_power",
+        "defeated_cost",
+        "defeated_name",
+        "returned",
+        "that_mission",
+        "removed",
+        "drew",
+        "discarded",
+        "discarded_count",
+        "discarded_cost",
+        "discarded_power",
+        "looked",
+        "looked_cost",
+        "spent",
+        "x",
+        "searched",
+        "stripped",
+        "chosen_mission",
+        "revealed",
+        "revealed_cost",
+        "revealed_name",
+        "revealed_count",
+        "paid",
+        "attached",
+        "discarded_attachment",
+        "recycled",
+        "each",
+        "each_cost",
+        "upgraded_power",
+        "by",
+        "mover",
+        "player",
+        "attachment",
+        "host",
+        "target",
+        "returned_name",
+        "looked_name",
+    ];
+    macro_rules! ids {
+        ($($name:ident = $i:expr),* $(,)?) => { $( pub const $name: VarId = VarId($i); )* };
+    }
+    ids!(
+        PLAYED = 0,
+        HIDDEN = 1,
+        HIDDEN_POWER = 2,
+        HIDDEN_COUNT = 3,
+        MOVED = 4,
+        MOVED_COUNT = 5,
+        DEFEATED = 6,
+        DEFEATED_COUNT = 7,
+        DEFEATED_POWER = 8,
+        DEFEATED_COST = 9,
+        DEFEATED_NAME = 10,
+        RETURNED = 11,
+        THAT_MISSION = 12,
+        REMOVED = 13,
+        DREW = 14,
+        DISCARDED = 15,
+        DISCARDED_COUNT = 16,
+        DISCARDED_COST = 17,
+        DISCARDED_POWER = 18,
+        LOOKED = 19,
+        LOOKED_COST = 20,
+        SPENT = 21,
+        X = 22,
+        SEARCHED = 23,
+        STRIPPED = 24,
+        CHOSEN_MISSION = 25,
+        REVEALED = 26,
+        REVEALED_COST = 27,
+        REVEALED_NAME = 28,
+        REVEALED_COUNT = 29,
+        PAID = 30,
+        ATTACHED = 31,
+        DISCARDED_ATTACHMENT = 32,
+        RECYCLED = 33,
+        EACH = 34,
+        EACH_COST = 35,
+        UPGRADED_POWER = 36,
+        BY = 37,
+        MOVER = 38,
+        PLAYER = 39,
+        ATTACHMENT = 40,
+        HOST = 41,
+    );
+
+    pub fn interner() -> Interner {
+        let mut i = Interner::default();
+        for n in NAMES {
+            i.id(n);
+        }
+        i
+    }
+}
