@@ -735,12 +735,27 @@ def _discard_looked(g: GameState, p, cards: list[int]) -> None:
 
 
 def v_place_hidden(g: GameState, frame: Frame, step: Step) -> None:
+    """Put a card as a hidden character: chosen from hand, or the top card of a deck.
+
+    No repetition (FAQ): a card chosen from hand is offered only where its name is not on your
+    side already. A deck's top card is put whatever it is: where it would duplicate a name on
+    your side (your hidden characters count: you know them) it arrives and is discarded at once
+    to its owner's pile, triggering nothing (it is not a defeat)."""
     from mythos_cli.engine.game import new_unit
 
     me = frame.ctx.player
     src = step.opts.get("from", "hand")
+    if step.opts.get("to") == "this":
+        missions = [_here(g, frame)]
+    elif step.opts.get("to") == "that":  # the mission remembered by an earlier step
+        missions = [frame.ctx.vars["that_mission"]] if frame.ctx.vars.get("that_mission", -1) >= 0 else []
+    else:
+        missions = list(range(len(g.missions)))
+    if not missions:
+        return
     if src == "hand":
-        pool = [c for c in g.players[me].hand if g.cards[c].type == "character"]
+        pool = [c for c in g.players[me].hand if g.cards[c].type == "character"
+                and any(not rules.has_name_on_side(g, i, me, g.cards[c].name_key) for i in missions)]
         c = choose(g, frame, me, "card", pool, prompt="card to put hidden")
     else:
         deck = g.players[1 - me if src == "opponent_deck_top" else me].deck
@@ -748,20 +763,18 @@ def v_place_hidden(g: GameState, frame: Frame, step: Step) -> None:
     if c is SKIP:
         return
     key = g.cards[c].name_key
-    if step.opts.get("to") == "this":
-        options = [_here(g, frame)]
-    elif step.opts.get("to") == "that":  # the mission remembered by an earlier step
-        options = [frame.ctx.vars["that_mission"]] if frame.ctx.vars.get("that_mission", -1) >= 0 else []
-    else:
-        options = list(range(len(g.missions)))
-    options = [i for i in options if not rules.has_name_on_side(g, i, me, key)]
-    mi = choose_mission(g, frame, me, options, "mission for the hidden card")
+    fits = [i for i in missions if not rules.has_name_on_side(g, i, me, key)]
+    mi = choose_mission(g, frame, me, fits or missions, "mission for the hidden card")
     if mi is SKIP:
         return
     for zone in (g.players[me].hand, g.players[me].deck, g.players[1 - me].deck):
         if c in zone:
             zone.remove(c)
             break
+    if mi not in fits:
+        g.players[g.owner[c]].discard.append(c)  # the arriving duplicate
+        g.emit("duplicate", g.owner[c], g.cards[c].id, mi)
+        return
     u = new_unit(g, me, c, mi, hidden=True)
     if u.owner != me:
         u.controlled_by = 0  # the opponent's card, put under your control for good (no source to break)
@@ -975,6 +988,8 @@ def discard_duplicate(g: GameState, u: Unit) -> None:
         discard_attachment(g, a)
     u.attachments = []
     g.board_version += 1
+    g.emit("duplicate", u.owner, g.cards[u.stack[-1]].id, u.mission)
+    break_control_from(g, u)  # it leaves play: what it controlled returns to its owner
 
 
 def return_control(g: GameState, u: Unit) -> None:
@@ -1115,7 +1130,6 @@ def v_strip_top(g: GameState, frame: Frame, step: Step) -> None:
             side = g.missions[u.mission].sides[u.controller]
             side.remove(u)
             discard_duplicate(g, u)
-            break_control_from(g, u)
 
 
 def v_choose_mission(g: GameState, frame: Frame, step: Step) -> None:
@@ -1525,7 +1539,6 @@ def v_discard_from_stack(g: GameState, frame: Frame, step: Step) -> None:
     if rules.has_name_on_side(g, u.mission, u.controller, g.cards[u.stack[-1]].name_key, except_uid=u.uid):
         g.missions[u.mission].sides[u.controller].remove(u)
         discard_duplicate(g, u)
-        break_control_from(g, u)
 
 
 def v_recycle(g: GameState, frame: Frame, step: Step) -> None:
