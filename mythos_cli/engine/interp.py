@@ -777,7 +777,11 @@ def v_place_hidden(g: GameState, frame: Frame, step: Step) -> None:
         return
     u = new_unit(g, me, c, mi, hidden=True)
     if u.owner != me:
-        u.controlled_by = 0  # the opponent's card, put under your control for good (no source to break)
+        # FAQ "Take control": an opponent's card on your side is controlled by the card that put
+        # it there, and control breaks as for any take control (that card hidden, gone, controlled).
+        u.controlled_by = frame.ctx.source
+        if not controls(g, frame.ctx.source, me):
+            return_control(g, u)  # its controller is no longer there: back to its owner at once
 
 
 # ---------------------------------------------------------------------------------------
@@ -992,7 +996,16 @@ def discard_duplicate(g: GameState, u: Unit) -> None:
     break_control_from(g, u)  # it leaves play: what it controlled returns to its owner
 
 
+def controls(g: GameState, uid: int, player: int) -> bool:
+    """Whether unit ``uid`` can hold control for ``player``: in play, face-up, on their side."""
+    src = g.units.get(uid)
+    return src is not None and not src.hidden and src.controller == player
+
+
 def return_control(g: GameState, u: Unit) -> None:
+    """Control ends: ``u`` goes back to its owner's side of the same mission, as it is. What it
+    controlled returns too (a controller that changes sides loses control)."""
+    break_control_from(g, u)
     g.missions[u.mission].sides[u.controller].remove(u)
     u.controller = u.owner
     u.controlled_by = -1
@@ -1507,7 +1520,7 @@ def v_split_bottom(g: GameState, frame: Frame, step: Step) -> None:
     v = new_unit(g, u.controller, bottom, mi, hidden=False)
     v.played_round, v.played_turn = g.round, g.turn
     if v.owner != v.controller:
-        v.controlled_by = u.controlled_by if u.controlled_by != -1 else 0
+        v.controlled_by = u.controlled_by  # the controlled token follows every card of the stack
     g.emit("split", u.controller, u.uid, v.uid, mi)
 
 
