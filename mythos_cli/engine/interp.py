@@ -683,45 +683,66 @@ def v_search_top(g: GameState, frame: Frame, step: Step) -> None:
 
 
 def v_play(g: GameState, frame: Frame, step: Step) -> None:
-    """Play a character from hand, discard or the deck top, paying less, anywhere or here."""
-    from mythos_cli.engine.game import place_options, play_card
+    """Play a character, paying less, anywhere or here: from your hand or by revealing one of
+    your hidden characters (the default: the card names no zone, and revealing a hidden character
+    is playing it, seed 000), from hidden only ("play … while hidden"), from your discard pile,
+    or from the top cards of your deck.
+
+    Reading "playing looks at the card's face": a hidden character of yours fits the effect's
+    filter by its own card (you know it; the opponent learns nothing from your options). It is
+    revealed where it stands, at its reveal price (printed cost and the cost statics) less the
+    discount; MAIN and AMBUSH apply as for any reveal."""
+    from mythos_cli.engine.game import place_options, play_card, reveal, reveal_price
 
     me = frame.ctx.player
     p = g.players[me]
-    src = step.opts.get("from", "hand")
+    src = step.opts.get("from", "hand_or_hidden")
     discount = rules.number(g, frame.ctx, step.opts.get("discount", 0))
-    hidden = bool(step.opts.get("hidden"))
     many = bool(step.opts.get("many"))
     no_upgrade = step.opts.get("upgrade") is False
+    here = frame.ctx.mission if step.opts.get("to") == "this" else -1
     if src == "deck_top":
         pool = p.deck[-int(step.opts.get("look", 3)):]
     else:
-        pool = p.hand if src == "hand" else p.discard
+        pool = p.hand if src in ("hand", "hand_or_hidden") else p.discard if src == "discard" else []
     cands = []
     for c in pool:
         card = g.cards[c]
         if card.type != "character" or not rules.card_fits(g, step.arg, card):
             continue
-        if any(over < 0 or not no_upgrade for _, over, _ in place_options(
-                g, me, c, hidden=hidden, discount=discount, here=frame.ctx.mission if step.opts.get("to") == "this" else -1)):
+        if any(over < 0 or not no_upgrade for _, over, _ in place_options(g, me, c, hidden=False, discount=discount,
+                                                                          here=here)):
             cands.append(c)
+    reveals: dict[int, tuple[Unit, int]] = {}  # the top card of a hidden character -> (it, its price)
+    if src in ("hand_or_hidden", "hidden"):
+        for m in (g.missions if here < 0 else (g.missions[here],)):
+            for u in m.sides[me]:
+                if u.hidden and rules.card_fits(g, step.arg, g.cards[u.stack[-1]]):
+                    price = reveal_price(g, me, u, extra=-discount)
+                    if price is not None:
+                        reveals[u.stack[-1]] = (u, price)
+                        cands.append(u.stack[-1])
     # from the deck top the player sees the cards only now, so playing none stays possible
     c = choose(g, frame, me, "card", cands, optional=src == "deck_top" or many, prompt="character to play")
     if c is SKIP:
         if src == "deck_top":
             _discard_looked(g, p, pool)
         return
-    opts = [o for o in place_options(g, me, c, hidden=hidden, discount=discount,
-                                     here=frame.ctx.mission if step.opts.get("to") == "this" else -1)
-            if o[1] < 0 or not no_upgrade]
-    where = choose(g, frame, me, "place", opts, prompt="where to play it")
-    if src == "deck_top":
-        _discard_looked(g, p, [x for x in pool if x != c])
-    if where is SKIP:
-        return
-    mi, over, price = where
     depth = len(g.stack)
-    unit = play_card(g, me, c, mi, hidden=hidden, over=over, price=price)
+    if c in reveals:
+        unit, price = reveals[c]
+        reveal(g, me, unit, price)
+    else:
+        opts = [o for o in place_options(g, me, c, hidden=False, discount=discount, here=here)
+                if o[1] < 0 or not no_upgrade]
+        where = choose(g, frame, me, "place", opts, prompt="where to play it")
+        if src == "deck_top":
+            _discard_looked(g, p, [x for x in pool if x != c])
+        if where is SKIP:
+            return
+        mi, over, price = where
+        depth = len(g.stack)
+        unit = play_card(g, me, c, mi, hidden=False, over=over, price=price)
     frame.ctx.vars[step.as_ or "played"] = unit.uid
     if many:  # "play any number of …": the next one is offered once this one's effects resolved
         g.stack.insert(depth, Frame(steps=[step], ctx=frame.ctx, label="play more"))
