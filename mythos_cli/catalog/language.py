@@ -835,7 +835,7 @@ _verb("one_of", "branches", (),
       lambda s: "choose one: " + "; or ".join("; then ".join(x.render() for x in b) for b in s.arg))
 _verb("attach", "selector_or_none", ("from", "to", "discount", "hidden"),
       lambda s: f"play {render_attachments(s.arg, False) if s.arg is not None else 'an attachment'}".replace(" in play", "")
-      + (" from your deck" if s.opts.get("from") == "deck" else " from your hand")
+      + {"deck": " from your deck", "hand": " from your hand"}.get(s.opts.get("from"), " from your hand or one of your face-down ones")
       + {"this": " in this mission", "anywhere": ""}[s.opts.get("to", "anywhere")]
       + (f", paying {render_number(s.opts['discount'])} less" if s.opts.get("discount") else ""))
 _verb("attach_self", "selector", ("power",),

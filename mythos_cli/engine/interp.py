@@ -1413,19 +1413,32 @@ def v_one_of(g: GameState, frame: Frame, step: Step) -> None:
 
 
 def v_attach(g: GameState, frame: Frame, step: Step) -> None:
-    """Play an attachment from hand (or search the deck for one), paying less, here or anywhere."""
+    """Play an attachment, paying less, here or anywhere: from your hand or by revealing one of
+    your face-down attachments (the default, as for characters: revealing it is playing it), or
+    searched from your deck."""
     from mythos_cli.engine import attachments
 
     me = frame.ctx.player
     p = g.players[me]
-    src = step.opts.get("from", "hand")
+    src = step.opts.get("from", "hand_or_hidden")
     discount = rules.number(g, frame.ctx, step.opts.get("discount", 0))
     here = _here(g, frame) if step.opts.get("to") == "this" else -1
     pool = p.deck if src == "deck" else p.hand
     cands = [c for c in pool if g.cards[c].type == "attachment" and rules.card_fits(g, step.arg, g.cards[c])
              and any(True for _ in attachments.attach_options(g, me, c, discount=discount, here=here))]
+    reveals: dict[int, int] = {}  # a face-down attachment of yours -> its price
+    if src == "hand_or_hidden":
+        for a, _, mi in attachments.hidden_attachments_of(g, me):
+            if (here < 0 or mi == here) and rules.card_fits(g, step.arg, g.cards[a]):
+                price = max(0, rules.play_cost(g, me, a, mi) - discount)
+                if price <= p.chakra:
+                    reveals[a] = price
+                    cands.append(a)
     c = choose(g, frame, me, "card", cands, prompt="attachment to play")
-    if c is not SKIP:
+    if c in reveals:
+        attachments.reveal_attachment(g, me, c, reveals[c])
+        frame.ctx.vars[step.as_ or "attached"] = c
+    elif c is not SKIP:
         opts = list(attachments.attach_options(g, me, c, discount=discount, here=here))
         where = choose(g, frame, me, "place", opts, prompt="where to attach it")
         if where is not SKIP:
