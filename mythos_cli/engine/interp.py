@@ -501,8 +501,13 @@ def v_move(g: GameState, frame: Frame, step: Step) -> None:
         else:
             dests = [i for i in range(len(g.missions)) if i != u.mission]
         key = g.cards[u.stack[-1]].name_key
-        dests = [i for i in dests if not rules.has_name_on_side(g, i, u.controller, key)
-                 and (i, u.controller, key) not in arriving]
+        # a hidden character's name counts only for a move by its own controller (who knows it):
+        # the options must not tell the opponent what a hidden card is (the one moved included);
+        # a duplicate the mover could not see is discarded on arrival (move_unit)
+        known = u.controller == frame.ctx.player
+        if known or not u.hidden:
+            dests = [i for i in dests if not rules.has_name_on_side(g, i, u.controller, key, face_up=not known)
+                     and (i, u.controller, key) not in arriving]
         dest = choose_mission(g, frame, frame.ctx.player, dests, "mission to move to")
         if dest is SKIP:
             continue
@@ -513,7 +518,8 @@ def v_move(g: GameState, frame: Frame, step: Step) -> None:
     for u, dest in plan:
         if g.units.get(u.uid) is not u or u.mission == dest:
             continue
-        if rules.has_name_on_side(g, dest, u.controller, g.cards[u.stack[-1]].name_key):
+        key = g.cards[u.stack[-1]].name_key
+        if not u.hidden and rules.has_name_on_side(g, dest, u.controller, key, face_up=True):
             continue  # no repetition: the way closed meanwhile
         if move_unit(g, u, dest, by=frame.ctx.player):
             moved += 1
@@ -909,11 +915,16 @@ def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
         return True
     g.missions[u.mission].sides[u.controller].remove(u)
     u.mission = dest
-    g.missions[dest].sides[u.controller].append(u)
     g.board_version += 1
+    g.emit("move", u.controller, u.uid, dest)
+    if rules.has_name_on_side(g, dest, u.controller, g.cards[u.stack[-1]].name_key):
+        # moved by the opponent next to a hidden character of its name (which they could not
+        # see): the newcomer is a duplicate, discarded at once, triggering nothing
+        discard_duplicate(g, u)
+        return True
+    g.missions[dest].sides[u.controller].append(u)
     if g.phase == "action":  # "a character that moved during the opponent's previous turn"
         g.last_turn_moves[g.current] = g.last_turn_moves.get(g.current, ()) + (u.uid,)
-    g.emit("move", u.controller, u.uid, dest)
     fire(g, "moved", u, mover=by)
     return True
 
@@ -1564,7 +1575,9 @@ def v_discard_from_stack(g: GameState, frame: Frame, step: Step) -> None:
     play without being defeated."""
     sel = step.opts.get("filter")
     ctx = frame.ctx
-    cands = [u.uid for u in rules.select(g, ctx, step.arg) if any(rules.card_fits(g, sel, g.cards[c]) for c in u.stack)]
+    # a hidden stack shows no card: none of its cards fits a filter (and none is a candidate)
+    cands = [u.uid for u in rules.select(g, ctx, step.arg)
+             if not u.hidden and any(rules.card_fits(g, sel, g.cards[c]) for c in u.stack)]
     pick = choose(g, frame, ctx.player, "target", cands, prompt="stack to strip")
     if pick is SKIP:
         return

@@ -1036,8 +1036,11 @@ def cannot_move(g: GameState, u: Unit) -> bool:
     return False
 
 
-def has_name_on_side(g: GameState, mi: int, player: int, key: str, *, except_uid: int = -1) -> bool:
+def has_name_on_side(g: GameState, mi: int, player: int, key: str, *, except_uid: int = -1,
+                     face_up: bool = False) -> bool:
+    """A character named ``key`` on ``player``'s side of mission ``mi`` (hidden ones count: their
+    controller knows them), or only a face-up one (``face_up``: what the opponent can see)."""
     for u in g.missions[mi].sides[player]:
-        if u.uid != except_uid and g.cards[u.stack[-1]].name_key == key:
+        if u.uid != except_uid and g.cards[u.stack[-1]].name_key == key and not (face_up and u.hidden):
             return True
     return False
