@@ -27,12 +27,23 @@ class NeedChoice(Exception):
 # ---------------------------------------------------------------------------------------
 # pseudo-steps used by frames besides the card's own steps
 class Gate:
-    """Start of an optional effect line: the controller may decline the whole line."""
+    """Start of an optional effect line: the controller may decline the whole line (the ``size``
+    steps that follow it)."""
 
-    __slots__ = ("end", "label", "must")
+    __slots__ = ("size", "label", "must")
 
-    def __init__(self, end: int, label: str, must: bool = False):
-        self.end, self.label, self.must = end, label, must
+    def __init__(self, size: int, label: str, must: bool = False):
+        self.size, self.label, self.must = size, label, must
+
+
+class Line:
+    """A card's instant line whose applying depends on the board (a DUEL line, or a line a DUEL
+    modifier changes): judged when the lines above it have resolved, then replaced by its steps."""
+
+    __slots__ = ("card", "effects", "index", "applies", "stack")
+
+    def __init__(self, card, effects, index: int, applies: dict, stack: int):
+        self.card, self.effects, self.index, self.applies, self.stack = card, effects, index, applies, stack
 
 
 class Order:
@@ -59,7 +70,7 @@ def choose(g: GameState, frame: Frame, player: int, kind: str, options: list[Any
     opts = list(options) + ([SKIP] if optional else [])
     step = frame.steps[frame.pc] if frame.pc < len(frame.steps) else None
     if isinstance(step, Gate):
-        context = tuple(frame.steps[frame.pc + 1:step.end])
+        context = tuple(frame.steps[frame.pc + 1:frame.pc + 1 + step.size])
     else:
         context = step
     raise NeedChoice(Decision(player, kind, opts, prompt, context=context, source=frame.ctx.source))
@@ -67,17 +78,12 @@ def choose(g: GameState, frame: Frame, player: int, kind: str, options: list[Any
 
 # ---------------------------------------------------------------------------------------
 # building frames
-def line_steps(encoding: Encoding, label: str, must: bool, offset: int = 0) -> list:
-    """A Gate and the line's steps; ``offset``: where they will stand in the frame (the gate's
-    end is an index into the frame's steps, so a declined line skips exactly itself)."""
-    steps: list = []
+def line_steps(encoding: Encoding, label: str, must: bool) -> list:
+    """A Gate and the line's steps (a declined line skips exactly its own steps)."""
     # A line is mandatory when it opens with "you must"; a later "must" ("if you do, you
     # must discard") binds only once the optional part was chosen.
-    gate = Gate(0, label, must or encoding.must or bool(encoding.steps and encoding.steps[0].must))
-    steps.append(gate)
-    steps.extend(encoding.steps)
-    gate.end = offset + len(steps)
-    return steps
+    gate = Gate(len(encoding.steps), label, must or encoding.must or bool(encoding.steps and encoding.steps[0].must))
+    return [gate, *encoding.steps]
 
 
 def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: bool, extra_vars=None,
@@ -96,7 +102,7 @@ def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: 
     steps = lines_frame_steps(g, card, effects, applies, mi, stack=len(unit.stack))
     for _, smi, ctl, s in rules.statics(g, "grant_line"):  # "characters here have, after their other effects, …"
         if smi == mi and applies.get(s.opts["timing"]) and rules.static_hits(g, rules.static_ctx(None, smi, ctl), s, unit):
-            steps.extend(line_steps(Encoding(steps=s.opts["do"]), f"{s.opts['timing'].upper()} (granted)", False, len(steps)))
+            steps.extend(line_steps(Encoding(steps=s.opts["do"]), f"{s.opts['timing'].upper()} (granted)", False))
     if not steps:
         return None
     ctx = Ctx(player=player, source=unit.uid, mission=unit.mission, card=unit.stack[-1], upgrade=upgrade, ambush=ambush)
@@ -108,44 +114,57 @@ def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: 
 def lines_frame_steps(g: GameState, card, effects, applies: dict, mi: int, *, stack: int = 1) -> list:
     """The gated steps of a card's instant lines that apply now, top to bottom.
 
-    A DUEL line applies when its named character is in the mission; modifier lines whose
-    own timing applies replace or extend the line they modify ("as_main" makes the modified
-    line apply on every play); a modifier that only repeats a line which does not apply now
-    ("UPGRADE: repeat the AMBUSH effect") applies as a line of its own."""
-    def holds(line) -> bool:
-        if line.timing == "duel":
-            return rules.duel_present(g, mi, name_key(line.duel or ""))
-        return bool(applies.get(line.timing))
-
-    mods: dict[str, list] = {}
-    promoted: set[str] = set()
-    for line in effects:
-        if line.kind == "modifier" and line.encoding is not None and line.encoding.modifier and (
-                holds(line)
-                # "UPGRADE: AMBUSH effect: …" also holds when an upgraded character is revealed
-                or (line.timing == "upgrade" and line.modifies == "ambush" and applies.get("ambush") and stack > 1)):
-            if line.encoding.modifier.mode == "as_main":
-                promoted.add(line.modifies)
-            else:
-                mods.setdefault(line.modifies, []).append(line.encoding.modifier)
+    Lines apply top to bottom, each judged when it resolves: a DUEL line, or a line a DUEL
+    modifier changes, stands as a ``Line`` until the lines above it (and the triggers they
+    caused) have resolved; the others are settled by the play itself (MAIN, UPGRADE, AMBUSH,
+    FIRST STRIKE) and are built now."""
     steps: list = []
-    for line in effects:
+    dueled = {l.modifies for l in effects if l.kind == "modifier" and l.duel}
+    for i, line in enumerate(effects):
         if line.kind != "instant" or line.encoding is None:
             continue
         if all(s.verb == "cheaper" for s in line.encoding.steps):
             continue  # a price, already paid less (rules.play_cost)
-        if not (holds(line) or line.timing in promoted):
-            if line.timing in mods:  # only "repeat the X effect" stands on its own
-                for mod in mods[line.timing]:
-                    if mod.mode == "also" and all(s.verb == "repeat" for s in mod.steps):
-                        steps.extend(line_steps(Encoding(steps=mod.steps), f"{card.name} {line.label} (repeat)", False, len(steps)))
-            continue
-        body = list(line.encoding.steps)
-        for mod in mods.get(line.timing, []):
-            body = list(mod.steps) if mod.mode == "instead" else body + list(mod.steps)
-        enc = Encoding(steps=tuple(body))
-        steps.extend(line_steps(enc, f"{card.name} {line.label}", False, len(steps)))
+        if line.timing == "duel" or line.timing in dueled:
+            steps.append(Line(card, effects, i, applies, stack))
+        else:
+            steps.extend(_line_now(g, card, effects, line, applies, mi, stack))
     return steps
+
+
+def _line_now(g: GameState, card, effects, line, applies: dict, mi: int, stack: int) -> list:
+    """One instant line's gated steps as the board stands now (nothing if it does not apply).
+
+    A DUEL line applies when its named character is in the mission; modifier lines whose
+    own timing applies replace or extend the line they modify ("as_main" makes the modified
+    line apply on every play); a modifier that only repeats a line which does not apply now
+    ("UPGRADE: repeat the AMBUSH effect") applies as a line of its own."""
+    def holds(l) -> bool:
+        if l.timing == "duel":
+            return rules.duel_present(g, mi, name_key(l.duel or ""))
+        return bool(applies.get(l.timing))
+
+    mods: list = []
+    promoted = False
+    for l in effects:
+        if l.kind == "modifier" and l.modifies == line.timing and l.encoding is not None and l.encoding.modifier and (
+                holds(l)
+                # "UPGRADE: AMBUSH effect: …" also holds when an upgraded character is revealed
+                or (l.timing == "upgrade" and l.modifies == "ambush" and applies.get("ambush") and stack > 1)):
+            if l.encoding.modifier.mode == "as_main":
+                promoted = True
+            else:
+                mods.append(l.encoding.modifier)
+    if not (holds(line) or promoted):
+        out: list = []
+        for mod in mods:  # only "repeat the X effect" stands on its own
+            if mod.mode == "also" and all(s.verb == "repeat" for s in mod.steps):
+                out.extend(line_steps(Encoding(steps=mod.steps), f"{card.name} {line.label} (repeat)", False))
+        return out
+    body = list(line.encoding.steps)
+    for mod in mods:
+        body = list(mod.steps) if mod.mode == "instead" else body + list(mod.steps)
+    return line_steps(Encoding(steps=tuple(body)), f"{card.name} {line.label}", False)
 
 
 def attach_frame(g: GameState, player: int, inst: int, host: Unit | None, mi: int, *, ambush: bool) -> Frame | None:
@@ -171,7 +190,7 @@ def score_frame(g: GameState, player: int, unit: Unit | None, mi: int, *, attach
         steps = []
         for line in card.effects:
             if line.timing == "score" and line.kind == "instant" and line.encoding is not None:
-                steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False, len(steps)))
+                steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False))
         if not steps:
             return None
         ctx = Ctx(player=player, source=unit.uid if unit else -1, mission=mi, card=attachment)
@@ -180,7 +199,7 @@ def score_frame(g: GameState, player: int, unit: Unit | None, mi: int, *, attach
     steps: list = []
     for line in (() if unit is not None and rules.blanked(g, unit) else card.effects):
         if line.timing == "score" and line.kind == "instant" and line.encoding is not None:
-            steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False, len(steps)))
+            steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False))
     if not steps:
         return None
     ctx = Ctx(player=player, source=unit.uid if unit else -1, mission=mi, card=unit.stack[-1] if unit else g.missions[mi].card)
@@ -248,7 +267,7 @@ def run_top(g: GameState) -> None:
         if not step.must:
             use = choose(g, frame, frame.ctx.player, "yesno", [True, False], prompt=f"use {step.label}?")
             if not use:
-                frame.pc = step.end
+                frame.pc += 1 + step.size
                 frame.choices.clear()
                 return
         frame.pc += 1
@@ -258,6 +277,12 @@ def run_top(g: GameState) -> None:
     src = g.units.get(frame.ctx.source)
     if src is not None and not frame.ctx.pinned:
         frame.ctx.mission = src.mission  # "this mission" is where the character stands now
+    if isinstance(step, Line):  # judged now, after the lines above: replaced by its steps, if any
+        line = step.effects[step.index]
+        here = _line_now(g, step.card, step.effects, line, step.applies, frame.ctx.mission, step.stack)
+        frame.steps = frame.steps[:frame.pc] + here + frame.steps[frame.pc + 1:]
+        frame.choices.clear()
+        return
     if step.cond is None or rules.condition(g, frame.ctx, step.cond):
         # "you may …" inside a line: this step alone is optional
         if not step.opts.get("may") or choose(g, frame, frame.ctx.player, "yesno", [True, False],
