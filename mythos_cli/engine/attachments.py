@@ -20,7 +20,7 @@ Readings (the rulebook's attachment chapter is not in our sources; the card text
 * Attachments count as cards, not characters: they give no chakra in the Start phase, do
   not count for FIRST STRIKE ("the first character you play"), and the name rule does not
   apply to them. An attachment's own FIRST STRIKE line applies when it is the first card its
-  player plays in the round.
+  player plays in the round; revealing a face-down one is playing it, as for a character.
 """
 
 from __future__ import annotations
@@ -130,6 +130,7 @@ def reveal_attachment(g: GameState, player: int, inst: int, price: int) -> None:
     host, mi, _ = locate(g, inst)
     p = g.players[player]
     p.pay(price)
+    p.attached_this_round += 1  # revealing is playing it (its FIRST STRIKE, as for a character)
     g.att_hidden.discard(inst)
     g.board_version += 1
     g.emit("reveal_attachment", player, g.cards[inst].id, mi, price)

@@ -169,11 +169,12 @@ def _line_now(g: GameState, card, effects, line, applies: dict, mi: int, stack: 
 
 def attach_frame(g: GameState, player: int, inst: int, host: Unit | None, mi: int, *, ambush: bool) -> Frame | None:
     """The instant lines an attachment applies when attached (MAIN; AMBUSH when revealed from
-    face-down; FIRST STRIKE when it is the first card its player plays this round)."""
+    face-down; FIRST STRIKE when it is the first card its player plays this round, a reveal
+    counting as a play exactly as for a character)."""
     card = g.cards[inst]
     p = g.players[player]
     applies = {"main": True, "ambush": ambush,
-               "first_strike": p.plays_this_round == 0 and p.attached_this_round == 1 and not ambush}
+               "first_strike": p.plays_this_round == 0 and p.attached_this_round == 1}
     where = host.mission if host is not None else mi
     steps = lines_frame_steps(g, card, card.effects, applies, where)
     if not steps:
