@@ -58,6 +58,10 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
     named = {s.side for s in host} if isinstance(host, tuple) else set()
     look = (player,) if named == {"friendly"} else (1 - player,) if named == {"enemy"} else (player, 1 - player)
     plain = not rules.statics(g, "cost") and not rules.has_own_cost(g, inst)
+    # characters that take any of this player's attachments, ignoring the ATTACH condition (SS-065)
+    anyhost = [src for src, _, ctl, _ in rules.statics(g, "many_attachments")
+               if src is not None and ctl == player and rules.takes_any_attachment(g, player, src)]
+    any_uids = {u.uid for u in anyhost}
     ctx = None
     for mi in missions:
         up = max(0, (card.cost if plain else rules.play_cost(g, player, inst, mi)) - discount)
@@ -65,7 +69,7 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
         if up is None and down is None:
             continue
         if host == "mission":
-            yield mi, (-1,), up, down
+            yield mi, (-1,) + tuple(u.uid for u in anyhost if u.mission == mi), up, down
             continue
         m = g.missions[mi]
         if ctx is None:
@@ -73,7 +77,10 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
         else:
             ctx.mission = mi  # (one context for every mission: the host checks keep none of it)
         hosts = tuple(u.uid for side in look for u in m.sides[side]
-                      if (not u.attachments or rules.host_room(g, player, u)) and rules.host_fits(g, ctx, host, u))
+                      if (not u.attachments or rules.host_room(g, player, u))
+                      and (rules.host_fits(g, ctx, host, u) or u.uid in any_uids))
+        if anyhost and player not in look:
+            hosts += tuple(u.uid for u in anyhost if u.mission == mi)
         if hosts:
             yield mi, hosts, up, down
 
