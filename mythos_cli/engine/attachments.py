@@ -59,9 +59,11 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
     look = (player,) if named == {"friendly"} else (1 - player,) if named == {"enemy"} else (player, 1 - player)
     plain = not rules.statics(g, "cost") and not rules.has_own_cost(g, inst)
     # characters that take any of this player's attachments, ignoring the ATTACH condition (SS-065)
-    anyhost = [src for src, _, ctl, _ in rules.statics(g, "many_attachments")
-               if src is not None and ctl == player and rules.takes_any_attachment(g, player, src)]
-    any_uids = {u.uid for u in anyhost}
+    anyhost = rules.statics(g, "many_attachments")
+    if anyhost:
+        anyhost = [src for src, _, ctl, _ in anyhost
+                   if src is not None and ctl == player and rules.takes_any_attachment(g, player, src)]
+    any_uids = {u.uid for u in anyhost} if anyhost else ()
     ctx = None
     for mi in missions:
         up = max(0, (card.cost if plain else rules.play_cost(g, player, inst, mi)) - discount)

@@ -1088,6 +1088,8 @@ def take_control(g: GameState, u: Unit, player: int, source_uid: int) -> None:
         return
     g.missions[u.mission].sides[player].append(u)
     g.emit("control", player, u.uid)
+    if not controls(g, source_uid, player):  # its source left play or was hidden meanwhile:
+        return_control(g, u)                 # the link is lost at once (FAQ)
 
 
 def _here(g: GameState, frame: Frame) -> int:
