@@ -115,10 +115,9 @@ GOLDEN = {
                    "with Power 2 or less.",
     ("KS-133", 1): "MAIN effect instead: defeat an enemy character in this mission with Power 5 or less and another "
                    "enemy character in play with Power 2 or less.",
-    ("SS-065", 0): "Move any number of friendly attachments on characters to this character, ignoring their ATTACH "
-                   "conditions.",
-    ("SS-065", 1): "This character can carry more than one friendly attachment (each one's ATTACH condition still "
-                   "applies).",
+    ("SS-065", 0): "Move any number of friendly attachments in play to this character, ignoring their ATTACH conditions.",
+    ("SS-065", 1): "This character can carry more than one friendly attachment, and any friendly attachment may be "
+                   "attached to it, ignoring its ATTACH condition.",
     ("KS-012", 1): "Draw 1 card; then if you did so, you must discard 1 card from hand.",
     ("KS-107", 0): "Mandatory: move all other non-hidden friendly characters in this mission to another mission.",
     ("KS-103", 0): "Mandatory: at the end of the round, you may hide another character in play with Power equal to or "
@@ -137,8 +136,8 @@ GOLDEN = {
                    "mission paying 4 less, and discard the other cards.",
     ("SS-009", 0): "Discard a Food card from hand; then if you did so, gain 1 chakra and draw 1 card.",
     ("SS-040", 0): "In every mission where there is a friendly Tayuya character: play any number of Summon characters "
-                   "from your hand in that mission, paying X less, where X is the number of other friendly Sound Four "
-                   "characters in that mission.",
+                   "from your hand or from among your hidden characters in that mission, paying X less, where X is the "
+                   "number of other friendly Sound Four characters in that mission.",
     ("SS-058", 0): "Look at the top 3 cards of your deck, choose an Uchiha-named character among them, reveal it and "
                    "put it into your hand; put the other cards at the bottom of your deck in random order.",
     ("SS-084", 1): "The attached character cannot receive Power tokens.",

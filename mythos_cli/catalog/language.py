@@ -24,7 +24,10 @@ Step options every verb takes: ``target``, ``if`` (a condition), ``must`` (not o
 defeat also take ``and`` (a second selector chosen from the same snapshot) and ``chooser =
 "opponent"``. ``copy`` resolves another card's instant line as the copier's own;
 ``strip_top`` discards the top card of an upgrade stack; ``{ special = "name" }`` calls a named
-escape hatch (``SPECIALS`` below; ``mythos cards coverage`` lists every use).
+escape hatch (``SPECIALS`` below; ``mythos cards coverage`` lists every use). ``play`` says where
+the character comes from with ``from``: ``hand_or_hidden`` (the default, for a card that names no
+zone: your hand or one of your hidden characters, revealed), ``hand``, ``hidden`` ("play … while
+hidden": reveal one of your hidden characters), ``discard`` or ``deck_top``.
 
 Shinobi Shiren adds: ATTACH lines (kind ``condition``) holding ``{ attach_to = "mission" }`` or
 ``{ attach_to = {…selector…} }`` (a list: any of them) and ``{ grant = { group|keyword = … } }``;
@@ -763,7 +766,9 @@ def _render_play(step: Step) -> str:
         price = f" paying {x_of(o['discount'])[0]} less" if o.get("discount") else ""
         return (f"look at the top {o.get('look', 3)} cards of your deck, play {article(what)} among them in any mission"
                 f"{price}, and discard the other cards{x_of(o['discount'])[1] if o.get('discount') else ''}")
-    src = {"hand": "from your hand", "discard": "from your discard pile", "deck_top": "from the top cards of your deck"}[o.get("from", "hand")]
+    src = {"hand": "from your hand", "hand_or_hidden": "from your hand or from among your hidden characters",
+           "hidden": "from among your hidden characters", "discard": "from your discard pile",
+           "deck_top": "from the top cards of your deck"}[o.get("from", "hand_or_hidden")]
     what = step.arg.render(False) if isinstance(step.arg, Selector) else "a character"
     what = what.replace(" in play", "")
     if o.get("many"):
@@ -774,8 +779,6 @@ def _render_play(step: Step) -> str:
         price = f", paying {x_of(o['discount'])[0]} less{x_of(o['discount'])[1]}"
     if o.get("upgrade") is False:
         price += " (not as an upgrade)"
-    if o.get("hidden"):
-        return f"play {what} {src} hidden {place}{price}"
     return f"play {what} {src} {place}{price}"
 
 
@@ -845,7 +848,7 @@ _verb("defeat", "selector", ("and", "chooser", "reveal"),
 _verb("take_control", "selector", ("move", "pay"),
       lambda s: f"take control of {_sel(s)}" + (", paying chakra equal to its Power" if s.opts.get("pay") == "power" else ""))
 _verb("return_to_hand", "selector", (), lambda s: f"return {_sel(s)} to its owner's hand")
-_verb("play", "selector_or_none", ("from", "to", "discount", "hidden", "look", "upgrade", "many"),
+_verb("play", "selector_or_none", ("from", "to", "discount", "look", "upgrade", "many"),
       _render_play)
 _verb("place_hidden", "none", ("from", "to"),
       # (interp.v_place_hidden: only a character card goes; it is yours to control)
@@ -934,7 +937,7 @@ _verb("one_of", "branches", (),
       lambda s: "choose one: " + "; or ".join(render_steps(b, lead=False) for b in s.arg))
 _verb("attach", "selector_or_none", ("from", "to", "discount", "hidden"),
       lambda s: f"play {render_attachments(s.arg, False) if s.arg is not None else 'an attachment'}".replace(" in play", "")
-      + (" from your deck" if s.opts.get("from") == "deck" else " from your hand")
+      + {"deck": " from your deck", "hand": " from your hand"}.get(s.opts.get("from"), " from your hand or one of your face-down ones")
       + {"this": " in this mission", "anywhere": ""}[s.opts.get("to", "anywhere")]
       + (f", paying {render_number(s.opts['discount'])} less" if s.opts.get("discount") else ""))
 _verb("attach_self", "selector", ("power",),
@@ -1031,8 +1034,10 @@ def parse_step(raw: dict, where: str) -> Step:
         raise LanguageError(f"{where}: to must be other, this, any, anywhere, to_or_from or that")
     if opts.get("pay") not in (None, "power"):
         raise LanguageError(f"{where}: pay must be power")
-    if opts.get("from") not in (None, "hand", "discard", "deck_top", "opponent_deck_top", "deck"):
-        raise LanguageError(f"{where}: from must be hand, discard, deck_top, opponent_deck_top or deck")
+    if opts.get("from") not in (None, "hand", "hand_or_hidden", "hidden", "discard", "deck_top", "opponent_deck_top",
+                                "deck"):
+        raise LanguageError(f"{where}: from must be hand, hand_or_hidden, hidden, discard, deck_top, opponent_deck_top "
+                            f"or deck")
     return Step(
         verb=verb,
         arg=arg,
@@ -1165,8 +1170,8 @@ class Static:
         elif k == "blank":
             text = "this character's effect text is blank (its own lines do nothing)"
         elif k == "many_attachments":
-            # rules.host_room lifts the one-per-player limit; each ATTACH condition still holds
-            text = "this character can carry more than one friendly attachment (each one's ATTACH condition still applies)"
+            # rules.takes_any_attachment: any friendly attachment may go on it, whatever its ATTACH condition
+            text = "this character can carry more than one friendly attachment, and any friendly attachment may be attached to it, ignoring its ATTACH condition"
         elif k == "no_attachments":
             text = "this character cannot receive other attachments"
         elif k == "attachment_power":

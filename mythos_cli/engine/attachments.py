@@ -20,7 +20,7 @@ Readings (the rulebook's attachment chapter is not in our sources; the card text
 * Attachments count as cards, not characters: they give no chakra in the Start phase, do
   not count for FIRST STRIKE ("the first character you play"), and the name rule does not
   apply to them. An attachment's own FIRST STRIKE line applies when it is the first card its
-  player plays in the round.
+  player plays in the round; revealing a face-down one is playing it, as for a character.
 """
 
 from __future__ import annotations
@@ -58,6 +58,12 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
     named = {s.side for s in host} if isinstance(host, tuple) else set()
     look = (player,) if named == {"friendly"} else (1 - player,) if named == {"enemy"} else (player, 1 - player)
     plain = not rules.statics(g, "cost") and not rules.has_own_cost(g, inst)
+    # characters that take any of this player's attachments, ignoring the ATTACH condition (SS-065)
+    anyhost = rules.statics(g, "many_attachments")
+    if anyhost:
+        anyhost = [src for src, _, ctl, _ in anyhost
+                   if src is not None and ctl == player and rules.takes_any_attachment(g, player, src)]
+    any_uids = {u.uid for u in anyhost} if anyhost else ()
     ctx = None
     for mi in missions:
         up = max(0, (card.cost if plain else rules.play_cost(g, player, inst, mi)) - discount)
@@ -65,7 +71,7 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
         if up is None and down is None:
             continue
         if host == "mission":
-            yield mi, (-1,), up, down
+            yield mi, (-1,) + tuple(u.uid for u in anyhost if u.mission == mi), up, down
             continue
         m = g.missions[mi]
         if ctx is None:
@@ -73,7 +79,10 @@ def attach_places(g: GameState, player: int, inst: int, *, discount: int = 0, he
         else:
             ctx.mission = mi  # (one context for every mission: the host checks keep none of it)
         hosts = tuple(u.uid for side in look for u in m.sides[side]
-                      if (not u.attachments or rules.host_room(g, player, u)) and rules.host_fits(g, ctx, host, u))
+                      if (not u.attachments or rules.host_room(g, player, u))
+                      and (rules.host_fits(g, ctx, host, u) or u.uid in any_uids))
+        if anyhost and player not in look:
+            hosts += tuple(u.uid for u in anyhost if u.mission == mi)
         if hosts:
             yield mi, hosts, up, down
 
@@ -130,6 +139,7 @@ def reveal_attachment(g: GameState, player: int, inst: int, price: int) -> None:
     host, mi, _ = locate(g, inst)
     p = g.players[player]
     p.pay(price)
+    p.attached_this_round += 1  # revealing is playing it (its FIRST STRIKE, as for a character)
     g.att_hidden.discard(inst)
     g.board_version += 1
     g.emit("reveal_attachment", player, g.cards[inst].id, mi, price)

@@ -27,12 +27,23 @@ class NeedChoice(Exception):
 # ---------------------------------------------------------------------------------------
 # pseudo-steps used by frames besides the card's own steps
 class Gate:
-    """Start of an optional effect line: the controller may decline the whole line."""
+    """Start of an optional effect line: the controller may decline the whole line (the ``size``
+    steps that follow it)."""
 
-    __slots__ = ("end", "label", "must")
+    __slots__ = ("size", "label", "must")
 
-    def __init__(self, end: int, label: str, must: bool = False):
-        self.end, self.label, self.must = end, label, must
+    def __init__(self, size: int, label: str, must: bool = False):
+        self.size, self.label, self.must = size, label, must
+
+
+class Line:
+    """A card's instant line whose applying depends on the board (a DUEL line, or a line a DUEL
+    modifier changes): judged when the lines above it have resolved, then replaced by its steps."""
+
+    __slots__ = ("card", "effects", "index", "applies", "stack")
+
+    def __init__(self, card, effects, index: int, applies: dict, stack: int):
+        self.card, self.effects, self.index, self.applies, self.stack = card, effects, index, applies, stack
 
 
 class Order:
@@ -59,7 +70,7 @@ def choose(g: GameState, frame: Frame, player: int, kind: str, options: list[Any
     opts = list(options) + ([SKIP] if optional else [])
     step = frame.steps[frame.pc] if frame.pc < len(frame.steps) else None
     if isinstance(step, Gate):
-        context = tuple(frame.steps[frame.pc + 1:step.end])
+        context = tuple(frame.steps[frame.pc + 1:frame.pc + 1 + step.size])
     else:
         context = step
     raise NeedChoice(Decision(player, kind, opts, prompt, context=context, source=frame.ctx.source))
@@ -67,17 +78,12 @@ def choose(g: GameState, frame: Frame, player: int, kind: str, options: list[Any
 
 # ---------------------------------------------------------------------------------------
 # building frames
-def line_steps(encoding: Encoding, label: str, must: bool, offset: int = 0) -> list:
-    """A Gate and the line's steps; ``offset``: where they will stand in the frame (the gate's
-    end is an index into the frame's steps, so a declined line skips exactly itself)."""
-    steps: list = []
+def line_steps(encoding: Encoding, label: str, must: bool) -> list:
+    """A Gate and the line's steps (a declined line skips exactly its own steps)."""
     # A line is mandatory when it opens with "you must"; a later "must" ("if you do, you
     # must discard") binds only once the optional part was chosen.
-    gate = Gate(0, label, must or encoding.must or bool(encoding.steps and encoding.steps[0].must))
-    steps.append(gate)
-    steps.extend(encoding.steps)
-    gate.end = offset + len(steps)
-    return steps
+    gate = Gate(len(encoding.steps), label, must or encoding.must or bool(encoding.steps and encoding.steps[0].must))
+    return [gate, *encoding.steps]
 
 
 def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: bool, extra_vars=None,
@@ -96,7 +102,7 @@ def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: 
     steps = lines_frame_steps(g, card, effects, applies, mi, stack=len(unit.stack))
     for _, smi, ctl, s in rules.statics(g, "grant_line"):  # "characters here have, after their other effects, …"
         if smi == mi and applies.get(s.opts["timing"]) and rules.static_hits(g, rules.static_ctx(None, smi, ctl), s, unit):
-            steps.extend(line_steps(Encoding(steps=s.opts["do"]), f"{s.opts['timing'].upper()} (granted)", False, len(steps)))
+            steps.extend(line_steps(Encoding(steps=s.opts["do"]), f"{s.opts['timing'].upper()} (granted)", False))
     if not steps:
         return None
     ctx = Ctx(player=player, source=unit.uid, mission=unit.mission, card=unit.stack[-1], upgrade=upgrade, ambush=ambush)
@@ -108,53 +114,67 @@ def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: 
 def lines_frame_steps(g: GameState, card, effects, applies: dict, mi: int, *, stack: int = 1) -> list:
     """The gated steps of a card's instant lines that apply now, top to bottom.
 
-    A DUEL line applies when its named character is in the mission; modifier lines whose
-    own timing applies replace or extend the line they modify ("as_main" makes the modified
-    line apply on every play); a modifier that only repeats a line which does not apply now
-    ("UPGRADE: repeat the AMBUSH effect") applies as a line of its own."""
-    def holds(line) -> bool:
-        if line.timing == "duel":
-            return rules.duel_present(g, mi, name_key(line.duel or ""))
-        return bool(applies.get(line.timing))
-
-    mods: dict[str, list] = {}
-    promoted: set[str] = set()
-    for line in effects:
-        if line.kind == "modifier" and line.encoding is not None and line.encoding.modifier and (
-                holds(line)
-                # "UPGRADE: AMBUSH effect: …" also holds when an upgraded character is revealed
-                or (line.timing == "upgrade" and line.modifies == "ambush" and applies.get("ambush") and stack > 1)):
-            if line.encoding.modifier.mode == "as_main":
-                promoted.add(line.modifies)
-            else:
-                mods.setdefault(line.modifies, []).append(line.encoding.modifier)
+    Lines apply top to bottom, each judged when it resolves: a DUEL line, or a line a DUEL
+    modifier changes, stands as a ``Line`` until the lines above it (and the triggers they
+    caused) have resolved; the others are settled by the play itself (MAIN, UPGRADE, AMBUSH,
+    FIRST STRIKE) and are built now."""
     steps: list = []
-    for line in effects:
+    dueled = {l.modifies for l in effects if l.kind == "modifier" and l.duel}
+    for i, line in enumerate(effects):
         if line.kind != "instant" or line.encoding is None:
             continue
         if all(s.verb == "cheaper" for s in line.encoding.steps):
             continue  # a price, already paid less (rules.play_cost)
-        if not (holds(line) or line.timing in promoted):
-            if line.timing in mods:  # only "repeat the X effect" stands on its own
-                for mod in mods[line.timing]:
-                    if mod.mode == "also" and all(s.verb == "repeat" for s in mod.steps):
-                        steps.extend(line_steps(Encoding(steps=mod.steps), f"{card.name} {line.label} (repeat)", False, len(steps)))
-            continue
-        body = list(line.encoding.steps)
-        for mod in mods.get(line.timing, []):
-            body = list(mod.steps) if mod.mode == "instead" else body + list(mod.steps)
-        enc = Encoding(steps=tuple(body))
-        steps.extend(line_steps(enc, f"{card.name} {line.label}", False, len(steps)))
+        if line.timing == "duel" or line.timing in dueled:
+            steps.append(Line(card, effects, i, applies, stack))
+        else:
+            steps.extend(_line_now(g, card, effects, line, applies, mi, stack))
     return steps
+
+
+def _line_now(g: GameState, card, effects, line, applies: dict, mi: int, stack: int) -> list:
+    """One instant line's gated steps as the board stands now (nothing if it does not apply).
+
+    A DUEL line applies when its named character is in the mission; modifier lines whose
+    own timing applies replace or extend the line they modify ("as_main" makes the modified
+    line apply on every play); a modifier that only repeats a line which does not apply now
+    ("UPGRADE: repeat the AMBUSH effect") applies as a line of its own."""
+    def holds(l) -> bool:
+        if l.timing == "duel":
+            return rules.duel_present(g, mi, name_key(l.duel or ""))
+        return bool(applies.get(l.timing))
+
+    mods: list = []
+    promoted = False
+    for l in effects:
+        if l.kind == "modifier" and l.modifies == line.timing and l.encoding is not None and l.encoding.modifier and (
+                holds(l)
+                # "UPGRADE: AMBUSH effect: …" also holds when an upgraded character is revealed
+                or (l.timing == "upgrade" and l.modifies == "ambush" and applies.get("ambush") and stack > 1)):
+            if l.encoding.modifier.mode == "as_main":
+                promoted = True
+            else:
+                mods.append(l.encoding.modifier)
+    if not (holds(line) or promoted):
+        out: list = []
+        for mod in mods:  # only "repeat the X effect" stands on its own
+            if mod.mode == "also" and all(s.verb == "repeat" for s in mod.steps):
+                out.extend(line_steps(Encoding(steps=mod.steps), f"{card.name} {line.label} (repeat)", False))
+        return out
+    body = list(line.encoding.steps)
+    for mod in mods:
+        body = list(mod.steps) if mod.mode == "instead" else body + list(mod.steps)
+    return line_steps(Encoding(steps=tuple(body)), f"{card.name} {line.label}", False)
 
 
 def attach_frame(g: GameState, player: int, inst: int, host: Unit | None, mi: int, *, ambush: bool) -> Frame | None:
     """The instant lines an attachment applies when attached (MAIN; AMBUSH when revealed from
-    face-down; FIRST STRIKE when it is the first card its player plays this round)."""
+    face-down; FIRST STRIKE when it is the first card its player plays this round, a reveal
+    counting as a play exactly as for a character)."""
     card = g.cards[inst]
     p = g.players[player]
     applies = {"main": True, "ambush": ambush,
-               "first_strike": p.plays_this_round == 0 and p.attached_this_round == 1 and not ambush}
+               "first_strike": p.plays_this_round == 0 and p.attached_this_round == 1}
     where = host.mission if host is not None else mi
     steps = lines_frame_steps(g, card, card.effects, applies, where)
     if not steps:
@@ -171,7 +191,7 @@ def score_frame(g: GameState, player: int, unit: Unit | None, mi: int, *, attach
         steps = []
         for line in card.effects:
             if line.timing == "score" and line.kind == "instant" and line.encoding is not None:
-                steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False, len(steps)))
+                steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False))
         if not steps:
             return None
         ctx = Ctx(player=player, source=unit.uid if unit else -1, mission=mi, card=attachment)
@@ -180,7 +200,7 @@ def score_frame(g: GameState, player: int, unit: Unit | None, mi: int, *, attach
     steps: list = []
     for line in (() if unit is not None and rules.blanked(g, unit) else card.effects):
         if line.timing == "score" and line.kind == "instant" and line.encoding is not None:
-            steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False, len(steps)))
+            steps.extend(line_steps(line.encoding, f"{card.name} SCORE", False))
     if not steps:
         return None
     ctx = Ctx(player=player, source=unit.uid if unit else -1, mission=mi, card=unit.stack[-1] if unit else g.missions[mi].card)
@@ -248,7 +268,7 @@ def run_top(g: GameState) -> None:
         if not step.must:
             use = choose(g, frame, frame.ctx.player, "yesno", [True, False], prompt=f"use {step.label}?")
             if not use:
-                frame.pc = step.end
+                frame.pc += 1 + step.size
                 frame.choices.clear()
                 return
         frame.pc += 1
@@ -258,6 +278,12 @@ def run_top(g: GameState) -> None:
     src = g.units.get(frame.ctx.source)
     if src is not None and not frame.ctx.pinned:
         frame.ctx.mission = src.mission  # "this mission" is where the character stands now
+    if isinstance(step, Line):  # judged now, after the lines above: replaced by its steps, if any
+        line = step.effects[step.index]
+        here = _line_now(g, step.card, step.effects, line, step.applies, frame.ctx.mission, step.stack)
+        frame.steps = frame.steps[:frame.pc] + here + frame.steps[frame.pc + 1:]
+        frame.choices.clear()
+        return
     if step.cond is None or rules.condition(g, frame.ctx, step.cond):
         # "you may …" inside a line: this step alone is optional
         if not step.opts.get("may") or choose(g, frame, frame.ctx.player, "yesno", [True, False],
@@ -501,8 +527,13 @@ def v_move(g: GameState, frame: Frame, step: Step) -> None:
         else:
             dests = [i for i in range(len(g.missions)) if i != u.mission]
         key = g.cards[u.stack[-1]].name_key
-        dests = [i for i in dests if not rules.has_name_on_side(g, i, u.controller, key)
-                 and (i, u.controller, key) not in arriving]
+        # a hidden character's name counts only for a move by its own controller (who knows it):
+        # the options must not tell the opponent what a hidden card is (the one moved included);
+        # a duplicate the mover could not see is discarded on arrival (move_unit)
+        known = u.controller == frame.ctx.player
+        if known or not u.hidden:
+            dests = [i for i in dests if not rules.has_name_on_side(g, i, u.controller, key, face_up=not known)
+                     and (i, u.controller, key) not in arriving]
         dest = choose_mission(g, frame, frame.ctx.player, dests, "mission to move to")
         if dest is SKIP:
             continue
@@ -513,7 +544,8 @@ def v_move(g: GameState, frame: Frame, step: Step) -> None:
     for u, dest in plan:
         if g.units.get(u.uid) is not u or u.mission == dest:
             continue
-        if rules.has_name_on_side(g, dest, u.controller, g.cards[u.stack[-1]].name_key):
+        key = g.cards[u.stack[-1]].name_key
+        if not u.hidden and rules.has_name_on_side(g, dest, u.controller, key, face_up=True):
             continue  # no repetition: the way closed meanwhile
         if move_unit(g, u, dest, by=frame.ctx.player):
             moved += 1
@@ -683,45 +715,66 @@ def v_search_top(g: GameState, frame: Frame, step: Step) -> None:
 
 
 def v_play(g: GameState, frame: Frame, step: Step) -> None:
-    """Play a character from hand, discard or the deck top, paying less, anywhere or here."""
-    from mythos_cli.engine.game import place_options, play_card
+    """Play a character, paying less, anywhere or here: from your hand or by revealing one of
+    your hidden characters (the default: the card names no zone, and revealing a hidden character
+    is playing it, seed 000), from hidden only ("play … while hidden"), from your discard pile,
+    or from the top cards of your deck.
+
+    Reading "playing looks at the card's face": a hidden character of yours fits the effect's
+    filter by its own card (you know it; the opponent learns nothing from your options). It is
+    revealed where it stands, at its reveal price (printed cost and the cost statics) less the
+    discount; MAIN and AMBUSH apply as for any reveal."""
+    from mythos_cli.engine.game import place_options, play_card, reveal, reveal_price
 
     me = frame.ctx.player
     p = g.players[me]
-    src = step.opts.get("from", "hand")
+    src = step.opts.get("from", "hand_or_hidden")
     discount = rules.number(g, frame.ctx, step.opts.get("discount", 0))
-    hidden = bool(step.opts.get("hidden"))
     many = bool(step.opts.get("many"))
     no_upgrade = step.opts.get("upgrade") is False
+    here = frame.ctx.mission if step.opts.get("to") == "this" else -1
     if src == "deck_top":
         pool = p.deck[-int(step.opts.get("look", 3)):]
     else:
-        pool = p.hand if src == "hand" else p.discard
+        pool = p.hand if src in ("hand", "hand_or_hidden") else p.discard if src == "discard" else []
     cands = []
     for c in pool:
         card = g.cards[c]
         if card.type != "character" or not rules.card_fits(g, step.arg, card):
             continue
-        if any(over < 0 or not no_upgrade for _, over, _ in place_options(
-                g, me, c, hidden=hidden, discount=discount, here=frame.ctx.mission if step.opts.get("to") == "this" else -1)):
+        if any(over < 0 or not no_upgrade for _, over, _ in place_options(g, me, c, hidden=False, discount=discount,
+                                                                          here=here)):
             cands.append(c)
+    reveals: dict[int, tuple[Unit, int]] = {}  # the top card of a hidden character -> (it, its price)
+    if src in ("hand_or_hidden", "hidden"):
+        for m in (g.missions if here < 0 else (g.missions[here],)):
+            for u in m.sides[me]:
+                if u.hidden and rules.card_fits(g, step.arg, g.cards[u.stack[-1]]):
+                    price = reveal_price(g, me, u, extra=-discount)
+                    if price is not None:
+                        reveals[u.stack[-1]] = (u, price)
+                        cands.append(u.stack[-1])
     # from the deck top the player sees the cards only now, so playing none stays possible
     c = choose(g, frame, me, "card", cands, optional=src == "deck_top" or many, prompt="character to play")
     if c is SKIP:
         if src == "deck_top":
             _discard_looked(g, p, pool)
         return
-    opts = [o for o in place_options(g, me, c, hidden=hidden, discount=discount,
-                                     here=frame.ctx.mission if step.opts.get("to") == "this" else -1)
-            if o[1] < 0 or not no_upgrade]
-    where = choose(g, frame, me, "place", opts, prompt="where to play it")
-    if src == "deck_top":
-        _discard_looked(g, p, [x for x in pool if x != c])
-    if where is SKIP:
-        return
-    mi, over, price = where
     depth = len(g.stack)
-    unit = play_card(g, me, c, mi, hidden=hidden, over=over, price=price)
+    if c in reveals:
+        unit, price = reveals[c]
+        reveal(g, me, unit, price)
+    else:
+        opts = [o for o in place_options(g, me, c, hidden=False, discount=discount, here=here)
+                if o[1] < 0 or not no_upgrade]
+        where = choose(g, frame, me, "place", opts, prompt="where to play it")
+        if src == "deck_top":
+            _discard_looked(g, p, [x for x in pool if x != c])
+        if where is SKIP:
+            return
+        mi, over, price = where
+        depth = len(g.stack)
+        unit = play_card(g, me, c, mi, hidden=False, over=over, price=price)
     frame.ctx.vars[step.as_ or "played"] = unit.uid
     if many:  # "play any number of …": the next one is offered once this one's effects resolved
         g.stack.insert(depth, Frame(steps=[step], ctx=frame.ctx, label="play more"))
@@ -735,12 +788,27 @@ def _discard_looked(g: GameState, p, cards: list[int]) -> None:
 
 
 def v_place_hidden(g: GameState, frame: Frame, step: Step) -> None:
+    """Put a card as a hidden character: chosen from hand, or the top card of a deck.
+
+    No repetition (FAQ): a card chosen from hand is offered only where its name is not on your
+    side already. A deck's top card is put whatever it is: where it would duplicate a name on
+    your side (your hidden characters count: you know them) it arrives and is discarded at once
+    to its owner's pile, triggering nothing (it is not a defeat)."""
     from mythos_cli.engine.game import new_unit
 
     me = frame.ctx.player
     src = step.opts.get("from", "hand")
+    if step.opts.get("to") == "this":
+        missions = [_here(g, frame)]
+    elif step.opts.get("to") == "that":  # the mission remembered by an earlier step
+        missions = [frame.ctx.vars["that_mission"]] if frame.ctx.vars.get("that_mission", -1) >= 0 else []
+    else:
+        missions = list(range(len(g.missions)))
+    if not missions:
+        return
     if src == "hand":
-        pool = [c for c in g.players[me].hand if g.cards[c].type == "character"]
+        pool = [c for c in g.players[me].hand if g.cards[c].type == "character"
+                and any(not rules.has_name_on_side(g, i, me, g.cards[c].name_key) for i in missions)]
         c = choose(g, frame, me, "card", pool, prompt="card to put hidden")
     else:
         deck = g.players[1 - me if src == "opponent_deck_top" else me].deck
@@ -748,23 +816,25 @@ def v_place_hidden(g: GameState, frame: Frame, step: Step) -> None:
     if c is SKIP:
         return
     key = g.cards[c].name_key
-    if step.opts.get("to") == "this":
-        options = [_here(g, frame)]
-    elif step.opts.get("to") == "that":  # the mission remembered by an earlier step
-        options = [frame.ctx.vars["that_mission"]] if frame.ctx.vars.get("that_mission", -1) >= 0 else []
-    else:
-        options = list(range(len(g.missions)))
-    options = [i for i in options if not rules.has_name_on_side(g, i, me, key)]
-    mi = choose_mission(g, frame, me, options, "mission for the hidden card")
+    fits = [i for i in missions if not rules.has_name_on_side(g, i, me, key)]
+    mi = choose_mission(g, frame, me, fits or missions, "mission for the hidden card")
     if mi is SKIP:
         return
     for zone in (g.players[me].hand, g.players[me].deck, g.players[1 - me].deck):
         if c in zone:
             zone.remove(c)
             break
+    if mi not in fits:
+        g.players[g.owner[c]].discard.append(c)  # the arriving duplicate
+        g.emit("duplicate", g.owner[c], g.cards[c].id, mi)
+        return
     u = new_unit(g, me, c, mi, hidden=True)
     if u.owner != me:
-        u.controlled_by = 0  # the opponent's card, put under your control for good (no source to break)
+        # FAQ "Take control": an opponent's card on your side is controlled by the card that put
+        # it there, and control breaks as for any take control (that card hidden, gone, controlled).
+        u.controlled_by = frame.ctx.source
+        if not controls(g, frame.ctx.source, me):
+            return_control(g, u)  # its controller is no longer there: back to its owner at once
 
 
 # ---------------------------------------------------------------------------------------
@@ -871,11 +941,16 @@ def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
         return True
     g.missions[u.mission].sides[u.controller].remove(u)
     u.mission = dest
-    g.missions[dest].sides[u.controller].append(u)
     g.board_version += 1
+    g.emit("move", u.controller, u.uid, dest)
+    if rules.has_name_on_side(g, dest, u.controller, g.cards[u.stack[-1]].name_key):
+        # moved by the opponent next to a hidden character of its name (which they could not
+        # see): the newcomer is a duplicate, discarded at once, triggering nothing
+        discard_duplicate(g, u)
+        return True
+    g.missions[dest].sides[u.controller].append(u)
     if g.phase == "action":  # "a character that moved during the opponent's previous turn"
         g.last_turn_moves[g.current] = g.last_turn_moves.get(g.current, ()) + (u.uid,)
-    g.emit("move", u.controller, u.uid, dest)
     fire(g, "moved", u, mover=by)
     return True
 
@@ -975,9 +1050,20 @@ def discard_duplicate(g: GameState, u: Unit) -> None:
         discard_attachment(g, a)
     u.attachments = []
     g.board_version += 1
+    g.emit("duplicate", u.owner, g.cards[u.stack[-1]].id, u.mission)
+    break_control_from(g, u)  # it leaves play: what it controlled returns to its owner
+
+
+def controls(g: GameState, uid: int, player: int) -> bool:
+    """Whether unit ``uid`` can hold control for ``player``: in play, face-up, on their side."""
+    src = g.units.get(uid)
+    return src is not None and not src.hidden and src.controller == player
 
 
 def return_control(g: GameState, u: Unit) -> None:
+    """Control ends: ``u`` goes back to its owner's side of the same mission, as it is. What it
+    controlled returns too (a controller that changes sides loses control)."""
+    break_control_from(g, u)
     g.missions[u.mission].sides[u.controller].remove(u)
     u.controller = u.owner
     u.controlled_by = -1
@@ -1002,6 +1088,8 @@ def take_control(g: GameState, u: Unit, player: int, source_uid: int) -> None:
         return
     g.missions[u.mission].sides[player].append(u)
     g.emit("control", player, u.uid)
+    if not controls(g, source_uid, player):  # its source left play or was hidden meanwhile:
+        return_control(g, u)                 # the link is lost at once (FAQ)
 
 
 def _here(g: GameState, frame: Frame) -> int:
@@ -1115,7 +1203,6 @@ def v_strip_top(g: GameState, frame: Frame, step: Step) -> None:
             side = g.missions[u.mission].sides[u.controller]
             side.remove(u)
             discard_duplicate(g, u)
-            break_control_from(g, u)
 
 
 def v_choose_mission(g: GameState, frame: Frame, step: Step) -> None:
@@ -1365,19 +1452,32 @@ def v_one_of(g: GameState, frame: Frame, step: Step) -> None:
 
 
 def v_attach(g: GameState, frame: Frame, step: Step) -> None:
-    """Play an attachment from hand (or search the deck for one), paying less, here or anywhere."""
+    """Play an attachment, paying less, here or anywhere: from your hand or by revealing one of
+    your face-down attachments (the default, as for characters: revealing it is playing it), or
+    searched from your deck."""
     from mythos_cli.engine import attachments
 
     me = frame.ctx.player
     p = g.players[me]
-    src = step.opts.get("from", "hand")
+    src = step.opts.get("from", "hand_or_hidden")
     discount = rules.number(g, frame.ctx, step.opts.get("discount", 0))
     here = _here(g, frame) if step.opts.get("to") == "this" else -1
     pool = p.deck if src == "deck" else p.hand
     cands = [c for c in pool if g.cards[c].type == "attachment" and rules.card_fits(g, step.arg, g.cards[c])
              and any(True for _ in attachments.attach_options(g, me, c, discount=discount, here=here))]
+    reveals: dict[int, int] = {}  # a face-down attachment of yours -> its price
+    if src == "hand_or_hidden":
+        for a, _, mi in attachments.hidden_attachments_of(g, me):
+            if (here < 0 or mi == here) and rules.card_fits(g, step.arg, g.cards[a]):
+                price = max(0, rules.play_cost(g, me, a, mi) - discount)
+                if price <= p.chakra:
+                    reveals[a] = price
+                    cands.append(a)
     c = choose(g, frame, me, "card", cands, prompt="attachment to play")
-    if c is not SKIP:
+    if c in reveals:
+        attachments.reveal_attachment(g, me, c, reveals[c])
+        frame.ctx.vars[step.as_ or "attached"] = c
+    elif c is not SKIP:
         opts = list(attachments.attach_options(g, me, c, discount=discount, here=here))
         where = choose(g, frame, me, "place", opts, prompt="where to attach it")
         if where is not SKIP:
@@ -1493,7 +1593,7 @@ def v_split_bottom(g: GameState, frame: Frame, step: Step) -> None:
     v = new_unit(g, u.controller, bottom, mi, hidden=False)
     v.played_round, v.played_turn = g.round, g.turn
     if v.owner != v.controller:
-        v.controlled_by = u.controlled_by if u.controlled_by != -1 else 0
+        v.controlled_by = u.controlled_by  # the controlled token follows every card of the stack
     g.emit("split", u.controller, u.uid, v.uid, mi)
 
 
@@ -1503,7 +1603,9 @@ def v_discard_from_stack(g: GameState, frame: Frame, step: Step) -> None:
     play without being defeated."""
     sel = step.opts.get("filter")
     ctx = frame.ctx
-    cands = [u.uid for u in rules.select(g, ctx, step.arg) if any(rules.card_fits(g, sel, g.cards[c]) for c in u.stack)]
+    # a hidden stack shows no card: none of its cards fits a filter (and none is a candidate)
+    cands = [u.uid for u in rules.select(g, ctx, step.arg)
+             if not u.hidden and any(rules.card_fits(g, sel, g.cards[c]) for c in u.stack)]
     pick = choose(g, frame, ctx.player, "target", cands, prompt="stack to strip")
     if pick is SKIP:
         return
@@ -1525,7 +1627,6 @@ def v_discard_from_stack(g: GameState, frame: Frame, step: Step) -> None:
     if rules.has_name_on_side(g, u.mission, u.controller, g.cards[u.stack[-1]].name_key, except_uid=u.uid):
         g.missions[u.mission].sides[u.controller].remove(u)
         discard_duplicate(g, u)
-        break_control_from(g, u)
 
 
 def v_recycle(g: GameState, frame: Frame, step: Step) -> None:

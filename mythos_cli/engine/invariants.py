@@ -45,6 +45,11 @@ def check(g: GameState) -> None:
                     raise InvariantViolation(f"unit {u.uid} has {u.tokens} power tokens")
                 if u.controller != u.owner and u.controlled_by < 0:
                     raise InvariantViolation(f"unit {u.uid} is on its non-owner's side without a control link")
+                if u.controlled_by >= 0:  # FAQ: control lasts while its source is face-up on the same side
+                    src = g.units.get(u.controlled_by)
+                    if src is None or src.hidden or src.controller != u.controller:
+                        raise InvariantViolation(f"unit {u.uid} is controlled by unit {u.controlled_by}, "
+                                                 "which is gone, hidden or on the other side (control should have ended)")
                 for c in u.stack:
                     where[c] += 1
                     if g.owner[c] != u.owner:

@@ -179,12 +179,20 @@ def host_ok(g: GameState, player: int, inst: int, u: Unit, *, ignore: bool = Fal
     """Whether ``player`` may put attachment ``inst`` on character ``u`` now: its ATTACH
     condition (seen from ``player``), at most one of a player's attachments per character
     (⧗ many_attachments lifts it for its controller's own), and no ⧗ no_attachments."""
-    if ignore:
+    if ignore or takes_any_attachment(g, player, u):
         return host_room(g, player, u)
     host = attach_host(g.cards[inst])
     if not isinstance(host, tuple):
         return False
     return host_room(g, player, u) and host_fits(g, Ctx(player=player, mission=u.mission), host, u)
+
+
+def takes_any_attachment(g: GameState, player: int, u: Unit) -> bool:
+    """⧗ many_attachments ("more than one friendly attachment, ignoring all requirements"): this
+    face-up character of ``player`` takes any attachment of theirs, whatever its ATTACH condition
+    (a mission attachment included)."""
+    return (not u.hidden and u.controller == player and bool(own_static(g, u.stack[-1], "many_attachments"))
+            and not blanked(g, u))
 
 
 def host_room(g: GameState, player: int, u: Unit) -> bool:
@@ -1036,8 +1044,11 @@ def cannot_move(g: GameState, u: Unit) -> bool:
     return False
 
 
-def has_name_on_side(g: GameState, mi: int, player: int, key: str, *, except_uid: int = -1) -> bool:
+def has_name_on_side(g: GameState, mi: int, player: int, key: str, *, except_uid: int = -1,
+                     face_up: bool = False) -> bool:
+    """A character named ``key`` on ``player``'s side of mission ``mi`` (hidden ones count: their
+    controller knows them), or only a face-up one (``face_up``: what the opponent can see)."""
     for u in g.missions[mi].sides[player]:
-        if u.uid != except_uid and g.cards[u.stack[-1]].name_key == key:
+        if u.uid != except_uid and g.cards[u.stack[-1]].name_key == key and not (face_up and u.hidden):
             return True
     return False

@@ -6,7 +6,8 @@ play this here?"). The format is TOML; see ``docs`` in README.md and ``tests/sce
 Players are ``p1`` and ``p2``. Cards are named by version or printing id. A unit on the
 board is written ``"KS-015"``, ``"KS-015+2"`` (two Power tokens), ``"hidden KS-013"``,
 ``"KS-009>KS-108"`` (an upgrade stack, bottom first), or as a table
-``{ card = "KS-015", tokens = 2, hidden = true, under = ["KS-009"], owner = "p2" }``.
+``{ card = "KS-015", tokens = 2, hidden = true, under = ["KS-009"], owner = "p2", controlled_by = "KS-019" }``
+(an opponent's card names the card on this side that controls it).
 Steps are strings: ``"pass"``, ``"play KS-108 on 1"``, ``"play KS-013 hidden on 2"``,
 ``"play KS-108 over KS-009"``, ``"reveal KS-013"``, ``"choose p2:KS-054"``,
 ``"choose mission 2"``, ``"choose yes"``, ``"choose 3"``, ``"choose skip"``, ``"choose MAIN"`` (the
@@ -281,11 +282,12 @@ def _add_unit(g: GameState, b: Builder, mi: int, side: int, spec: Any, where: st
     g.next_uid += 1
     g.units[u.uid] = u
     g.missions[mi].sides[side].append(u)
-    if owner != side:
-        u.controlled_by = 0  # set below when the controller is named; 0 = a source outside the board
-        if controlled_by:
-            src = find_unit(g, controlled_by, where)
-            u.controlled_by = src.uid
+    if owner != side:  # an opponent's card on this side follows the Take Control rules (FAQ)
+        if not controlled_by:
+            raise ScenarioError(f"{where}: a unit owned by the other player needs controlled_by = \"UNIT\", "
+                                f"the card on this side that controls it (listed before it)")
+        src = find_unit(g, controlled_by, where)
+        u.controlled_by = src.uid
     return u
 
 

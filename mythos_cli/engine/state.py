@@ -64,7 +64,7 @@ class Player:
     score: int = 0
     passed: bool = False
     plays_this_round: int = 0  # characters played this round (FIRST STRIKE)
-    attached_this_round: int = 0  # attachments played this round (an attachment's FIRST STRIKE)
+    attached_this_round: int = 0  # attachments played or revealed this round (an attachment's FIRST STRIKE)
     mulliganed: bool = False
     chakra_gained: int = 0  # this round, for statistics
     chakra_spent: int = 0
