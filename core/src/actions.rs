@@ -10,11 +10,7 @@ use crate::state::{Action, Ctx, GameState, Inst, Uid, Unit};
 
 /// 5 + 1 per character you have in play (hidden included; a stack is one) + CHAKRA +X.
 pub fn chakra_income(g: &GameState, player: i32) -> i64 {
-    let mut n = 5 + g
-        .missions
-        .iter()
-        .map(|m| m.sides[player as usize].len() as i64)
-        .sum::<i64>();
+    let mut n = 5 + g.missions.iter().map(|m| m.sides[player as usize].len() as i64).sum::<i64>();
     for r in lines::lines(g).statics[StaticKind::Chakra.index()].iter() {
         let s = r.s;
         match s.opts.both {
@@ -30,12 +26,7 @@ pub fn chakra_income(g: &GameState, player: i32) -> i64 {
             _ => {}
         }
         let both = s.opts.both != crate::language::Both::No;
-        let ctx = static_ctx(
-            r.unit,
-            r.mission,
-            if both { player } else { r.controller },
-            g,
-        );
+        let ctx = static_ctx(r.unit, r.mission, if both { player } else { r.controller }, g);
         if condition(g, &ctx, s.cond.as_ref(), true) {
             n += number(g, &ctx, &s.n, true);
         }
@@ -51,14 +42,7 @@ pub fn has_own_cost(g: &GameState, inst: Inst) -> bool {
 
 /// The chakra to play `inst` face-up in mission `mi` (`base`: the difference for an upgrade;
 /// `reveal`: the hidden character being revealed).
-pub fn play_cost(
-    g: &GameState,
-    player: i32,
-    inst: Inst,
-    mi: i32,
-    base: Option<i64>,
-    reveal: Option<&Unit>,
-) -> i64 {
+pub fn play_cost(g: &GameState, player: i32, inst: Inst, mi: i32, base: Option<i64>, reveal: Option<&Unit>) -> i64 {
     let card = g.card(inst);
     let mut cost = base.unwrap_or_else(|| card.cost());
     let lines = lines::lines(g);
@@ -80,9 +64,7 @@ pub fn play_cost(
         if r.mission != mi && !s.opts.anywhere {
             continue;
         }
-        if (t.side == Side::Friendly && r.controller != player)
-            || (t.side == Side::Enemy && r.controller == player)
-        {
+        if (t.side == Side::Friendly && r.controller != player) || (t.side == Side::Enemy && r.controller == player) {
             continue;
         }
         if t.other && r.unit >= 0 && g.unit(r.unit).is_some_and(|u| u.top() == inst) {
@@ -91,8 +73,7 @@ pub fn play_cost(
         let want = t.card_type.unwrap_or(CardTypeSel::Character);
         let fits_type = want == CardTypeSel::Any
             || (want == CardTypeSel::Character && card.ctype == crate::cards::CardType::Character)
-            || (want == CardTypeSel::Attachment
-                && card.ctype == crate::cards::CardType::Attachment);
+            || (want == CardTypeSel::Attachment && card.ctype == crate::cards::CardType::Attachment);
         if !fits_type || !card_fits(t, card) {
             continue;
         }
@@ -131,9 +112,7 @@ pub fn play_cost(
         }
     }
     for &(timing, n) in &card.cheaper {
-        if timing != crate::cards::Timing::FirstStrike
-            || g.players[player as usize].plays_this_round == 0
-        {
+        if timing != crate::cards::Timing::FirstStrike || g.players[player as usize].plays_this_round == 0 {
             cost -= n;
         }
     }
@@ -155,31 +134,28 @@ pub fn can_upgrade_over(g: &GameState, inst: Inst, u: &Unit, player: i32) -> boo
     }
     let ctx = Ctx::at(player, -1, u.mission, inst);
     card.own_statics(StaticKind::UpgradeOver).any(|s| {
-        s.opts
-            .over
-            .as_ref()
-            .is_some_and(|o| matches(g, &ctx, o, u, false))
+        s.opts.over.as_ref().is_some_and(|o| matches(g, &ctx, o, u, false))
             && condition(g, &ctx, s.cond.as_ref(), false)
     })
 }
 
 /// An enemy static forbids this in mission `mi` (e.g. no hidden plays).
 pub fn blocked_here(g: &GameState, player: i32, mi: i32, kind: StaticKind) -> bool {
-    lines::lines(g).statics[kind.index()]
-        .iter()
-        .any(|r| r.mission == mi && r.controller != player && r.controller >= 0)
+    lines::lines(g).statics[kind.index()].iter().any(|r| r.mission == mi && r.controller != player && r.controller >= 0)
 }
 
-pub fn has_name_on_side(
-    g: &GameState,
-    mi: usize,
-    player: i32,
-    key: crate::names::NameId,
-    except: Uid,
-) -> bool {
-    g.missions[mi].sides[player as usize]
-        .iter()
-        .any(|&x| x != except && g.unit_card(g.u(x)).name_key == key)
+/// A character named `key` on `player`'s side of mission `mi` (hidden ones count: their
+/// controller knows them).
+pub fn has_name_on_side(g: &GameState, mi: usize, player: i32, key: crate::names::NameId, except: Uid) -> bool {
+    name_on_side(g, mi, player, key, except, false)
+}
+
+/// The same, counting only face-up characters when `face_up` (what the opponent can see).
+pub fn name_on_side(g: &GameState, mi: usize, player: i32, key: crate::names::NameId, except: Uid, face_up: bool) -> bool {
+    g.missions[mi].sides[player as usize].iter().any(|&x| {
+        let u = g.u(x);
+        x != except && g.unit_card(u).name_key == key && !(face_up && u.hidden)
+    })
 }
 
 /// Where `inst` may be played: (mission, upgraded-over uid or -1, price).
@@ -195,11 +171,7 @@ pub fn place_options(
     let card = g.card(inst);
     let chakra = g.players[player as usize].chakra;
     let key = card.name_key;
-    let missions: Vec<usize> = if here < 0 {
-        (0..g.missions.len()).collect()
-    } else {
-        vec![here as usize]
-    };
+    let missions: Vec<usize> = if here < 0 { (0..g.missions.len()).collect() } else { vec![here as usize] };
     let only_winning = card.has_own_static(StaticKind::PlayOnlyWinning);
     for mi in missions {
         let side = &g.missions[mi].sides[player as usize];
@@ -228,16 +200,12 @@ pub fn place_options(
             let u = g.u(x);
             if can_upgrade_over(g, inst, u, player) {
                 // the new card must not duplicate another character's name on this side
-                if g.unit_card(u).name_key != key
-                    && side
-                        .iter()
-                        .any(|&y| y != x && g.unit_card(g.u(y)).name_key == key)
+                if g.unit_card(u).name_key != key && side.iter().any(|&y| y != x && g.unit_card(g.u(y)).name_key == key)
                 {
                     continue;
                 }
                 let diff = card.cost() - g.unit_card(u).cost();
-                let price =
-                    (play_cost(g, player, inst, mi as i32, Some(diff), None) - discount).max(0);
+                let price = (play_cost(g, player, inst, mi as i32, Some(diff), None) - discount).max(0);
                 if price <= chakra {
                     out.push((mi as i32, u.uid, price));
                 }
@@ -269,11 +237,7 @@ pub fn reveal_price(g: &GameState, player: i32, u: &Unit, extra: i64, plain: boo
         play_cost(g, player, inst, u.mission, None, Some(u)) + extra
     };
     let price = price.max(0);
-    if price <= g.players[player as usize].chakra {
-        Some(price)
-    } else {
-        None
-    }
+    if price <= g.players[player as usize].chakra { Some(price) } else { None }
 }
 
 /// Every main action of `player` now, with its price, in the order the engine offers them.
@@ -286,12 +250,7 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
     let names: Vec<Vec<crate::names::NameId>> = g
         .missions
         .iter()
-        .map(|m| {
-            m.sides[player as usize]
-                .iter()
-                .map(|&x| g.unit_card(g.u(x)).name_key)
-                .collect()
-        })
+        .map(|m| m.sides[player as usize].iter().map(|&x| g.unit_card(g.u(x)).name_key).collect())
         .collect();
     // your own face-up characters you may upgrade over
     let upgradable: Vec<Vec<Uid>> = g
@@ -303,10 +262,7 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
                 .copied()
                 .filter(|&x| {
                     let u = g.u(x);
-                    !u.hidden
-                        && u.owner == player
-                        && u.controlled_by == -1
-                        && u.controller == player
+                    !u.hidden && u.owner == player && u.controlled_by == -1 && u.controller == player
                 })
                 .collect()
         })
@@ -314,9 +270,7 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
     let hidden_ok: Vec<bool> = if chakra < 1 {
         vec![false; n]
     } else if !lines.statics[StaticKind::NoPlayHidden.index()].is_empty() {
-        (0..n)
-            .map(|mi| !blocked_here(g, player, mi as i32, StaticKind::NoPlayHidden))
-            .collect()
+        (0..n).map(|mi| !blocked_here(g, player, mi as i32, StaticKind::NoPlayHidden)).collect()
     } else {
         vec![true; n]
     };
@@ -336,19 +290,12 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
         let other_names = card.has_own_static(StaticKind::UpgradeOver);
         let priced = any_cost_static || own_cost;
         for mi in 0..n {
-            let winning = if only_winning {
-                *leaders[mi].get_or_insert_with(|| mission_leader(g, mi)) == player
-            } else {
-                true
-            };
+            let winning =
+                if only_winning { *leaders[mi].get_or_insert_with(|| mission_leader(g, mi)) == player } else { true };
             let named = names[mi].contains(&key);
             if !named {
                 if winning {
-                    let price = if priced {
-                        play_cost(g, player, inst, mi as i32, None, None)
-                    } else {
-                        cost
-                    };
+                    let price = if priced { play_cost(g, player, inst, mi as i32, None, None) } else { cost };
                     if price <= chakra {
                         out.push((Action::Play(inst, mi as i32, false, -1), price));
                     }
@@ -373,11 +320,7 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
                     }
                 }
                 let diff = cost - under.cost();
-                let price = if priced {
-                    play_cost(g, player, inst, mi as i32, Some(diff), None)
-                } else {
-                    diff
-                };
+                let price = if priced { play_cost(g, player, inst, mi as i32, Some(diff), None) } else { diff };
                 if price <= chakra {
                     out.push((Action::Play(inst, mi as i32, false, u.uid), price));
                 }

@@ -12,8 +12,7 @@ use crate::language::{StaticKind, TriggerOn};
 use crate::scoring;
 use crate::setup::mulligan;
 use crate::state::{
-    Action, DRAW_PER_ROUND, Decision, DecisionKind, Ev, GameState, Mission, Phase, Prompt, RANKS,
-    Val, vars,
+    Action, DRAW_PER_ROUND, Decision, DecisionKind, Ev, GameState, Mission, Phase, Prompt, RANKS, Val, vars,
 };
 
 /// A game that needs more engine steps than this between two decisions is stalled: a bug.
@@ -59,12 +58,7 @@ pub fn returns(g: &GameState) -> (f64, f64) {
 pub fn apply(g: &mut GameState, action: Action) -> Result<(), ApplyError> {
     let Some(d) = g.pending.as_ref() else {
         return Err(ApplyError::Illegal(
-            if g.phase == Phase::Over {
-                "the game is over"
-            } else {
-                "no decision is pending"
-            }
-            .into(),
+            if g.phase == Phase::Over { "the game is over" } else { "no decision is pending" }.into(),
         ));
     };
     let price = if d.kind == DecisionKind::Action {
@@ -96,20 +90,12 @@ pub fn apply(g: &mut GameState, action: Action) -> Result<(), ApplyError> {
     match d.kind {
         DecisionKind::Action => main_action(g, d.player, action, price.unwrap_or(0)),
         DecisionKind::Mulligan => {
-            let Action::Choose(o) = action else {
-                unreachable!()
-            };
+            let Action::Choose(o) = action else { unreachable!() };
             mulligan(g, d.player, o.yes());
         }
         _ => {
-            let Action::Choose(o) = action else {
-                unreachable!()
-            };
-            g.stack
-                .last_mut()
-                .expect("a frame waits for this choice")
-                .choices
-                .push(o);
+            let Action::Choose(o) = action else { unreachable!() };
+            g.stack.last_mut().expect("a frame waits for this choice").choices.push(o);
         }
     }
     advance(g)
@@ -127,20 +113,13 @@ fn main_action(g: &mut GameState, player: i32, action: Action, price: i64) {
                 g.edge = player; // the first to pass takes (or keeps) the Edge
             }
             g.emit(Ev::Pass(player));
-            fire(
-                g,
-                TriggerOn::Passed,
-                None,
-                &[(vars::PLAYER, Val::Int(player as i64))],
-            );
+            fire(g, TriggerOn::Passed, None, &[(vars::PLAYER, Val::Int(player as i64))]);
         }
         Action::Play(inst, mi, hidden, over) => {
             play_card(g, player, inst, mi, hidden, over, price);
         }
         Action::Reveal(uid) => reveal(g, player, uid, price),
-        Action::Attach(inst, mi, host, hidden) => {
-            attachments::attach_card(g, player, inst, mi, host, hidden, price)
-        }
+        Action::Attach(inst, mi, host, hidden) => attachments::attach_card(g, player, inst, mi, host, hidden, price),
         Action::RevealAttachment(inst) => attachments::reveal_attachment(g, player, inst, price),
         Action::Choose(_) => unreachable!("a main action"),
     }

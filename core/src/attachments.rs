@@ -25,24 +25,14 @@ pub type Places = (i32, Vec<Uid>, Option<i64>, Option<i64>);
 
 /// Per mission: (mission, legal hosts (-1: the mission), face-up price or None, face-down price
 /// or None); None when the player cannot pay. Hosts are computed once for both ways.
-pub fn attach_places(
-    g: &GameState,
-    player: i32,
-    inst: Inst,
-    discount: i64,
-    here: i32,
-) -> Vec<Places> {
+pub fn attach_places(g: &GameState, player: i32, inst: Inst, discount: i64, here: i32) -> Vec<Places> {
     let mut out = Vec::new();
     let card = g.card(inst);
     let Some(host) = &card.host else { return out };
     let chakra = g.players[player as usize].chakra;
     let down = (1 - discount).max(0);
     let down = if down <= chakra { Some(down) } else { None };
-    let missions: Vec<usize> = if here < 0 {
-        (0..g.missions.len()).collect()
-    } else {
-        vec![here as usize]
-    };
+    let missions: Vec<usize> = if here < 0 { (0..g.missions.len()).collect() } else { vec![here as usize] };
     // every ATTACH selector names the same side: look only there (a unit's controller is its side)
     let look: Vec<i32> = match host {
         Host::Characters(sels) => {
@@ -58,21 +48,27 @@ pub fn attach_places(
         }
         Host::Mission => vec![player, 1 - player],
     };
-    let plain =
-        lines::lines(g).statics[StaticKind::Cost.index()].is_empty() && !has_own_cost(g, inst);
+    let plain = lines::lines(g).statics[StaticKind::Cost.index()].is_empty() && !has_own_cost(g, inst);
+    // characters that take any of this player's attachments, ignoring the ATTACH condition (SS-065)
+    let anyhost: Vec<Uid> = lines::lines(g).statics[StaticKind::ManyAttachments.index()]
+        .iter()
+        .filter(|r| r.unit >= 0 && r.controller == player && g.unit(r.unit).is_some_and(|u| takes_any_attachment(g, player, u)))
+        .map(|r| r.unit)
+        .collect();
     for mi in missions {
-        let base = if plain {
-            card.cost()
-        } else {
-            play_cost(g, player, inst, mi as i32, None, None)
-        };
+        let base = if plain { card.cost() } else { play_cost(g, player, inst, mi as i32, None, None) };
         let up = (base - discount).max(0);
         let up = if up <= chakra { Some(up) } else { None };
         if up.is_none() && down.is_none() {
             continue;
         }
+        let here_any = anyhost.iter().copied().filter(|&x| g.u(x).mission == mi as i32);
         match host {
-            Host::Mission => out.push((mi as i32, vec![-1], up, down)),
+            Host::Mission => {
+                let mut hosts = vec![-1];
+                hosts.extend(here_any);
+                out.push((mi as i32, hosts, up, down));
+            }
             Host::Characters(sels) => {
                 let ctx = Ctx::at(player, -1, mi as i32, -1);
                 let mut hosts = Vec::new();
@@ -80,11 +76,14 @@ pub fn attach_places(
                     for &x in &g.missions[mi].sides[side as usize] {
                         let u = g.u(x);
                         if (u.attachments.is_empty() || host_room(g, player, u))
-                            && host_fits(g, &ctx, sels, u)
+                            && (host_fits(g, &ctx, sels, u) || anyhost.contains(&x))
                         {
                             hosts.push(x);
                         }
                     }
+                }
+                if !anyhost.is_empty() && !look.contains(&player) {
+                    hosts.extend(here_any);
                 }
                 if !hosts.is_empty() {
                     out.push((mi as i32, hosts, up, down));
@@ -155,24 +154,17 @@ pub fn hidden_attachments_of(g: &GameState, player: i32) -> Vec<(Inst, Uid, i32)
 
 pub fn reveal_attachment_price(g: &GameState, player: i32, inst: Inst, mi: i32) -> Option<i64> {
     let price = play_cost(g, player, inst, mi, None, None);
-    if price <= g.players[player as usize].chakra {
-        Some(price)
-    } else {
-        None
-    }
+    if price <= g.players[player as usize].chakra { Some(price) } else { None }
 }
 
 fn friendly_attachments(g: &GameState, u: &Unit, player: i32) -> usize {
-    u.attachments
-        .iter()
-        .filter(|&&a| g.owner[a as usize] == player)
-        .count()
+    u.attachments.iter().filter(|&&a| g.owner[a as usize] == player).count()
 }
 
 /// Whether `player` may put attachment `inst` on character `u` now: its ATTACH condition (seen
 /// from `player`), room on the host, no ⧗ no_attachments (`ignore`: room only).
 pub fn host_ok(g: &GameState, player: i32, inst: Inst, u: &Unit, ignore: bool) -> bool {
-    if ignore {
+    if ignore || takes_any_attachment(g, player, u) {
         return host_room(g, player, u);
     }
     match &g.card(inst).host {
@@ -181,6 +173,13 @@ pub fn host_ok(g: &GameState, player: i32, inst: Inst, u: &Unit, ignore: bool) -
         }
         _ => false,
     }
+}
+
+/// ⧗ many_attachments ("more than one friendly attachment, ignoring all requirements"): this
+/// face-up character of `player` takes any attachment of theirs, whatever its ATTACH condition (a
+/// mission attachment included).
+pub fn takes_any_attachment(g: &GameState, player: i32, u: &Unit) -> bool {
+    !u.hidden && u.controller == player && g.unit_card(u).has_own_static(StaticKind::ManyAttachments) && !lines::blanked(g, u)
 }
 
 /// Whether character `u` may take one more attachment of `player` (ATTACH condition aside).
@@ -210,28 +209,14 @@ pub fn host_fits(g: &GameState, ctx: &Ctx, sels: &[Selector], u: &Unit) -> bool 
 
 /// Where an attachment in play is: (host or -1, mission, controlling side).
 pub fn locate(g: &GameState, inst: Inst) -> Option<(Uid, i32, i32)> {
-    all_attachments(g)
-        .into_iter()
-        .find(|&(a, _, _, _)| a == inst)
-        .map(|(_, h, mi, side)| (h, mi, side))
+    all_attachments(g).into_iter().find(|&(a, _, _, _)| a == inst).map(|(_, h, mi, side)| (h, mi, side))
 }
 
 /// Play attachment `inst` from its zone onto a character (`host`) or mission `mi`.
-pub fn attach_card(
-    g: &mut GameState,
-    player: i32,
-    inst: Inst,
-    mi: i32,
-    host: Uid,
-    hidden: bool,
-    price: i64,
-) {
+pub fn attach_card(g: &mut GameState, player: i32, inst: Inst, mi: i32, host: Uid, hidden: bool, price: i64) {
     let pi = player as usize;
     let taken = g.players[pi].take(inst);
-    debug_assert!(
-        taken,
-        "card {inst} is not in player {player}'s hand, deck or discard pile"
-    );
+    debug_assert!(taken, "card {inst} is not in player {player}'s hand, deck or discard pile");
     g.players[pi].pay(price);
     g.players[pi].attached_this_round += 1;
     let mut mi = mi;
@@ -251,13 +236,7 @@ pub fn attach_card(
     }
     if g.emitting() {
         let c = g.card(inst).index;
-        g.emit(Ev::Attach(
-            player,
-            c,
-            mi,
-            if hidden { "hidden" } else { "face_up" },
-            price,
-        ));
+        g.emit(Ev::Attach(player, c, mi, if hidden { "hidden" } else { "face_up" }, price));
     }
     if !hidden {
         attach_sequence(g, player, inst, host, mi, false);
@@ -270,6 +249,7 @@ pub fn reveal_attachment(g: &mut GameState, player: i32, inst: Inst, price: i64)
         return;
     };
     g.players[player as usize].pay(price);
+    g.players[player as usize].attached_this_round += 1; // revealing is playing it (its FIRST STRIKE)
     g.set_att_hidden(inst, false);
     g.board_version += 1;
     if g.emitting() {

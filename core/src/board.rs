@@ -62,22 +62,11 @@ fn played_this_turn(g: &mut GameState, player: i32, uid: Uid) {
 }
 
 /// Put a character into play (fresh, hidden, or as an upgrade) and start its play sequence.
-pub fn play_card(
-    g: &mut GameState,
-    player: i32,
-    inst: Inst,
-    mi: i32,
-    hidden: bool,
-    over: Uid,
-    price: i64,
-) -> Uid {
+pub fn play_card(g: &mut GameState, player: i32, inst: Inst, mi: i32, hidden: bool, over: Uid, price: i64) -> Uid {
     let pi = player as usize;
     let from_hand = g.players[pi].hand.contains(&inst);
     let taken = g.players[pi].take(inst);
-    debug_assert!(
-        taken,
-        "card {inst} is not in player {player}'s hand, discard or deck"
-    );
+    debug_assert!(taken, "card {inst} is not in player {player}'s hand, discard or deck");
     g.players[pi].pay(price);
     g.players[pi].plays_this_round += 1;
     let card = g.card(inst);
@@ -156,12 +145,7 @@ fn play_sequence(
         g.stack.push(f);
     }
     let u = g.u(uid).clone();
-    fire(
-        g,
-        TriggerOn::Played,
-        Some(&u),
-        &[(vars::PLAYED, Val::Int(uid as i64))],
-    );
+    fire(g, TriggerOn::Played, Some(&u), &[(vars::PLAYED, Val::Int(uid as i64))]);
 }
 
 pub fn _applies_unused() -> Applies {
@@ -175,11 +159,7 @@ pub fn immune(g: &GameState, u: &Unit, event: Event, by: i32) -> bool {
     }
     for r in lines::lines(g).statics[StaticKind::Immune.index()].iter() {
         let s = r.s;
-        let events = s
-            .opts
-            .events
-            .as_deref()
-            .unwrap_or(&[Event::Hide, Event::Defeat]);
+        let events = s.opts.events.as_deref().unwrap_or(&[Event::Hide, Event::Defeat]);
         if !events.contains(&event) {
             continue;
         }
@@ -204,10 +184,8 @@ pub fn affect(g: &mut GameState, uid: Uid, by: i32) {
         return;
     }
     let ctx = static_ctx(uid, u.mission, u.controller, g);
-    let taxes: Vec<i64> = unit_statics(g, u, StaticKind::Tax)
-        .into_iter()
-        .map(|s| number(g, &ctx, &s.n, false))
-        .collect();
+    let taxes: Vec<i64> =
+        unit_statics(g, u, StaticKind::Tax).into_iter().map(|s| number(g, &ctx, &s.n, false)).collect();
     for n in taxes {
         let p = &mut g.players[by as usize];
         let k = p.chakra.min(n);
@@ -269,12 +247,7 @@ pub fn move_unit(g: &mut GameState, uid: Uid, dest: i32, by: i32) -> bool {
         g.last_turn_moves[cur].push(uid);
     }
     let u = g.u(uid).clone();
-    fire(
-        g,
-        TriggerOn::Moved,
-        Some(&u),
-        &[(vars::MOVER, Val::Int(by as i64))],
-    );
+    fire(g, TriggerOn::Moved, Some(&u), &[(vars::MOVER, Val::Int(by as i64))]);
     true
 }
 
@@ -320,12 +293,7 @@ pub fn defeat_unit(g: &mut GameState, uid: Uid, by: i32) -> bool {
         discounted: false,
         ..u
     };
-    fire(
-        g,
-        TriggerOn::Defeated,
-        Some(&ghost),
-        &[(vars::BY, Val::Int(by as i64))],
-    );
+    fire(g, TriggerOn::Defeated, Some(&ghost), &[(vars::BY, Val::Int(by as i64))]);
     true
 }
 

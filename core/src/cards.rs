@@ -9,25 +9,14 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::language::parse::Parser;
-use crate::language::{
-    Condition, Encoding, Host, ModMode, Static, StaticKind, Step, Trigger, Verb,
-};
+use crate::language::{Condition, Encoding, Host, ModMode, Static, StaticKind, Step, Trigger, Verb};
 use crate::names::{GroupId, Interner, KeywordId, NameId, group_id, name_key};
 
 pub const SETS: [&str; 2] = ["KS", "SS"];
-pub const TIMINGS: [&str; 7] = [
-    "main",
-    "upgrade",
-    "ambush",
-    "score",
-    "duel",
-    "first_strike",
-    "attach",
-];
+pub const TIMINGS: [&str; 7] = ["main", "upgrade", "ambush", "score", "duel", "first_strike", "attach"];
 pub const KINDS: [&str; 4] = ["instant", "continuous", "modifier", "condition"];
-pub const RARITIES: [&str; 14] = [
-    "C", "UC", "R", "S", "M", "L", "MMS", "RA", "MV", "SV", "SPV", "CHIBIV", "POPV", "SHINOBIV",
-];
+pub const RARITIES: [&str; 14] =
+    ["C", "UC", "R", "S", "M", "L", "MMS", "RA", "MV", "SV", "SPV", "CHIBIV", "POPV", "SHINOBIV"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CardType {
@@ -74,15 +63,7 @@ impl Timing {
         TIMINGS[self as usize]
     }
     pub fn label(self) -> &'static str {
-        [
-            "MAIN",
-            "UPGRADE",
-            "AMBUSH",
-            "SCORE",
-            "DUEL",
-            "FIRST STRIKE",
-            "ATTACH",
-        ][self as usize]
+        ["MAIN", "UPGRADE", "AMBUSH", "SCORE", "DUEL", "FIRST STRIKE", "ATTACH"][self as usize]
     }
 }
 
@@ -146,9 +127,7 @@ impl EffectLine {
     }
     /// Every instant step of the line is `cheaper`: a price, not an effect.
     pub fn only_cheaper(&self) -> bool {
-        self.encoding
-            .as_ref()
-            .is_some_and(|e| e.steps.iter().all(|s| s.verb == Verb::Cheaper))
+        self.encoding.as_ref().is_some_and(|e| e.steps.iter().all(|s| s.verb == Verb::Cheaper))
     }
 }
 
@@ -203,18 +182,11 @@ impl Card {
         self.keywords.contains(&k)
     }
     pub fn full_name(&self) -> String {
-        if self.title.is_empty() {
-            self.name.clone()
-        } else {
-            format!("{} / {}", self.name, self.title)
-        }
+        if self.title.is_empty() { self.name.clone() } else { format!("{} / {}", self.name, self.title) }
     }
     /// Every static of one kind printed on the card (in force or not).
     pub fn own_statics(&self, kind: StaticKind) -> impl Iterator<Item = &Static> {
-        self.continuous
-            .iter()
-            .flat_map(|c| c.statics.iter())
-            .filter(move |s| s.kind == kind)
+        self.continuous.iter().flat_map(|c| c.statics.iter()).filter(move |s| s.kind == kind)
     }
     pub fn has_own_static(&self, kind: StaticKind) -> bool {
         self.own_statics(kind).next().is_some()
@@ -246,10 +218,7 @@ pub struct Catalog {
 impl Catalog {
     pub fn card(&self, id: &str) -> Option<&Card> {
         let up = id.trim().to_ascii_uppercase();
-        self.by_id
-            .get(&up)
-            .or_else(|| self.by_printing.get(&up))
-            .map(|&i| &self.cards[i as usize])
+        self.by_id.get(&up).or_else(|| self.by_printing.get(&up)).map(|&i| &self.cards[i as usize])
     }
     pub fn name_text(&self, n: NameId) -> &str {
         self.names.text(n.0)
@@ -273,11 +242,7 @@ impl Catalog {
             return Err(CatalogError("no card files (*.toml)".into()));
         }
         for (path, text) in files {
-            let mut p = Parser {
-                names: &mut names,
-                keywords: &mut keywords,
-                vars: &mut vars,
-            };
+            let mut p = Parser { names: &mut names, keywords: &mut keywords, vars: &mut vars };
             load_file(path, text, &mut p, &mut cards)?;
         }
         let mut by_id = HashMap::new();
@@ -300,39 +265,25 @@ impl Catalog {
         for c in cards.iter_mut() {
             derive(c);
         }
-        Ok(Catalog {
-            cards,
-            by_id,
-            by_printing,
-            names,
-            keywords,
-            vars,
-        })
+        Ok(Catalog { cards, by_id, by_printing, names, keywords, vars })
     }
 
     /// The catalog bundled with the package (compiled into the core).
     pub fn bundled() -> &'static Catalog {
         static CATALOG: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
         CATALOG.get_or_init(|| {
-            Catalog::from_files(&BUNDLED)
-                .unwrap_or_else(|e| panic!("the bundled card catalog is invalid: {e}"))
+            Catalog::from_files(&BUNDLED).unwrap_or_else(|e| panic!("the bundled card catalog is invalid: {e}"))
         })
     }
 }
 
 fn cards_id(by_id: &HashMap<String, u16>, i: u16) -> String {
-    by_id
-        .iter()
-        .find(|(_, v)| **v == i)
-        .map(|(k, _)| k.clone())
-        .unwrap_or_default()
+    by_id.iter().find(|(_, v)| **v == i).map(|(k, _)| k.clone()).unwrap_or_default()
 }
 
 /// The card files, as they were when the core was built.
-pub const BUNDLED: [(&str, &str); 2] = [
-    ("KS.toml", include_str!("../../data/cards/KS.toml")),
-    ("SS.toml", include_str!("../../data/cards/SS.toml")),
-];
+pub const BUNDLED: [(&str, &str); 2] =
+    [("KS.toml", include_str!("../../data/cards/KS.toml")), ("SS.toml", include_str!("../../data/cards/SS.toml"))];
 
 fn line_of(text: &str, card_id: &str) -> usize {
     let needle = format!("id = \"{card_id}\"");
@@ -349,43 +300,14 @@ type Table = toml::map::Map<String, toml::Value>;
 fn sorted_keys<'a>(keys: impl Iterator<Item = &'a String>) -> String {
     let mut v: Vec<&String> = keys.collect();
     v.sort();
-    format!(
-        "[{}]",
-        v.iter()
-            .map(|k| format!("'{k}'"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    format!("[{}]", v.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", "))
 }
 
 fn fields_of(ctype: CardType) -> (&'static [&'static str], &'static [&'static str]) {
     match ctype {
         CardType::Character => (
-            &[
-                "id",
-                "number",
-                "name",
-                "title",
-                "cost",
-                "power",
-                "group",
-                "keywords",
-                "rarity",
-                "printings",
-                "effects",
-            ],
-            &[
-                "id",
-                "number",
-                "name",
-                "title",
-                "cost",
-                "power",
-                "group",
-                "keywords",
-                "rarity",
-                "printings",
-            ],
+            &["id", "number", "name", "title", "cost", "power", "group", "keywords", "rarity", "printings", "effects"],
+            &["id", "number", "name", "title", "cost", "power", "group", "keywords", "rarity", "printings"],
         ),
         CardType::Attachment => (
             &[
@@ -401,57 +323,23 @@ fn fields_of(ctype: CardType) -> (&'static [&'static str], &'static [&'static st
                 "effects",
                 "attach_to",
             ],
-            &[
-                "id",
-                "number",
-                "name",
-                "cost",
-                "power",
-                "group",
-                "keywords",
-                "rarity",
-                "printings",
-                "attach_to",
-            ],
+            &["id", "number", "name", "cost", "power", "group", "keywords", "rarity", "printings", "attach_to"],
         ),
         CardType::Mission => (
-            &[
-                "id",
-                "number",
-                "name",
-                "points",
-                "rarity",
-                "printings",
-                "effects",
-            ],
+            &["id", "number", "name", "points", "rarity", "printings", "effects"],
             &["id", "number", "name", "points", "rarity", "printings"],
         ),
     }
 }
 
-fn load_file(
-    path: &str,
-    text: &str,
-    p: &mut Parser,
-    out: &mut Vec<Card>,
-) -> Result<(), CatalogError> {
-    let stem = path
-        .rsplit('/')
-        .next()
-        .unwrap_or(path)
-        .trim_end_matches(".toml");
+fn load_file(path: &str, text: &str, p: &mut Parser, out: &mut Vec<Card>) -> Result<(), CatalogError> {
+    let stem = path.rsplit('/').next().unwrap_or(path).trim_end_matches(".toml");
     if !SETS.contains(&stem) {
-        return Err(CatalogError(format!(
-            "{path}: card files are named after their set (KS, SS)"
-        )));
+        return Err(CatalogError(format!("{path}: card files are named after their set (KS, SS)")));
     }
-    let doc: Table = text
-        .parse::<Table>()
-        .map_err(|e| CatalogError(format!("{path}: not valid TOML: {e}")))?;
-    let unknown: Vec<&String> = doc
-        .keys()
-        .filter(|k| !["character", "attachment", "mission"].contains(&k.as_str()))
-        .collect();
+    let doc: Table = text.parse::<Table>().map_err(|e| CatalogError(format!("{path}: not valid TOML: {e}")))?;
+    let unknown: Vec<&String> =
+        doc.keys().filter(|k| !["character", "attachment", "mission"].contains(&k.as_str())).collect();
     if !unknown.is_empty() {
         return Err(CatalogError(format!(
             "{path}: unknown table(s) {}; use [[character]], [[attachment]] or [[mission]]",
@@ -463,17 +351,11 @@ fn load_file(
             continue;
         };
         let Some(list) = list.as_array() else {
-            return Err(CatalogError(format!(
-                "{path}: [[{}]] must be an array of tables",
-                ctype.as_str()
-            )));
+            return Err(CatalogError(format!("{path}: [[{}]] must be an array of tables", ctype.as_str())));
         };
         for raw in list {
             let Some(raw) = raw.as_table() else {
-                return Err(CatalogError(format!(
-                    "{path}: a [[{}]] entry must be a table",
-                    ctype.as_str()
-                )));
+                return Err(CatalogError(format!("{path}: a [[{}]] entry must be a table", ctype.as_str())));
             };
             let card_id = raw.get("id").and_then(|v| v.as_str()).unwrap_or("?");
             let where_ = format!("{path}:{} ({card_id})", line_of(text, card_id));
@@ -483,12 +365,7 @@ fn load_file(
     Ok(())
 }
 
-fn int_field(
-    raw: &Table,
-    key: &str,
-    where_: &str,
-    negative_ok: bool,
-) -> Result<Option<i64>, CatalogError> {
+fn int_field(raw: &Table, key: &str, where_: &str, negative_ok: bool) -> Result<Option<i64>, CatalogError> {
     match raw.get(key) {
         None => Ok(None),
         Some(toml::Value::Integer(n)) if negative_ok || *n >= 0 => Ok(Some(*n)),
@@ -504,10 +381,9 @@ fn str_field(raw: &Table, key: &str, where_: &str) -> Result<Option<String>, Cat
     match raw.get(key) {
         None => Ok(None),
         Some(toml::Value::String(s)) => Ok(Some(s.clone())),
-        Some(v) => Err(CatalogError(format!(
-            "{where_}: {key} must be a string, not {}",
-            crate::language::parse::repr(v)
-        ))),
+        Some(v) => {
+            Err(CatalogError(format!("{where_}: {key} must be a string, not {}", crate::language::parse::repr(v))))
+        }
     }
 }
 
@@ -534,18 +410,9 @@ fn printing_ok(p: &str, set: &str) -> bool {
     RARITIES.contains(&rarity)
 }
 
-fn parse_card(
-    ctype: CardType,
-    raw: &Table,
-    set: &str,
-    where_: &str,
-    p: &mut Parser,
-) -> Result<Card, CatalogError> {
+fn parse_card(ctype: CardType, raw: &Table, set: &str, where_: &str, p: &mut Parser) -> Result<Card, CatalogError> {
     let (allowed, required) = fields_of(ctype);
-    let unknown: Vec<&String> = raw
-        .keys()
-        .filter(|k| !allowed.contains(&k.as_str()))
-        .collect();
+    let unknown: Vec<&String> = raw.keys().filter(|k| !allowed.contains(&k.as_str())).collect();
     if !unknown.is_empty() {
         let mut allowed_sorted: Vec<&str> = allowed.to_vec();
         allowed_sorted.sort();
@@ -553,43 +420,22 @@ fn parse_card(
             "{where_}: unknown field(s) {} for a {}; allowed: [{}]",
             sorted_keys(unknown.into_iter()),
             ctype.as_str(),
-            allowed_sorted
-                .iter()
-                .map(|k| format!("'{k}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            allowed_sorted.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ")
         )));
     }
-    let mut missing: Vec<&str> = required
-        .iter()
-        .copied()
-        .filter(|k| !raw.contains_key(*k))
-        .collect();
+    let mut missing: Vec<&str> = required.iter().copied().filter(|k| !raw.contains_key(*k)).collect();
     if !missing.is_empty() {
         missing.sort();
         return Err(CatalogError(format!(
             "{where_}: missing field(s) [{}]",
-            missing
-                .iter()
-                .map(|k| format!("'{k}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            missing.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ")
         )));
     }
     let number = int_field(raw, "number", where_, false)?.unwrap_or(0);
     let id = str_field(raw, "id", where_)?.unwrap_or_default();
-    let expected = format!(
-        "{set}-{number:03}{}",
-        if ctype == CardType::Mission {
-            "-MMS"
-        } else {
-            ""
-        }
-    );
+    let expected = format!("{set}-{number:03}{}", if ctype == CardType::Mission { "-MMS" } else { "" });
     if id != expected {
-        return Err(CatalogError(format!(
-            "{where_}: id '{id}' does not match set and number; expected '{expected}'"
-        )));
+        return Err(CatalogError(format!("{where_}: id '{id}' does not match set and number; expected '{expected}'")));
     }
     let cost = int_field(raw, "cost", where_, false)?;
     // an attachment's power may be negative: it is subtracted from its host
@@ -605,44 +451,28 @@ fn parse_card(
     };
     let rarity = str_field(raw, "rarity", where_)?.unwrap_or_default();
     if !RARITIES.contains(&rarity.as_str()) {
-        return Err(CatalogError(format!(
-            "{where_}: rarity '{rarity}' is not one of {}",
-            RARITIES.join(", ")
-        )));
+        return Err(CatalogError(format!("{where_}: rarity '{rarity}' is not one of {}", RARITIES.join(", "))));
     }
     let attach_to = str_field(raw, "attach_to", where_)?;
-    if ctype == CardType::Attachment
-        && !matches!(attach_to.as_deref(), Some("character") | Some("mission"))
-    {
-        return Err(CatalogError(format!(
-            "{where_}: attach_to must be one of ('character', 'mission')"
-        )));
+    if ctype == CardType::Attachment && !matches!(attach_to.as_deref(), Some("character") | Some("mission")) {
+        return Err(CatalogError(format!("{where_}: attach_to must be one of ('character', 'mission')")));
     }
     let printings: Vec<String> = match raw.get("printings") {
-        Some(toml::Value::Array(a)) => a
-            .iter()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect(),
+        Some(toml::Value::Array(a)) => a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
         _ => Vec::new(),
     };
     if printings.is_empty() {
-        return Err(CatalogError(format!(
-            "{where_}: a card needs at least one printing"
-        )));
+        return Err(CatalogError(format!("{where_}: a card needs at least one printing")));
     }
     for pr in &printings {
         if !printing_ok(pr, set) {
-            return Err(CatalogError(format!(
-                "{where_}: printing '{pr}' is not of the form {set}-NNN[_n]-RARITY"
-            )));
+            return Err(CatalogError(format!("{where_}: printing '{pr}' is not of the form {set}-NNN[_n]-RARITY")));
         }
     }
     let keywords = match raw.get("keywords") {
-        Some(toml::Value::Array(a)) => a
-            .iter()
-            .filter_map(|v| v.as_str())
-            .map(|k| KeywordId(p.keywords.id(k)))
-            .collect(),
+        Some(toml::Value::Array(a)) => {
+            a.iter().filter_map(|v| v.as_str()).map(|k| KeywordId(p.keywords.id(k))).collect()
+        }
         _ => Vec::new(),
     };
     let name = str_field(raw, "name", where_)?.unwrap_or_default();
@@ -650,9 +480,7 @@ fn parse_card(
     let mut effects = Vec::new();
     if let Some(list) = raw.get("effects") {
         let Some(list) = list.as_array() else {
-            return Err(CatalogError(format!(
-                "{where_}: effects must be a list of effect lines"
-            )));
+            return Err(CatalogError(format!("{where_}: effects must be a list of effect lines")));
         };
         for (i, e) in list.iter().enumerate() {
             effects.push(parse_effect(e, &format!("{where_}, effect {}", i + 1), p)?);
@@ -684,21 +512,14 @@ fn parse_card(
     })
 }
 
-fn parse_effect(
-    raw: &toml::Value,
-    where_: &str,
-    p: &mut Parser,
-) -> Result<EffectLine, CatalogError> {
+fn parse_effect(raw: &toml::Value, where_: &str, p: &mut Parser) -> Result<EffectLine, CatalogError> {
     let Some(raw) = raw.as_table() else {
         return Err(CatalogError(format!(
             "{where_}: an effect line must be a table like {{ timing = \"main\", kind = \"instant\" }}"
         )));
     };
     const FIELDS: [&str; 5] = ["timing", "kind", "duel", "modifies", "do"];
-    let unknown: Vec<&String> = raw
-        .keys()
-        .filter(|k| !FIELDS.contains(&k.as_str()))
-        .collect();
+    let unknown: Vec<&String> = raw.keys().filter(|k| !FIELDS.contains(&k.as_str())).collect();
     if !unknown.is_empty() {
         return Err(CatalogError(format!(
             "{where_}: unknown effect field(s) {}; allowed: ['do', 'duel', 'kind', 'modifies', 'timing']",
@@ -706,67 +527,41 @@ fn parse_effect(
         )));
     }
     let text = |k: &str| raw.get(k).and_then(|v| v.as_str()).map(str::to_string);
-    let timing = text("timing")
-        .as_deref()
-        .and_then(Timing::parse)
-        .ok_or_else(|| {
-            CatalogError(format!(
-                "{where_}: timing {} is not one of {}",
-                raw.get("timing")
-                    .map(crate::language::parse::repr)
-                    .unwrap_or("None".into()),
-                TIMINGS.join(", ")
-            ))
-        })?;
-    let kind = text("kind")
-        .as_deref()
-        .and_then(Kind::parse)
-        .ok_or_else(|| {
-            CatalogError(format!(
-                "{where_}: kind {} is not one of {}",
-                raw.get("kind")
-                    .map(crate::language::parse::repr)
-                    .unwrap_or("None".into()),
-                KINDS.join(", ")
-            ))
-        })?;
+    let timing = text("timing").as_deref().and_then(Timing::parse).ok_or_else(|| {
+        CatalogError(format!(
+            "{where_}: timing {} is not one of {}",
+            raw.get("timing").map(crate::language::parse::repr).unwrap_or("None".into()),
+            TIMINGS.join(", ")
+        ))
+    })?;
+    let kind = text("kind").as_deref().and_then(Kind::parse).ok_or_else(|| {
+        CatalogError(format!(
+            "{where_}: kind {} is not one of {}",
+            raw.get("kind").map(crate::language::parse::repr).unwrap_or("None".into()),
+            KINDS.join(", ")
+        ))
+    })?;
     let duel = text("duel").filter(|d| !d.is_empty());
     if timing == Timing::Duel && duel.is_none() {
-        return Err(CatalogError(format!(
-            "{where_}: a DUEL line needs duel = \"<character name>\""
-        )));
+        return Err(CatalogError(format!("{where_}: a DUEL line needs duel = \"<character name>\"")));
     }
     let modifies = text("modifies").as_deref().and_then(Timing::parse);
     if kind == Kind::Modifier && modifies.is_none() {
-        return Err(CatalogError(format!(
-            "{where_}: a modifier line needs modifies = one of {}",
-            TIMINGS.join(", ")
-        )));
+        return Err(CatalogError(format!("{where_}: a modifier line needs modifies = one of {}", TIMINGS.join(", "))));
     }
     let encoding = match raw.get("do") {
         None => None,
         Some(d) => Some(p.encoding(d, where_, kind).map_err(|e| CatalogError(e.0))?),
     };
     let duel_key = duel.as_ref().map(|d| NameId(p.names.id(&name_key(d))));
-    Ok(EffectLine {
-        timing,
-        kind,
-        duel,
-        duel_key,
-        modifies,
-        encoding,
-    })
+    Ok(EffectLine { timing, kind, duel, duel_key, modifies, encoding })
 }
 
 /// What the engine reads of a card again and again, worked out once: its continuous lines as
 /// they are in force, where it may be attached, what it grants, what makes it cheaper.
 fn derive(card: &mut Card) {
-    let instant_timings: Vec<Timing> = card
-        .effects
-        .iter()
-        .filter(|l| l.kind == Kind::Instant)
-        .map(|l| l.timing)
-        .collect();
+    let instant_timings: Vec<Timing> =
+        card.effects.iter().filter(|l| l.kind == Kind::Instant).map(|l| l.timing).collect();
     let mods: Vec<&EffectLine> = card
         .effects
         .iter()
@@ -783,39 +578,18 @@ fn derive(card: &mut Card) {
             continue;
         }
         let Some(enc) = &l.encoding else { continue };
-        let mut cur = ContinuousLine {
-            statics: enc.statics.clone(),
-            triggers: enc.triggers.clone(),
-        };
+        let mut cur = ContinuousLine { statics: enc.statics.clone(), triggers: enc.triggers.clone() };
         if let Some(key) = l.duel_key {
-            gate(
-                &mut cur,
-                &Condition {
-                    duel: Some(key),
-                    extra: true,
-                    ..Condition::default()
-                },
-            );
+            gate(&mut cur, &Condition { duel: Some(key), extra: true, ..Condition::default() });
         }
         if l.timing == Timing::FirstStrike {
-            gate(
-                &mut cur,
-                &Condition {
-                    first_play: Some(true),
-                    extra: true,
-                    ..Condition::default()
-                },
-            );
+            gate(&mut cur, &Condition { first_play: Some(true), extra: true, ..Condition::default() });
         }
         for m in &mods {
             if m.modifies != Some(l.timing) {
                 continue;
             }
-            let modifier = m
-                .encoding
-                .as_ref()
-                .and_then(|e| e.modifier.as_ref())
-                .expect("a modifier");
+            let modifier = m.encoding.as_ref().and_then(|e| e.modifier.as_ref()).expect("a modifier");
             let key = m.duel_key.expect("a DUEL modifier");
             let mut changed = ContinuousLine {
                 statics: Vec::new(),
@@ -833,21 +607,10 @@ fn derive(card: &mut Card) {
                     })
                     .collect(),
             };
-            gate(
-                &mut changed,
-                &Condition {
-                    duel: Some(key),
-                    extra: true,
-                    ..Condition::default()
-                },
-            );
+            gate(&mut changed, &Condition { duel: Some(key), extra: true, ..Condition::default() });
             out.push(changed);
             // the unchanged triggers hold only while the duel does not (statics stay)
-            let not = Condition {
-                not_duel: Some(key),
-                extra: true,
-                ..Condition::default()
-            };
+            let not = Condition { not_duel: Some(key), extra: true, ..Condition::default() };
             for t in cur.triggers.iter_mut() {
                 t.cond = Some(Condition::and(t.cond.as_ref(), &not));
             }
@@ -924,9 +687,7 @@ mod tests {
         let bad = "[[character]]\nid = \"KS-001\"\nnumber = 1\nname = \"A\"\ntitle = \"B\"\ncost = 1\npower = 1\ngroup = \"Leaf Village\"\nkeywords = []\nrarity = \"C\"\nprintings = [\"KS-001-C\"]\neffects = [{ timing = \"main\", kind = \"instant\", do = [{ powerup = 2, tagret = \"self\" }] }]\n";
         let e = Catalog::from_files(&[("KS.toml", bad)]).unwrap_err();
         assert!(
-            e.0.starts_with(
-                "KS.toml:2 (KS-001), effect 1, clause 1: unknown field(s) ['tagret'] on powerup"
-            ),
+            e.0.starts_with("KS.toml:2 (KS-001), effect 1, clause 1: unknown field(s) ['tagret'] on powerup"),
             "{e}"
         );
     }

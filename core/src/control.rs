@@ -35,8 +35,7 @@ pub fn discard_duplicate(g: &mut GameState, uid: Uid) {
 
 /// Whether unit `uid` can hold control for `player`: in play, face-up, on their side.
 pub fn controls(g: &GameState, uid: Uid, player: i32) -> bool {
-    g.unit(uid)
-        .is_some_and(|u| !u.hidden && u.controller == player)
+    g.unit(uid).is_some_and(|u| !u.hidden && u.controller == player)
 }
 
 /// Control ends: `u` goes back to its owner's side of the same mission, as it is. What it

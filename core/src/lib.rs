@@ -10,7 +10,9 @@ pub mod attachments;
 pub mod board;
 pub mod cards;
 pub mod control;
+pub mod determinize;
 pub mod effects;
+pub mod invariants;
 pub mod language;
 pub mod names;
 pub mod play;
@@ -18,6 +20,8 @@ pub mod power;
 #[cfg(feature = "python")]
 pub mod python;
 pub mod rng;
+pub mod scenario;
 pub mod scoring;
 pub mod setup;
 pub mod state;
+pub mod view;

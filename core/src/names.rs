@@ -12,13 +12,7 @@ pub struct GroupId(pub u8);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct KeywordId(pub u16);
 
-pub const GROUPS: [&str; 5] = [
-    "Leaf Village",
-    "Sand Village",
-    "Sound Village",
-    "Akatsuki",
-    "Independent",
-];
+pub const GROUPS: [&str; 5] = ["Leaf Village", "Sand Village", "Sound Village", "Akatsuki", "Independent"];
 
 /// Alternative spellings met on cards, deck builders and in the community.
 const ALIASES: [(&str, &str); 15] = [
@@ -53,11 +47,7 @@ fn fold_char(c: char) -> Option<char> {
         'ū' | 'Ū' => 'u',
         _ => c,
     };
-    if base.is_ascii_alphanumeric() {
-        Some(base.to_ascii_lowercase())
-    } else {
-        None
-    }
+    if base.is_ascii_alphanumeric() { Some(base.to_ascii_lowercase()) } else { None }
 }
 
 /// The canonical key of a character name: `"Nine-Tails"` → `"nine-tailed-fox"`.
@@ -113,10 +103,7 @@ impl Interner {
 }
 
 pub fn group_id(s: &str) -> Option<GroupId> {
-    GROUPS
-        .iter()
-        .position(|g| *g == s)
-        .map(|i| GroupId(i as u8))
+    GROUPS.iter().position(|g| *g == s).map(|i| GroupId(i as u8))
 }
 
 pub fn group_text(g: GroupId) -> &'static str {

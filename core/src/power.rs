@@ -9,9 +9,7 @@
 use std::sync::Arc;
 
 use crate::effects::lines::{self, blanked, static_ctx};
-use crate::effects::selectors::{
-    candidates, card_fits, condition, core_power, matches, number, select,
-};
+use crate::effects::selectors::{candidates, card_fits, condition, core_power, matches, number, select};
 use crate::language::{Static, StaticKind};
 use crate::state::{Ctx, GameState, Inst, Phase, PowerKey, PowerTable, RANK_BONUS, Unit};
 
@@ -69,8 +67,7 @@ fn table(g: &GameState) -> PowerTable {
             for &uid in side {
                 let u = g.u(uid);
                 units.push(uid);
-                power[uid as usize] =
-                    Some((if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens);
+                power[uid as usize] = Some((if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens);
             }
         }
     }
@@ -113,10 +110,7 @@ fn table(g: &GameState) -> PowerTable {
         }
         power[uid as usize] = Some(p);
     }
-    PowerTable {
-        power,
-        sides: vec![[None, None]; g.missions.len()],
-    }
+    PowerTable { power, sides: vec![[None, None]; g.missions.len()] }
 }
 
 /// The characters in play that static `s` applies to.
@@ -130,10 +124,7 @@ fn static_targets(g: &GameState, ctx: &Ctx, s: &Static, units: &[i32]) -> Vec<i3
     if sel.pick.is_some() {
         return select(g, ctx, sel, true);
     }
-    candidates(g, ctx, sel)
-        .into_iter()
-        .filter(|&x| matches(g, ctx, sel, g.u(x), true))
-        .collect()
+    candidates(g, ctx, sel).into_iter().filter(|&x| matches(g, ctx, sel, g.u(x), true)).collect()
 }
 
 /// Power computed from scratch (no memo).
@@ -189,11 +180,7 @@ pub fn attachment_power(g: &GameState, a: Inst, host: Option<&Unit>) -> i64 {
         && !blanked(g, host)
     {
         for s in g.unit_card(host).own_statics(StaticKind::AttachmentPower) {
-            if s.opts
-                .filter
-                .as_ref()
-                .is_none_or(|f| card_fits(f, g.card(a)))
-            {
+            if s.opts.filter.as_ref().is_none_or(|f| card_fits(f, g.card(a))) {
                 p *= s.opts.times.unwrap_or(2);
             }
         }
@@ -263,12 +250,7 @@ pub fn mission_points(g: &GameState, mi: usize) -> i64 {
     let mut pts = g.card(m.card).points.unwrap_or(0) + RANK_BONUS[m.rank];
     for r in lines::lines(g).statics[StaticKind::MissionPoints.index()].iter() {
         if r.mission == mi as i32 {
-            pts += number(
-                g,
-                &static_ctx(r.unit, r.mission, r.controller, g),
-                &r.s.n,
-                false,
-            );
+            pts += number(g, &static_ctx(r.unit, r.mission, r.controller, g), &r.s.n, false);
         }
     }
     pts

@@ -23,12 +23,7 @@ pyo3::create_exception!(
     PyValueError,
     "The action is not legal in this state; the state is left untouched."
 );
-pyo3::create_exception!(
-    _core,
-    EngineError,
-    PyRuntimeError,
-    "The engine failed (a bug): the message says where."
-);
+pyo3::create_exception!(_core, EngineError, PyRuntimeError, "The engine failed (a bug): the message says where.");
 
 fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
@@ -39,9 +34,7 @@ fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
                 .cloned()
                 .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "unknown panic".into());
-            Err(EngineError::new_err(format!(
-                "engine failure in {what}: {msg}"
-            )))
+            Err(EngineError::new_err(format!("engine failure in {what}: {msg}")))
         }
     }
 }
@@ -51,10 +44,7 @@ fn cat() -> &'static Catalog {
 }
 
 fn card_index(id: &str) -> PyResult<u16> {
-    cat()
-        .card(id)
-        .map(|c| c.index)
-        .ok_or_else(|| PyValueError::new_err(format!("unknown card {id:?}")))
+    cat().card(id).map(|c| c.index).ok_or_else(|| PyValueError::new_err(format!("unknown card {id:?}")))
 }
 
 fn opt_to_py<'py>(py: Python<'py>, o: Opt) -> PyResult<Bound<'py, PyAny>> {
@@ -95,17 +85,12 @@ pub fn action_to_py<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyT
         Action::Reveal(u) => ("reveal", u).into_pyobject(py)?,
         Action::Attach(c, m, h, hid) => ("attach", c, m, h, hid).into_pyobject(py)?,
         Action::RevealAttachment(c) => ("reveal_attachment", c).into_pyobject(py)?,
-        Action::Choose(o) => PyTuple::new(
-            py,
-            [("choose").into_pyobject(py)?.into_any(), opt_to_py(py, o)?],
-        )?,
+        Action::Choose(o) => PyTuple::new(py, [("choose").into_pyobject(py)?.into_any(), opt_to_py(py, o)?])?,
     })
 }
 
 pub fn action_from_py(a: &Bound<'_, PyAny>) -> PyResult<Action> {
-    let t = a
-        .cast::<PyTuple>()
-        .map_err(|_| IllegalAction::new_err(format!("an action is a tuple, not {a}")))?;
+    let t = a.cast::<PyTuple>().map_err(|_| IllegalAction::new_err(format!("an action is a tuple, not {a}")))?;
     let kind: String = t.get_item(0)?.extract()?;
     let i = |k: usize| -> PyResult<i32> { t.get_item(k)?.extract::<i32>() };
     let b = |k: usize| -> PyResult<bool> { t.get_item(k)?.extract::<bool>() };
@@ -123,14 +108,8 @@ pub fn action_from_py(a: &Bound<'_, PyAny>) -> PyResult<Action> {
 
 fn deck_from(cards: Vec<String>, missions: Vec<String>, name: String) -> PyResult<GameDeck> {
     Ok(GameDeck {
-        cards: cards
-            .iter()
-            .map(|c| card_index(c))
-            .collect::<PyResult<_>>()?,
-        missions: missions
-            .iter()
-            .map(|c| card_index(c))
-            .collect::<PyResult<_>>()?,
+        cards: cards.iter().map(|c| card_index(c)).collect::<PyResult<_>>()?,
+        missions: missions.iter().map(|c| card_index(c)).collect::<PyResult<_>>()?,
         name,
     })
 }
@@ -156,12 +135,7 @@ fn cid(c: u16) -> String {
     cat().cards[c as usize].id.clone()
 }
 
-fn ev_to_py<'py>(
-    py: Python<'py>,
-    g: &GameState,
-    round: i32,
-    e: &Ev,
-) -> PyResult<Bound<'py, PyTuple>> {
+fn ev_to_py<'py>(py: Python<'py>, g: &GameState, round: i32, e: &Ev) -> PyResult<Bound<'py, PyTuple>> {
     let ids = |v: &Vec<u16>| v.iter().map(|&c| cid(c)).collect::<Vec<_>>();
     let t = match e {
         Ev::Dealt(p, h) => (round, "dealt", *p, ids(h)).into_pyobject(py)?,
@@ -172,15 +146,9 @@ fn ev_to_py<'py>(
         Ev::Chakra(p, n) => (round, "chakra", *p, *n).into_pyobject(py)?,
         Ev::Draw(p, c) => (round, "draw", *p, *c).into_pyobject(py)?,
         Ev::Pass(p) => (round, "pass", *p).into_pyobject(py)?,
-        Ev::Play(p, c, m, how, price) => {
-            (round, "play", *p, cid(*c), *m, *how, *price).into_pyobject(py)?
-        }
-        Ev::Reveal(p, c, m, price) => {
-            (round, "reveal", *p, cid(*c), *m, *price).into_pyobject(py)?
-        }
-        Ev::MissionResult(m, a, b, w) => {
-            (round, "mission_result", *m, *a, *b, *w).into_pyobject(py)?
-        }
+        Ev::Play(p, c, m, how, price) => (round, "play", *p, cid(*c), *m, *how, *price).into_pyobject(py)?,
+        Ev::Reveal(p, c, m, price) => (round, "reveal", *p, cid(*c), *m, *price).into_pyobject(py)?,
+        Ev::MissionResult(m, a, b, w) => (round, "mission_result", *m, *a, *b, *w).into_pyobject(py)?,
         Ev::GameOver(w, a, b) => (round, "game_over", *w, *a, *b).into_pyobject(py)?,
         Ev::Powerup(p, u, k) => (round, "powerup", *p, *u, *k).into_pyobject(py)?,
         Ev::ChakraGain(p, n) => (round, "chakra_gain", *p, *n).into_pyobject(py)?,
@@ -202,18 +170,12 @@ fn ev_to_py<'py>(
         Ev::RevealHand(p, c) => (round, "reveal_hand", *p, cid(*c)).into_pyobject(py)?,
         Ev::Split(p, u, v, m) => (round, "split", *p, *u, *v, *m).into_pyobject(py)?,
         Ev::Tax(p, u, k) => (round, "tax", *p, *u, *k).into_pyobject(py)?,
-        Ev::Attach(p, c, m, how, price) => {
-            (round, "attach", *p, cid(*c), *m, *how, *price).into_pyobject(py)?
-        }
+        Ev::Attach(p, c, m, how, price) => (round, "attach", *p, cid(*c), *m, *how, *price).into_pyobject(py)?,
         Ev::RevealAttachment(p, c, m, price) => {
             (round, "reveal_attachment", *p, cid(*c), *m, *price).into_pyobject(py)?
         }
-        Ev::DiscardAttachment(p, c) => {
-            (round, "discard_attachment", *p, cid(*c)).into_pyobject(py)?
-        }
-        Ev::MoveAttachment(p, c, u) => {
-            (round, "move_attachment", *p, cid(*c), *u).into_pyobject(py)?
-        }
+        Ev::DiscardAttachment(p, c) => (round, "discard_attachment", *p, cid(*c)).into_pyobject(py)?,
+        Ev::MoveAttachment(p, c, u) => (round, "move_attachment", *p, cid(*c), *u).into_pyobject(py)?,
         Ev::Duplicate(p, c, m) => (round, "duplicate", *p, cid(*c), *m).into_pyobject(py)?,
     };
     let _ = g;
@@ -251,18 +213,14 @@ impl Game {
         guard("new_game", || {
             let a = deck_from(cards_a, missions_a, names.0)?;
             let b = deck_from(cards_b, missions_b, names.1)?;
-            let g = setup::new_game(cat(), &a, &b, seed, events, first)
-                .map_err(|e| PyValueError::new_err(e.0))?;
+            let g = setup::new_game(cat(), &a, &b, seed, events, first).map_err(|e| PyValueError::new_err(e.0))?;
             Ok(Game { g })
         })
     }
 
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let acts = apply::legal_actions(&self.g);
-        let items = acts
-            .iter()
-            .map(|a| action_to_py(py, a))
-            .collect::<PyResult<Vec<_>>>()?;
+        let items = acts.iter().map(|a| action_to_py(py, a)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }
 
@@ -277,10 +235,7 @@ impl Game {
             return Err(IllegalAction::new_err("no decision is pending"));
         };
         if i >= d.len() {
-            return Err(IllegalAction::new_err(format!(
-                "action index {i} out of range ({} legal)",
-                d.len()
-            )));
+            return Err(IllegalAction::new_err(format!("action index {i} out of range ({} legal)", d.len())));
         }
         let a = d.nth(i);
         guard("apply", || apply::apply(&mut self.g, a).map_err(apply_err))
@@ -356,11 +311,7 @@ impl Game {
         out.set_item("player", d.player)?;
         out.set_item("kind", d.kind.as_str())?;
         if d.kind == crate::state::DecisionKind::Action {
-            let acts = d
-                .actions
-                .iter()
-                .map(|(a, _)| action_to_py(py, a))
-                .collect::<PyResult<Vec<_>>>()?;
+            let acts = d.actions.iter().map(|(a, _)| action_to_py(py, a)).collect::<PyResult<Vec<_>>>()?;
             out.set_item("options", PyList::new(py, acts)?)?;
             let prices = PyDict::new(py);
             for (a, p) in &d.actions {
@@ -368,11 +319,7 @@ impl Game {
             }
             out.set_item("prices", prices)?;
         } else {
-            let opts = d
-                .options
-                .iter()
-                .map(|o| opt_to_py(py, *o))
-                .collect::<PyResult<Vec<_>>>()?;
+            let opts = d.options.iter().map(|o| opt_to_py(py, *o)).collect::<PyResult<Vec<_>>>()?;
             out.set_item("options", PyList::new(py, opts)?)?;
         }
         out.set_item("prompt", prompt_text(&self.g, &d.prompt))?;
@@ -382,20 +329,12 @@ impl Game {
 
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let evs = self.g.events.as_deref().unwrap_or(&[]);
-        let items = evs
-            .iter()
-            .map(|(r, e)| ev_to_py(py, &self.g, *r, e))
-            .collect::<PyResult<Vec<_>>>()?;
+        let items = evs.iter().map(|(r, e)| ev_to_py(py, &self.g, *r, e)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }
 
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let items = self
-            .g
-            .history
-            .iter()
-            .map(|a| action_to_py(py, a))
-            .collect::<PyResult<Vec<_>>>()?;
+        let items = self.g.history.iter().map(|a| action_to_py(py, a)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }
 
@@ -461,10 +400,7 @@ impl Game {
             d.set_item("rank", m.rank)?;
             d.set_item("winner", m.winner)?;
             d.set_item("sides", (m.sides[0].clone(), m.sides[1].clone()))?;
-            d.set_item(
-                "attachments",
-                (m.attachments[0].clone(), m.attachments[1].clone()),
-            )?;
+            d.set_item("attachments", (m.attachments[0].clone(), m.attachments[1].clone()))?;
             out.push(d);
         }
         PyList::new(py, out)
@@ -536,8 +472,7 @@ fn play_random_game(
     let b = deck_from(cards_b, missions_b, String::new())?;
     let g = py.detach(|| {
         guard("play_random_game", || {
-            crate::play::random_game(cat(), &a, &b, seed)
-                .map_err(|e| EngineError::new_err(e.to_string()))
+            crate::play::random_game(cat(), &a, &b, seed).map_err(|e| EngineError::new_err(e.to_string()))
         })
     })?;
     Ok(Game { g })

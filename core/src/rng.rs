@@ -24,9 +24,7 @@ impl PyRandom {
         if key.is_empty() {
             key.push(0);
         }
-        PyRandom {
-            mt: Box::new(Mt::new_with_key(key)),
-        }
+        PyRandom { mt: Box::new(Mt::new_with_key(key)) }
     }
 
     pub fn next_u32(&mut self) -> u32 {

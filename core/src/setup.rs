@@ -24,16 +24,8 @@ pub fn blank(cat: &'static Catalog, seed: i128) -> GameState {
         cards: Vec::new(),
         owner: Vec::new(),
         players: [
-            Player {
-                index: 0,
-                set_aside: -1,
-                ..Player::default()
-            },
-            Player {
-                index: 1,
-                set_aside: -1,
-                ..Player::default()
-            },
+            Player { index: 0, set_aside: -1, ..Player::default() },
+            Player { index: 1, set_aside: -1, ..Player::default() },
         ],
         rng: PyRandom::new(seed),
         seed: seed as u64,
@@ -99,21 +91,12 @@ pub fn new_game(
     }
     for (pi, deck) in [a, b].into_iter().enumerate() {
         if deck.missions.len() != 3 {
-            let who = if deck.name.is_empty() {
-                pi.to_string()
-            } else {
-                deck.name.clone()
-            };
-            return Err(SetupError(format!(
-                "deck {who}: a player brings exactly 3 missions"
-            )));
+            let who = if deck.name.is_empty() { pi.to_string() } else { deck.name.clone() };
+            return Err(SetupError(format!("deck {who}: a player brings exactly 3 missions")));
         }
         for &c in &deck.cards {
             if c as usize >= cat.cards.len() {
-                return Err(SetupError(format!(
-                    "deck {}: card index {c} is not in the catalog",
-                    deck.name
-                )));
+                return Err(SetupError(format!("deck {}: card index {c} is not in the catalog", deck.name)));
             }
             g.cards.push(c);
             g.owner.push(pi as i32);
@@ -121,10 +104,7 @@ pub fn new_game(
         }
         for &c in &deck.missions {
             if c as usize >= cat.cards.len() {
-                return Err(SetupError(format!(
-                    "deck {}: mission index {c} is not in the catalog",
-                    deck.name
-                )));
+                return Err(SetupError(format!("deck {}: mission index {c} is not in the catalog", deck.name)));
             }
             g.cards.push(c);
             g.owner.push(pi as i32);
@@ -154,23 +134,14 @@ pub fn new_game(
     }
     if g.emitting() {
         for pi in 0..2 {
-            let hand: Vec<u16> = g.players[pi]
-                .hand
-                .iter()
-                .map(|&c| g.cards[c as usize])
-                .collect();
+            let hand: Vec<u16> = g.players[pi].hand.iter().map(|&c| g.cards[c as usize]).collect();
             g.emit(Ev::Dealt(pi as i32, hand)); // the hand before any mulligan
         }
     }
     g.phase = Phase::Mulligan;
     g.pending = Some(mulligan_decision(g.edge));
     if g.emitting() {
-        let ms: Vec<u16> = g
-            .mission_deck
-            .iter()
-            .rev()
-            .map(|&c| g.cards[c as usize])
-            .collect();
+        let ms: Vec<u16> = g.mission_deck.iter().rev().map(|&c| g.cards[c as usize]).collect();
         g.emit(Ev::Setup(g.edge, ms));
     }
     Ok(g)
@@ -196,11 +167,7 @@ pub fn mulligan(g: &mut GameState, player: i32, take: bool) {
         for q in 0..2 {
             g.players[q].drawn = 0; // the opening hand is not "drawn during the round"
             if g.emitting() {
-                let hand: Vec<u16> = g.players[q]
-                    .hand
-                    .iter()
-                    .map(|&c| g.cards[c as usize])
-                    .collect();
+                let hand: Vec<u16> = g.players[q].hand.iter().map(|&c| g.cards[c as usize]).collect();
                 g.emit(Ev::Opening(q as i32, hand));
             }
         }

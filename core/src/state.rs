@@ -167,16 +167,7 @@ impl Ctx {
         }
     }
     pub fn at(player: i32, source: Uid, mission: i32, card: Inst) -> Ctx {
-        Ctx {
-            player,
-            source,
-            mission,
-            card,
-            vars: Vec::new(),
-            upgrade: false,
-            ambush: false,
-            pinned: false,
-        }
+        Ctx { player, source, mission, card, vars: Vec::new(), upgrade: false, ambush: false, pinned: false }
     }
     pub fn get(&self, v: VarId) -> Option<&Val> {
         self.vars.iter().find(|(k, _)| *k == v).map(|(_, x)| x)
@@ -311,15 +302,7 @@ pub struct Decision {
 
 impl Decision {
     pub fn simple(player: i32, kind: DecisionKind, options: Vec<Opt>, prompt: Prompt) -> Decision {
-        Decision {
-            player,
-            kind,
-            options,
-            actions: Vec::new(),
-            prompt,
-            context: DecisionContext::None,
-            source: -1,
-        }
+        Decision { player, kind, options, actions: Vec::new(), prompt, context: DecisionContext::None, source: -1 }
     }
     /// The legal actions, in the order the engine offers them.
     pub fn legal(&self) -> Vec<Action> {
@@ -330,21 +313,13 @@ impl Decision {
         }
     }
     pub fn len(&self) -> usize {
-        if self.kind == DecisionKind::Action {
-            self.actions.len()
-        } else {
-            self.options.len()
-        }
+        if self.kind == DecisionKind::Action { self.actions.len() } else { self.options.len() }
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
     pub fn nth(&self, i: usize) -> Action {
-        if self.kind == DecisionKind::Action {
-            self.actions[i].0
-        } else {
-            Action::Choose(self.options[i])
-        }
+        if self.kind == DecisionKind::Action { self.actions[i].0 } else { Action::Choose(self.options[i]) }
     }
     pub fn price(&self, a: &Action) -> Option<i64> {
         self.actions.iter().find(|(x, _)| x == a).map(|(_, p)| *p)
@@ -379,12 +354,12 @@ pub enum LabelWhat {
 #[derive(Clone, Debug, PartialEq)]
 pub enum FrameStep {
     Step(&'static Step),
-    /// Start of an optional effect line: the controller may decline the whole line (up to `end`).
-    Gate {
-        end: usize,
-        label: Label,
-        must: bool,
-    },
+    /// Start of an optional effect line: the controller may decline the whole line (the `size`
+    /// steps that follow it).
+    Gate { size: usize, label: Label, must: bool },
+    /// A card's instant line whose applying depends on the board (a DUEL line, or a line a DUEL
+    /// modifier changes): judged when the lines above it have resolved, then replaced by its steps.
+    Line { card: u16, index: u8, applies: crate::effects::Applies, stack: u8 },
     /// Simultaneous triggers: the turn player picks which resolves first.
     Order(Vec<Frame>),
 }
@@ -675,10 +650,7 @@ impl GameState {
         }
     }
     pub fn att_power_of(&self, a: Inst) -> Option<i64> {
-        self.att_power
-            .iter()
-            .find(|(x, _)| *x == a)
-            .map(|(_, p)| *p)
+        self.att_power.iter().find(|(x, _)| *x == a).map(|(_, p)| *p)
     }
     pub fn ctx(&self, i: usize) -> &Ctx {
         &self.ctxs[i]

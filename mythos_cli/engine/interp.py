@@ -1614,15 +1614,14 @@ def v_discard_from_stack(g: GameState, frame: Frame, step: Step) -> None:
     gone = [c for c in u.stack if rules.card_fits(g, sel, g.cards[c])]
     keep = [c for c in u.stack if c not in gone]
     owner = g.players[u.owner]
+    if not keep:  # the whole stack goes: it leaves play (cards beneath first, then the top), not defeated
+        g.emit("strip", u.controller, u.uid, len(gone))
+        leave_play(g, u, "discard")
+        return
     for c in reversed(gone):
         owner.discard.append(c)
     g.board_version += 1
     g.emit("strip", u.controller, u.uid, len(gone))
-    if not keep:
-        u.stack = gone[-1:]  # leave_play wants a top card: put it back to move it with the others
-        owner.discard.pop()
-        leave_play(g, u, "discard")
-        return
     u.stack = keep
     if rules.has_name_on_side(g, u.mission, u.controller, g.cards[u.stack[-1]].name_key, except_uid=u.uid):
         g.missions[u.mission].sides[u.controller].remove(u)

@@ -9,9 +9,7 @@ use std::sync::Arc;
 use crate::cards::Card;
 use crate::language::{Grant, STATIC_KINDS, Static, StaticKind, TRIGGER_KINDS, TriggerOn};
 use crate::names::{GroupId, KeywordId};
-use crate::state::{
-    ActiveLine, Ctx, GameState, Inst, LinesCache, StaticRef, TriggerRef, Uid, Unit,
-};
+use crate::state::{ActiveLine, Ctx, GameState, Inst, LinesCache, StaticRef, TriggerRef, Uid, Unit};
 
 /// Every continuous line in force, grouped by kind (rebuilt when the board changed).
 pub fn lines(g: &GameState) -> Arc<LinesCache> {
@@ -21,23 +19,9 @@ pub fn lines(g: &GameState) -> Arc<LinesCache> {
     g.lines.borrow().clone()
 }
 
-fn push_card(
-    out: &mut Vec<ActiveLine>,
-    card: &Card,
-    unit: Uid,
-    mission: i32,
-    controller: i32,
-    inst: Inst,
-) {
+fn push_card(out: &mut Vec<ActiveLine>, card: &Card, unit: Uid, mission: i32, controller: i32, inst: Inst) {
     for li in 0..card.continuous.len() {
-        out.push(ActiveLine {
-            unit,
-            mission,
-            controller,
-            card: card.index,
-            line: li as u16,
-            inst,
-        });
+        out.push(ActiveLine { unit, mission, controller, card: card.index, line: li as u16, inst });
     }
 }
 
@@ -78,12 +62,7 @@ fn rebuild(g: &GameState) {
     for l in &out {
         let line = &cat.cards[l.card as usize].continuous[l.line as usize];
         for s in &line.statics {
-            statics[s.kind.index()].push(StaticRef {
-                unit: l.unit,
-                mission: l.mission,
-                controller: l.controller,
-                s,
-            });
+            statics[s.kind.index()].push(StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s });
         }
         for t in &line.triggers {
             triggers[t.on.index()].push(TriggerRef {
@@ -95,11 +74,7 @@ fn rebuild(g: &GameState) {
             });
         }
     }
-    *g.lines.borrow_mut() = Arc::new(LinesCache {
-        lines: out,
-        statics,
-        triggers,
-    });
+    *g.lines.borrow_mut() = Arc::new(LinesCache { lines: out, statics, triggers });
     g.lines_version.set(g.board_version);
 }
 
@@ -118,29 +93,19 @@ pub fn triggers_of(g: &GameState, on: TriggerOn) -> Vec<TriggerRef> {
 
 /// The context a static is read from: its card's controller, unit and mission.
 pub fn static_ctx(unit: Uid, mi: i32, ctl: i32, g: &GameState) -> Ctx {
-    let card = if unit >= 0 {
-        g.unit(unit).map_or(-1, |u| u.top())
-    } else {
-        -1
-    };
+    let card = if unit >= 0 { g.unit(unit).map_or(-1, |u| u.top()) } else { -1 };
     Ctx::at(ctl, unit, mi, card)
 }
 
 /// ⧗ blank: an attachment makes this character's own effect text blank.
 pub fn blanked(g: &GameState, u: &Unit) -> bool {
-    u.attachments
-        .iter()
-        .any(|&a| !g.att_is_hidden(a) && g.card(a).has_own_static(StaticKind::Blank))
+    u.attachments.iter().any(|&a| !g.att_is_hidden(a) && g.card(a).has_own_static(StaticKind::Blank))
 }
 
 /// Groups and keywords the face-up attachments of `u` add ("also considered …").
 pub fn granted(g: &GameState, u: &Unit) -> impl Iterator<Item = Grant> {
-    let cards: Vec<&'static Card> = u
-        .attachments
-        .iter()
-        .filter(|&&a| !g.att_is_hidden(a))
-        .map(|&a| g.card(a))
-        .collect();
+    let cards: Vec<&'static Card> =
+        u.attachments.iter().filter(|&&a| !g.att_is_hidden(a)).map(|&a| g.card(a)).collect();
     cards.into_iter().flat_map(|c| c.grants.iter().copied())
 }
 
@@ -180,7 +145,5 @@ pub fn unit_statics(g: &GameState, u: &Unit, kind: StaticKind) -> Vec<&'static S
 
 pub fn unit_has_static(g: &GameState, u: &Unit, kind: StaticKind) -> bool {
     (!blanked(g, u) && g.unit_card(u).has_own_static(kind))
-        || u.attachments
-            .iter()
-            .any(|&a| !g.att_is_hidden(a) && g.card(a).has_own_static(kind))
+        || u.attachments.iter().any(|&a| !g.att_is_hidden(a) && g.card(a).has_own_static(kind))
 }

@@ -17,8 +17,8 @@ use crate::effects::lines::static_ctx;
 use crate::effects::selectors::{condition, duel_present, number, select};
 use crate::language::{CountForm, ModMode, Modifier, Selector, Step, Verb};
 use crate::state::{
-    Ctx, Decision, DecisionContext, DecisionKind, Frame, FrameStep, GameState, Label, LabelWhat,
-    Opt, Phase, Prompt, Uid, Val,
+    Ctx, Decision, DecisionContext, DecisionKind, Frame, FrameStep, GameState, Label, LabelWhat, Opt, Phase, Prompt,
+    Uid, Val,
 };
 
 /// A step needs a choice: the decision the engine now waits for.
@@ -56,64 +56,33 @@ pub fn choose(
         opts.push(Opt::Skip);
     }
     let context = match frame.steps.get(frame.pc) {
-        Some(FrameStep::Gate { end, .. }) => DecisionContext::Line(
-            frame.steps[frame.pc + 1..*end]
+        Some(FrameStep::Gate { size, .. }) => DecisionContext::Line(
+            frame.steps[frame.pc + 1..(frame.pc + 1 + *size).min(frame.steps.len())]
                 .iter()
-                .filter_map(|s| {
-                    if let FrameStep::Step(s) = s {
-                        Some(*s)
-                    } else {
-                        None
-                    }
-                })
+                .filter_map(|s| if let FrameStep::Step(s) = s { Some(*s) } else { None })
                 .collect(),
         ),
         Some(FrameStep::Step(s)) => DecisionContext::Step(s),
         _ => DecisionContext::None,
     };
     let source = g.ctxs[frame.ctx].source;
-    Err(Need(Decision {
-        player,
-        kind,
-        options: opts,
-        actions: Vec::new(),
-        prompt,
-        context,
-        source,
-    }))
+    Err(Need(Decision { player, kind, options: opts, actions: Vec::new(), prompt, context, source }))
 }
 
 pub fn yes_no(g: &mut GameState, fi: usize, player: i32, prompt: Prompt) -> Res<bool> {
-    Ok(choose(
-        g,
-        fi,
-        player,
-        DecisionKind::YesNo,
-        vec![Opt::Bool(true), Opt::Bool(false)],
-        false,
-        prompt,
-    )? == Opt::Bool(true))
+    Ok(choose(g, fi, player, DecisionKind::YesNo, vec![Opt::Bool(true), Opt::Bool(false)], false, prompt)?
+        == Opt::Bool(true))
 }
 
 // ---- building frames -----------------------------------------------------------------
 
-/// A gate and the line's steps; `offset`: where they will stand in the frame (the gate's end is
-/// an index into the frame's steps, so a declined line skips exactly itself).
-pub fn line_steps(
-    steps: &[&'static Step],
-    label: Label,
-    must: bool,
-    offset: usize,
-) -> Vec<FrameStep> {
+/// A gate and the line's steps (a declined line skips exactly its own steps).
+pub fn line_steps(steps: &[&'static Step], label: Label, must: bool) -> Vec<FrameStep> {
     // A line is mandatory when it opens with "you must"; a later "must" ("if you do, you must
     // discard") binds only once the optional part was chosen.
     let must = must || steps.first().is_some_and(|s| s.must);
     let mut out = Vec::with_capacity(steps.len() + 1);
-    out.push(FrameStep::Gate {
-        end: offset + steps.len() + 1,
-        label,
-        must,
-    });
+    out.push(FrameStep::Gate { size: steps.len(), label, must });
     out.extend(steps.iter().map(|s| FrameStep::Step(s)));
     out
 }
@@ -123,7 +92,7 @@ fn refs(steps: &'static [Step]) -> Vec<&'static Step> {
 }
 
 /// What applies of a card's instant lines now, by timing.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Applies {
     pub main: bool,
     pub upgrade: bool,
@@ -145,10 +114,10 @@ impl Applies {
 
 /// The gated steps of a card's instant lines that apply now, top to bottom.
 ///
-/// A DUEL line applies when its named character is in the mission; modifier lines whose own
-/// timing applies replace or extend the line they modify (`as_main` makes the modified line
-/// apply on every play); a modifier that only repeats a line which does not apply now ("UPGRADE:
-/// repeat the AMBUSH effect") applies as a line of its own.
+/// Lines apply top to bottom, each judged when it resolves: a DUEL line, or a line a DUEL modifier
+/// changes, stands as a `Line` until the lines above it (and the triggers they caused) have
+/// resolved; the others are settled by the play itself (MAIN, UPGRADE, AMBUSH, FIRST STRIKE) and
+/// are built now.
 pub fn lines_frame_steps(
     g: &GameState,
     card: &'static Card,
@@ -157,39 +126,14 @@ pub fn lines_frame_steps(
     mi: i32,
     stack: usize,
 ) -> Vec<FrameStep> {
-    let effects: &'static [EffectLine] = if blank { &[] } else { &card.effects };
-    let holds = |line: &EffectLine| -> bool {
-        if line.timing == Timing::Duel {
-            return line.duel_key.is_some_and(|k| duel_present(g, mi, k));
-        }
-        applies.get(line.timing)
-    };
-    let mut mods: Vec<(Timing, &'static Modifier)> = Vec::new();
-    let mut promoted: Vec<Timing> = Vec::new();
-    for line in effects {
-        if line.kind != Kind::Modifier {
-            continue;
-        }
-        let Some(m) = line.encoding.as_ref().and_then(|e| e.modifier.as_ref()) else {
-            continue;
-        };
-        let upgraded_reveal = line.timing == Timing::Upgrade
-            && line.modifies == Some(Timing::Ambush)
-            && applies.ambush
-            && stack > 1;
-        if holds(line) || upgraded_reveal {
-            let Some(target) = line.modifies else {
-                continue;
-            };
-            if m.mode == ModMode::AsMain {
-                promoted.push(target);
-            } else {
-                mods.push((target, m));
-            }
-        }
-    }
     let mut steps: Vec<FrameStep> = Vec::new();
-    for (li, line) in effects.iter().enumerate() {
+    if blank {
+        return steps;
+    }
+    let effects = &card.effects;
+    let dueled: Vec<Timing> =
+        effects.iter().filter(|l| l.kind == Kind::Modifier && l.duel.is_some()).filter_map(|l| l.modifies).collect();
+    for (i, line) in effects.iter().enumerate() {
         if line.kind != Kind::Instant {
             continue;
         }
@@ -197,49 +141,68 @@ pub fn lines_frame_steps(
         if enc.steps.iter().all(|s| s.verb == Verb::Cheaper) {
             continue; // a price, already paid less (actions::play_cost)
         }
-        if !(holds(line) || promoted.contains(&line.timing)) {
-            for (t, m) in &mods {
-                // only "repeat the X effect" stands on its own
-                if *t == line.timing
-                    && m.mode == ModMode::Also
-                    && m.steps.iter().all(|s| s.verb == Verb::Repeat)
-                {
-                    let off = steps.len();
-                    steps.extend(line_steps(
-                        &refs(&m.steps),
-                        Label {
-                            card: card.index,
-                            what: LabelWhat::Repeat(li as u8),
-                        },
-                        false,
-                        off,
-                    ));
-                }
-            }
-            continue;
+        if line.timing == Timing::Duel || dueled.contains(&line.timing) {
+            steps.push(FrameStep::Line { card: card.index, index: i as u8, applies, stack: stack.min(255) as u8 });
+        } else {
+            steps.extend(line_now(g, card, i, applies, mi, stack));
         }
-        let mut body: Vec<&'static Step> = refs(&enc.steps);
-        for (t, m) in &mods {
-            if *t == line.timing {
-                if m.mode == ModMode::Instead {
-                    body = refs(&m.steps);
-                } else {
-                    body.extend(m.steps.iter());
-                }
-            }
-        }
-        let off = steps.len();
-        steps.extend(line_steps(
-            &body,
-            Label {
-                card: card.index,
-                what: LabelWhat::Line(li as u8),
-            },
-            false,
-            off,
-        ));
     }
     steps
+}
+
+/// One instant line's gated steps as the board stands now (nothing if it does not apply).
+///
+/// A DUEL line applies when its named character is in the mission; modifier lines whose own
+/// timing applies replace or extend the line they modify (`as_main` makes the modified line apply
+/// on every play); a modifier that only repeats a line which does not apply now ("UPGRADE: repeat
+/// the AMBUSH effect") applies as a line of its own.
+pub fn line_now(g: &GameState, card: &'static Card, index: usize, applies: Applies, mi: i32, stack: usize) -> Vec<FrameStep> {
+    let effects: &'static [EffectLine] = &card.effects;
+    let line = &effects[index];
+    let holds = |l: &EffectLine| -> bool {
+        if l.timing == Timing::Duel {
+            return l.duel_key.is_some_and(|k| duel_present(g, mi, k));
+        }
+        applies.get(l.timing)
+    };
+    let mut mods: Vec<&'static Modifier> = Vec::new();
+    let mut promoted = false;
+    for l in effects {
+        if l.kind != Kind::Modifier || l.modifies != Some(line.timing) {
+            continue;
+        }
+        let Some(m) = l.encoding.as_ref().and_then(|e| e.modifier.as_ref()) else { continue };
+        // "UPGRADE: AMBUSH effect: …" also holds when an upgraded character is revealed
+        let upgraded_reveal =
+            l.timing == Timing::Upgrade && l.modifies == Some(Timing::Ambush) && applies.ambush && stack > 1;
+        if holds(l) || upgraded_reveal {
+            if m.mode == ModMode::AsMain {
+                promoted = true;
+            } else {
+                mods.push(m);
+            }
+        }
+    }
+    let enc = line.encoding.as_ref().expect("an instant line");
+    if !(holds(line) || promoted) {
+        let mut out = Vec::new();
+        for m in mods {
+            // only "repeat the X effect" stands on its own
+            if m.mode == ModMode::Also && m.steps.iter().all(|s| s.verb == Verb::Repeat) {
+                out.extend(line_steps(&refs(&m.steps), Label { card: card.index, what: LabelWhat::Repeat(index as u8) }, false));
+            }
+        }
+        return out;
+    }
+    let mut body: Vec<&'static Step> = refs(&enc.steps);
+    for m in mods {
+        if m.mode == ModMode::Instead {
+            body = refs(&m.steps);
+        } else {
+            body.extend(m.steps.iter());
+        }
+    }
+    line_steps(&body, Label { card: card.index, what: LabelWhat::Line(index as u8) }, false)
 }
 
 /// The instant lines a character applies when played: MAIN, then UPGRADE/AMBUSH, top to bottom.
@@ -258,18 +221,12 @@ pub fn play_frame(
     let lines = lines::lines(g);
     if from_hand
         && !ambush
-        && lines.statics[crate::language::StaticKind::AmbushOnPlay.index()]
-            .iter()
-            .any(|r| r.mission == mi)
+        && lines.statics[crate::language::StaticKind::AmbushOnPlay.index()].iter().any(|r| r.mission == mi)
     {
         ambush = true; // ⧗ ambush_on_play: "played here from hand, its AMBUSH effects apply too"
     }
-    let applies = Applies {
-        main: true,
-        upgrade,
-        ambush,
-        first_strike: g.players[player as usize].plays_this_round == 1,
-    };
+    let applies =
+        Applies { main: true, upgrade, ambush, first_strike: g.players[player as usize].plays_this_round == 1 };
     let blank = lines::blanked(g, &u);
     let mut steps = lines_frame_steps(g, card, blank, applies, mi, u.stack.len());
     for r in lines.statics[crate::language::StaticKind::GrantLine.index()].iter() {
@@ -284,15 +241,10 @@ pub fn play_frame(
         if !crate::power::static_hits(g, &static_ctx(-1, r.mission, r.controller, g), s, &u) {
             continue;
         }
-        let off = steps.len();
         steps.extend(line_steps(
             &refs(&s.opts.do_),
-            Label {
-                card: card.index,
-                what: LabelWhat::Granted(timing.expect("checked")),
-            },
+            Label { card: card.index, what: LabelWhat::Granted(timing.expect("checked")) },
             false,
-            off,
         ));
     }
     if steps.is_empty() {
@@ -311,30 +263,21 @@ pub fn play_frame(
         pc: 0,
         choices: Vec::new(),
         cursor: 0,
-        label: Label {
-            card: card.index,
-            what: LabelWhat::Card,
-        },
+        label: Label { card: card.index, what: LabelWhat::Card },
     })
 }
 
 /// The instant lines an attachment applies when attached (MAIN; AMBUSH when revealed from
 /// face-down; FIRST STRIKE when it is the first card its player plays this round).
-pub fn attach_frame(
-    g: &mut GameState,
-    player: i32,
-    inst: i32,
-    host: Uid,
-    mi: i32,
-    ambush: bool,
-) -> Option<Frame> {
+pub fn attach_frame(g: &mut GameState, player: i32, inst: i32, host: Uid, mi: i32, ambush: bool) -> Option<Frame> {
     let card = g.card(inst);
     let p = &g.players[player as usize];
     let applies = Applies {
         main: true,
         upgrade: false,
         ambush,
-        first_strike: p.plays_this_round == 0 && p.attached_this_round == 1 && !ambush,
+        // a reveal counts as a play, exactly as for a character
+        first_strike: p.plays_this_round == 0 && p.attached_this_round == 1,
     };
     let where_ = if host >= 0 { g.u(host).mission } else { mi };
     let steps = lines_frame_steps(g, card, false, applies, where_, 1);
@@ -350,22 +293,13 @@ pub fn attach_frame(
         pc: 0,
         choices: Vec::new(),
         cursor: 0,
-        label: Label {
-            card: card.index,
-            what: LabelWhat::Card,
-        },
+        label: Label { card: card.index, what: LabelWhat::Card },
     })
 }
 
 /// SCORE lines of the mission, of a winning character, or (`attachment`) of an attachment on
 /// that character (`unit`) or on the mission (`unit` -1).
-pub fn score_frame(
-    g: &mut GameState,
-    player: i32,
-    unit: Uid,
-    mi: i32,
-    attachment: i32,
-) -> Option<Frame> {
+pub fn score_frame(g: &mut GameState, player: i32, unit: Uid, mi: i32, attachment: i32) -> Option<Frame> {
     let (card, inst, blank) = if attachment >= 0 {
         (g.card(attachment), attachment, false)
     } else if unit >= 0 {
@@ -382,16 +316,7 @@ pub fn score_frame(
                 && line.kind == Kind::Instant
                 && let Some(enc) = &line.encoding
             {
-                let off = steps.len();
-                steps.extend(line_steps(
-                    &refs(&enc.steps),
-                    Label {
-                        card: card.index,
-                        what: LabelWhat::Line(li as u8),
-                    },
-                    false,
-                    off,
-                ));
+                steps.extend(line_steps(&refs(&enc.steps), Label { card: card.index, what: LabelWhat::Line(li as u8) }, false));
             }
         }
     }
@@ -405,19 +330,12 @@ pub fn score_frame(
         pc: 0,
         choices: Vec::new(),
         cursor: 0,
-        label: Label {
-            card: card.index,
-            what: LabelWhat::Score,
-        },
+        label: Label { card: card.index, what: LabelWhat::Score },
     })
 }
 
 pub fn turn_player(g: &GameState) -> i32 {
-    if g.phase == Phase::Action {
-        g.current
-    } else {
-        g.edge
-    }
+    if g.phase == Phase::Action { g.current } else { g.edge }
 }
 
 /// Put newly triggered effects on the chain; several at once are ordered by the turn player.
@@ -430,8 +348,7 @@ pub fn push_frames(g: &mut GameState, frames: Vec<Frame>) {
         return;
     }
     // Mission effects are always last: they go beneath the characters' effects.
-    let (missions, chars): (Vec<Frame>, Vec<Frame>) =
-        frames.into_iter().partition(|f| g.ctxs[f.ctx].source == -1);
+    let (missions, chars): (Vec<Frame>, Vec<Frame>) = frames.into_iter().partition(|f| g.ctxs[f.ctx].source == -1);
     g.stack.extend(missions);
     if chars.len() == 1 {
         g.stack.extend(chars);
@@ -443,11 +360,19 @@ pub fn push_frames(g: &mut GameState, frames: Vec<Frame>) {
             pc: 0,
             choices: Vec::new(),
             cursor: 0,
-            label: Label {
-                card: 0,
-                what: LabelWhat::Plain("order triggers"),
-            },
+            label: Label { card: 0, what: LabelWhat::Plain("order triggers") },
         });
+    }
+}
+
+/// "This mission" is where the effect's character stands now (unless pinned).
+fn follow_source(g: &mut GameState, ci: usize) {
+    let src = g.ctxs[ci].source;
+    if let Some(u) = g.unit(src)
+        && !g.ctxs[ci].pinned
+    {
+        let m = u.mission;
+        g.ctxs[ci].mission = m;
     }
 }
 
@@ -464,9 +389,7 @@ pub fn run_top(g: &mut GameState) -> Res<()> {
     match &frame.steps[pc] {
         FrameStep::Order(frames) => {
             if frames.len() == 1 {
-                let FrameStep::Order(mut frames) =
-                    g.stack.pop().expect("a frame").steps.swap_remove(pc)
-                else {
+                let FrameStep::Order(mut frames) = g.stack.pop().expect("a frame").steps.swap_remove(pc) else {
                     unreachable!()
                 };
                 g.stack.push(frames.pop().expect("one frame"));
@@ -484,22 +407,20 @@ pub fn run_top(g: &mut GameState) -> Res<()> {
                 Prompt::Text("which effect resolves first"),
             )?;
             let frame = &mut g.stack[fi];
-            let FrameStep::Order(frames) = &mut frame.steps[pc] else {
-                unreachable!()
-            };
+            let FrameStep::Order(frames) = &mut frame.steps[pc] else { unreachable!() };
             let chosen = frames.remove(idx.int().unwrap_or(0) as usize);
             frame.choices.clear();
             g.stack.push(chosen);
             Ok(())
         }
-        FrameStep::Gate { end, label, must } => {
-            let (end, label, must) = (*end, *label, *must);
+        FrameStep::Gate { size, label, must } => {
+            let (size, label, must) = (*size, *label, *must);
             if !must {
                 let player = g.ctxs[frame.ctx].player;
                 let used = yes_no(g, fi, player, Prompt::UseLine(label))?;
                 if !used {
                     let frame = &mut g.stack[fi];
-                    frame.pc = end;
+                    frame.pc += 1 + size;
                     frame.choices.clear();
                     return Ok(());
                 }
@@ -509,22 +430,26 @@ pub fn run_top(g: &mut GameState) -> Res<()> {
             frame.choices.clear();
             Ok(())
         }
+        FrameStep::Line { card, index, applies, stack } => {
+            let (card, index, applies, stack) = (*card, *index, *applies, *stack);
+            let ci = frame.ctx;
+            follow_source(g, ci);
+            // judged now, after the lines above: replaced by its steps, if any
+            let card = &g.cat.cards[card as usize];
+            let here = line_now(g, card, index as usize, applies, g.ctxs[ci].mission, stack as usize);
+            let frame = &mut g.stack[fi];
+            frame.steps.splice(pc..pc + 1, here);
+            frame.choices.clear();
+            Ok(())
+        }
         FrameStep::Step(step) => {
             let step: &'static Step = step;
             let ci = frame.ctx;
-            let src = g.ctxs[ci].source;
-            if let Some(u) = g.unit(src)
-                && !g.ctxs[ci].pinned
-            {
-                let m = u.mission;
-                g.ctxs[ci].mission = m; // "this mission" is where the character stands now
-            }
-            let holds =
-                step.cond.is_none() || condition(g, &g.ctxs[ci].clone(), step.cond.as_ref(), false);
+            follow_source(g, ci);
+            let holds = step.cond.is_none() || condition(g, &g.ctxs[ci].clone(), step.cond.as_ref(), false);
             if holds {
                 // "you may …" inside a line: this step alone is optional
-                let go =
-                    !step.opts.may || yes_no(g, fi, g.ctxs[ci].player, Prompt::May(step.verb))?;
+                let go = !step.opts.may || yes_no(g, fi, g.ctxs[ci].player, Prompt::May(step.verb))?;
                 if go {
                     verbs::run(g, fi, step)?;
                 }
@@ -563,10 +488,7 @@ pub fn pick_units(
     exclude: &[Uid],
 ) -> Res<Vec<Uid>> {
     let ctx = ctx_of(g, fi);
-    let cands: Vec<Uid> = select(g, &ctx, sel, false)
-        .into_iter()
-        .filter(|x| !exclude.contains(x))
-        .collect();
+    let cands: Vec<Uid> = select(g, &ctx, sel, false).into_iter().filter(|x| !exclude.contains(x)).collect();
     if sel.self_ || sel.var.is_some() || sel.is_all() {
         return Ok(cands); // a snapshot: every target is fixed before anything changes
     }
@@ -575,11 +497,7 @@ pub fn pick_units(
         // "up to 1 … in every mission": one choice per mission, in mission order
         let mut out = Vec::new();
         for mi in 0..g.missions.len() {
-            let here: Vec<Uid> = cands
-                .iter()
-                .copied()
-                .filter(|&x| g.u(x).mission == mi as i32)
-                .collect();
+            let here: Vec<Uid> = cands.iter().copied().filter(|&x| g.u(x).mission == mi as i32).collect();
             out.extend(pick_among(g, fi, player, sel, here)?);
         }
         return Ok(out);
@@ -587,13 +505,7 @@ pub fn pick_units(
     pick_among(g, fi, player, sel, cands)
 }
 
-fn pick_among(
-    g: &mut GameState,
-    fi: usize,
-    player: i32,
-    sel: &'static Selector,
-    cands: Vec<Uid>,
-) -> Res<Vec<Uid>> {
+fn pick_among(g: &mut GameState, fi: usize, player: i32, sel: &'static Selector, cands: Vec<Uid>) -> Res<Vec<Uid>> {
     let prompt = Prompt::Target(sel);
     let (form, n) = match &sel.count {
         CountForm::One | CountForm::All => {
@@ -621,20 +533,8 @@ fn pick_among(
     if form == 1 {
         // "until only N remain": the chooser must pick the others one by one
         for _ in 0..(cands.len() as i64 - n).max(0) {
-            let left: Vec<Opt> = cands
-                .iter()
-                .filter(|x| !out.contains(x))
-                .map(|&x| Opt::Int(x))
-                .collect();
-            match choose(
-                g,
-                fi,
-                player,
-                DecisionKind::Target,
-                left,
-                false,
-                prompt.clone(),
-            )? {
+            let left: Vec<Opt> = cands.iter().filter(|x| !out.contains(x)).map(|&x| Opt::Int(x)).collect();
+            match choose(g, fi, player, DecisionKind::Target, left, false, prompt.clone())? {
                 Opt::Int(x) => out.push(x),
                 _ => break,
             }
@@ -720,11 +620,7 @@ pub fn label_text(g: &GameState, l: &Label) -> String {
     let card = &g.cat.cards[l.card as usize];
     match l.what {
         LabelWhat::Line(i) => format!("{} {}", card.name, card.effects[i as usize].label()),
-        LabelWhat::Repeat(i) => format!(
-            "{} {} (repeat)",
-            card.name,
-            card.effects[i as usize].label()
-        ),
+        LabelWhat::Repeat(i) => format!("{} {} (repeat)", card.name, card.effects[i as usize].label()),
         LabelWhat::Granted(t) => format!("{} (granted)", t.label()),
         LabelWhat::Trigger => format!("{} (trigger)", card.name),
         LabelWhat::Score => format!("{} SCORE", card.name),

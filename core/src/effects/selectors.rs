@@ -6,9 +6,7 @@
 
 use crate::cards::Card;
 use crate::effects::lines::{self, has_group, has_keyword};
-use crate::language::{
-    CardTypeSel, Condition, CountKind, Number, On, Pick, Selector, Side, StaticKind, Where,
-};
+use crate::language::{CardTypeSel, Condition, CountKind, Number, On, Pick, Selector, Side, StaticKind, Where};
 use crate::power;
 use crate::state::{Ctx, GameState, Inst, Uid, Unit, Val, vars};
 
@@ -27,11 +25,7 @@ pub fn cost_of(g: &GameState, u: &Unit) -> i64 {
 }
 
 fn pw(g: &GameState, u: &Unit, core: bool) -> i64 {
-    if core {
-        core_power(g, u)
-    } else {
-        power::power(g, u)
-    }
+    if core { core_power(g, u) } else { power::power(g, u) }
 }
 
 /// Whether unit `u` fits selector `sel` seen from `ctx` (`core`: a static's check).
@@ -127,9 +121,7 @@ pub fn matches(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -
     {
         return false;
     }
-    if sel.played_last_turn
-        && !(u.controller != ctx.player && last_plays(g, 1 - ctx.player).contains(&u.uid))
-    {
+    if sel.played_last_turn && !(u.controller != ctx.player && last_plays(g, 1 - ctx.player).contains(&u.uid)) {
         return false;
     }
     let need_power = sel.power_max.is_some()
@@ -193,19 +185,11 @@ pub fn matches(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -
 }
 
 fn last_plays(g: &GameState, player: i32) -> &[Uid] {
-    if (0..2).contains(&player) {
-        &g.last_turn_plays[player as usize]
-    } else {
-        &[]
-    }
+    if (0..2).contains(&player) { &g.last_turn_plays[player as usize] } else { &[] }
 }
 
 fn last_moves(g: &GameState, player: i32) -> &[Uid] {
-    if (0..2).contains(&player) {
-        &g.last_turn_moves[player as usize]
-    } else {
-        &[]
-    }
+    if (0..2).contains(&player) { &g.last_turn_moves[player as usize] } else { &[] }
 }
 
 /// The Shinobi Shiren selector fields (kept apart so KS selectors pay nothing for them).
@@ -229,10 +213,7 @@ fn matches_extra(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool)
         return false;
     }
     if let Some(w) = &sel.with_attachment
-        && !u
-            .attachments
-            .iter()
-            .any(|&a| !g.att_is_hidden(a) && card_fits(w, g.card(a)))
+        && !u.attachments.iter().any(|&a| !g.att_is_hidden(a) && card_fits(w, g.card(a)))
     {
         return false;
     }
@@ -346,10 +327,8 @@ pub fn select(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<Uid> 
             _ => vec![],
         };
     }
-    let mut out: Vec<Uid> = candidates(g, ctx, sel)
-        .into_iter()
-        .filter(|&x| matches(g, ctx, sel, g.u(x), core))
-        .collect();
+    let mut out: Vec<Uid> =
+        candidates(g, ctx, sel).into_iter().filter(|&x| matches(g, ctx, sel, g.u(x), core)).collect();
     if let Some(pick) = sel.pick
         && !out.is_empty()
     {
@@ -359,11 +338,7 @@ pub fn select(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<Uid> 
                 out.retain(|&x| cost_of(g, g.u(x)) == best);
             }
             Pick::StrongestUnique => {
-                let best = out
-                    .iter()
-                    .map(|&x| pw(g, g.u(x), core))
-                    .max()
-                    .expect("some");
+                let best = out.iter().map(|&x| pw(g, g.u(x), core)).max().expect("some");
                 out.retain(|&x| pw(g, g.u(x), core) == best);
                 if out.len() != 1 {
                     out.clear();
@@ -371,12 +346,7 @@ pub fn select(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<Uid> 
             }
             Pick::Weakest | Pick::Strongest => {
                 let vals = out.iter().map(|&x| pw(g, g.u(x), core));
-                let best = if pick == Pick::Weakest {
-                    vals.min()
-                } else {
-                    vals.max()
-                }
-                .expect("some");
+                let best = if pick == Pick::Weakest { vals.min() } else { vals.max() }.expect("some");
                 out.retain(|&x| pw(g, g.u(x), core) == best);
             }
         }
@@ -393,11 +363,7 @@ pub fn number(g: &GameState, ctx: &Ctx, n: &Number, core: bool) -> i64 {
                 CountKind::Units => {
                     let sel = c.selector.as_ref().expect("a selector");
                     let units = select(g, ctx, sel, core);
-                    let ph = if sel.extra || sel.keyword.is_some() {
-                        phantoms(g, ctx, sel)
-                    } else {
-                        vec![]
-                    };
+                    let ph = if sel.extra || sel.keyword.is_some() { phantoms(g, ctx, sel) } else { vec![] };
                     if c.missions {
                         let mut ms: Vec<i32> = units.iter().map(|&x| g.u(x).mission).collect();
                         ms.extend(ph.iter().copied());
@@ -409,9 +375,7 @@ pub fn number(g: &GameState, ctx: &Ctx, n: &Number, core: bool) -> i64 {
                     }
                 }
                 CountKind::Missions => g.missions.len() as i64,
-                CountKind::Attachments => {
-                    select_attachments(g, ctx, c.selector.as_ref()).len() as i64
-                }
+                CountKind::Attachments => select_attachments(g, ctx, c.selector.as_ref()).len() as i64,
                 CountKind::Stack => g.unit(ctx.source).map_or(0, |u| u.stack.len() as i64),
                 CountKind::AttachmentCost => match g.unit(ctx.source) {
                     None => 0,
@@ -419,8 +383,7 @@ pub fn number(g: &GameState, ctx: &Ctx, n: &Number, core: bool) -> i64 {
                         .attachments
                         .iter()
                         .filter(|&&a| {
-                            !g.att_is_hidden(a)
-                                && c.selector.as_ref().is_none_or(|s| card_fits(s, g.card(a)))
+                            !g.att_is_hidden(a) && c.selector.as_ref().is_none_or(|s| card_fits(s, g.card(a)))
                         })
                         .map(|&a| g.card(a).cost())
                         .sum(),
@@ -432,11 +395,7 @@ pub fn number(g: &GameState, ctx: &Ctx, n: &Number, core: bool) -> i64 {
                         .iter()
                         .map(|&x| {
                             let u = g.u(x);
-                            if c.kind == CountKind::PowerOf {
-                                pw(g, u, core)
-                            } else {
-                                cost_of(g, u)
-                            }
+                            if c.kind == CountKind::PowerOf { pw(g, u, core) } else { cost_of(g, u) }
                         })
                         .max()
                         .unwrap_or(0)
@@ -507,14 +466,8 @@ pub fn condition(g: &GameState, ctx: &Ctx, cond: Option<&Condition>, core: bool)
     }
     if cond.fewer_nonhidden_than_enemy {
         let m = &g.missions[ctx.mission as usize];
-        let mine = m.sides[ctx.player as usize]
-            .iter()
-            .filter(|&&x| !g.u(x).hidden)
-            .count();
-        let theirs = m.sides[(1 - ctx.player) as usize]
-            .iter()
-            .filter(|&&x| !g.u(x).hidden)
-            .count();
+        let mine = m.sides[ctx.player as usize].iter().filter(|&&x| !g.u(x).hidden).count();
+        let theirs = m.sides[(1 - ctx.player) as usize].iter().filter(|&&x| !g.u(x).hidden).count();
         if mine >= theirs {
             return false;
         }
@@ -563,18 +516,11 @@ fn condition_extra(g: &GameState, ctx: &Ctx, cond: &Condition, core: bool) -> bo
         return false;
     }
     if let Some(s) = &cond.here
-        && !select(g, ctx, s, core)
-            .iter()
-            .any(|&x| g.u(x).mission == ctx.mission)
+        && !select(g, ctx, s, core).iter().any(|&x| g.u(x).mission == ctx.mission)
     {
         return false;
     }
-    if !cond.exists_any.is_empty()
-        && !cond
-            .exists_any
-            .iter()
-            .any(|s| !select(g, ctx, s, core).is_empty())
-    {
+    if !cond.exists_any.is_empty() && !cond.exists_any.iter().any(|s| !select(g, ctx, s, core).is_empty()) {
         return false;
     }
     if let Some(v) = cond.var_unset
@@ -588,10 +534,7 @@ fn condition_extra(g: &GameState, ctx: &Ctx, cond: &Condition, core: bool) -> bo
         return false;
     }
     if let Some(s) = &cond.in_hand
-        && !g.players[ctx.player as usize]
-            .hand
-            .iter()
-            .any(|&c| card_fits(s, g.card(c)))
+        && !g.players[ctx.player as usize].hand.iter().any(|&c| card_fits(s, g.card(c)))
     {
         return false;
     }
@@ -612,11 +555,7 @@ fn condition_extra(g: &GameState, ctx: &Ctx, cond: &Condition, core: bool) -> bo
     }
     if let Some(s) = &cond.self_attached {
         match g.unit(ctx.source) {
-            Some(src)
-                if src
-                    .attachments
-                    .iter()
-                    .any(|&a| !g.att_is_hidden(a) && card_fits(s, g.card(a))) => {}
+            Some(src) if src.attachments.iter().any(|&a| !g.att_is_hidden(a) && card_fits(s, g.card(a))) => {}
             _ => return false,
         }
     }
@@ -628,10 +567,10 @@ pub fn duel_present(g: &GameState, mi: i32, key: crate::names::NameId) -> bool {
     if mi < 0 {
         return false;
     }
-    g.missions[mi as usize].sides.iter().any(|side| {
-        side.iter()
-            .any(|&x| !g.u(x).hidden && g.unit_card(g.u(x)).name_key == key)
-    })
+    g.missions[mi as usize]
+        .sides
+        .iter()
+        .any(|side| side.iter().any(|&x| !g.u(x).hidden && g.unit_card(g.u(x)).name_key == key))
 }
 
 /// A selector tested against a card about to be played, or in a zone (not a unit).
@@ -701,9 +640,7 @@ fn card_type_of(card: &Card) -> Option<CardTypeSel> {
 
 /// The card filter of a zone verb: its card type (character by default) and its fields.
 pub fn zone_fits(sel: Option<&Selector>, card: &Card) -> bool {
-    let typ = sel
-        .and_then(|s| s.card_type)
-        .unwrap_or(CardTypeSel::Character);
+    let typ = sel.and_then(|s| s.card_type).unwrap_or(CardTypeSel::Character);
     (typ == CardTypeSel::Any || card_type_of(card) == Some(typ)) && card_fits_opt(sel, card)
 }
 
@@ -736,10 +673,7 @@ pub fn attachment_fits(g: &GameState, ctx: &Ctx, sel: Option<&Selector>, at: Att
     if (sel.on == Some(On::Character) && host < 0) || (sel.on == Some(On::Mission) && host >= 0) {
         return false;
     }
-    if sel.side != Side::Any
-        && ctx.player >= 0
-        && (side == ctx.player) != (sel.side == Side::Friendly)
-    {
+    if sel.side != Side::Any && ctx.player >= 0 && (side == ctx.player) != (sel.side == Side::Friendly) {
         return false;
     }
     if sel.where_ == Where::This && mi != ctx.mission {
@@ -752,17 +686,11 @@ pub fn attachment_fits(g: &GameState, ctx: &Ctx, sel: Option<&Selector>, at: Att
         return false;
     }
     if g.att_is_hidden(inst) {
-        return sel.names.is_empty()
-            && sel.keyword.is_none()
-            && sel.keywords.is_empty()
-            && sel.group.is_none();
+        return sel.names.is_empty() && sel.keyword.is_none() && sel.keywords.is_empty() && sel.group.is_none();
     }
     card_fits(sel, g.card(inst))
 }
 
 pub fn select_attachments(g: &GameState, ctx: &Ctx, sel: Option<&Selector>) -> Vec<AttachmentAt> {
-    all_attachments(g)
-        .into_iter()
-        .filter(|&at| attachment_fits(g, ctx, sel, at))
-        .collect()
+    all_attachments(g).into_iter().filter(|&at| attachment_fits(g, ctx, sel, at)).collect()
 }

@@ -24,29 +24,15 @@ pub fn trigger_frame(
         g.missions[mi as usize].card
     };
     let card = g.card(inst);
-    let mission = if src >= 0 {
-        g.unit(src).map_or(mi, |u| u.mission)
-    } else {
-        mi
-    };
+    let mission = if src >= 0 { g.unit(src).map_or(mi, |u| u.mission) } else { mi };
     let mut ctx = Ctx::at(ctl, src, mission, inst);
     for (k, v) in vars_ {
         ctx.set(*k, v.clone());
     }
     let ci = g.new_ctx(ctx);
     let steps: Vec<&'static crate::language::Step> = t.steps.iter().collect();
-    let label = Label {
-        card: card.index,
-        what: LabelWhat::Trigger,
-    };
-    Frame {
-        steps: line_steps(&steps, label, t.must, 0),
-        ctx: ci,
-        pc: 0,
-        choices: Vec::new(),
-        cursor: 0,
-        label,
-    }
+    let label = Label { card: card.index, what: LabelWhat::Trigger };
+    Frame { steps: line_steps(&steps, label, t.must), ctx: ci, pc: 0, choices: Vec::new(), cursor: 0, label }
 }
 
 fn var(vars_: &[(VarId, Val)], v: VarId) -> Option<&Val> {
@@ -64,17 +50,10 @@ pub fn fire(g: &mut GameState, on: TriggerOn, unit: Option<&Unit>, vars_: &[(Var
         let t = r.t;
         let src = g.unit(r.unit);
         // a mission's own trigger is decided by the player it concerns
-        let player = if r.controller >= 0 {
-            r.controller
-        } else {
-            unit.map_or_else(|| turn_player(g), |u| u.controller)
-        };
-        let mut ctx = Ctx::at(
-            player,
-            if src.is_some() { r.unit } else { -1 },
-            src.map_or(r.mission, |s| s.mission),
-            r.inst,
-        );
+        let player =
+            if r.controller >= 0 { r.controller } else { unit.map_or_else(|| turn_player(g), |u| u.controller) };
+        let mut ctx =
+            Ctx::at(player, if src.is_some() { r.unit } else { -1 }, src.map_or(r.mission, |s| s.mission), r.inst);
         match on {
             TriggerOn::Moved => {
                 if t.who.is_some() {
@@ -136,10 +115,8 @@ pub fn fire(g: &mut GameState, on: TriggerOn, unit: Option<&Unit>, vars_: &[(Var
         let src_uid = if src.is_some() { r.unit } else { -1 };
         frames.push((src_uid, r.mission, player, t, r.inst));
     }
-    let frames: Vec<Frame> = frames
-        .into_iter()
-        .map(|(s, mi, p, t, inst)| trigger_frame(g, s, mi, p, t, vars_, inst))
-        .collect();
+    let frames: Vec<Frame> =
+        frames.into_iter().map(|(s, mi, p, t, inst)| trigger_frame(g, s, mi, p, t, vars_, inst)).collect();
     push_frames(g, frames);
 }
 
@@ -162,27 +139,16 @@ pub fn fire_moves(g: &mut GameState, moved: &[Uid], mover: i32) {
             src.map_or(r.mission, |s| s.mission),
             r.inst,
         );
-        if !moved
-            .iter()
-            .any(|&x| g.unit(x).is_some_and(|u| matches(g, &ctx, who, u, false)))
-        {
+        if !moved.iter().any(|&x| g.unit(x).is_some_and(|u| matches(g, &ctx, who, u, false))) {
             continue;
         }
         if t.cond.is_some() && !condition(g, &ctx, t.cond.as_ref(), false) {
             continue;
         }
-        frames.push((
-            if src.is_some() { r.unit } else { -1 },
-            r.mission,
-            r.controller,
-            t,
-            r.inst,
-        ));
+        frames.push((if src.is_some() { r.unit } else { -1 }, r.mission, r.controller, t, r.inst));
     }
-    let frames: Vec<Frame> = frames
-        .into_iter()
-        .map(|(s, mi, p, t, inst)| trigger_frame(g, s, mi, p, t, &[], inst))
-        .collect();
+    let frames: Vec<Frame> =
+        frames.into_iter().map(|(s, mi, p, t, inst)| trigger_frame(g, s, mi, p, t, &[], inst)).collect();
     push_frames(g, frames);
 }
 
@@ -194,11 +160,7 @@ pub fn fire_all(g: &mut GameState, on: TriggerOn, mission: i32) {
         if mission >= 0 && r.mission != mission {
             continue;
         }
-        let player = if r.controller >= 0 {
-            r.controller
-        } else {
-            turn_player(g)
-        };
+        let player = if r.controller >= 0 { r.controller } else { turn_player(g) };
         let src = if g.in_play(r.unit) { r.unit } else { -1 };
         let ctx = Ctx::at(player, src, r.mission, r.inst);
         if r.t.cond.is_some() && !condition(g, &ctx, r.t.cond.as_ref(), false) {
@@ -206,9 +168,7 @@ pub fn fire_all(g: &mut GameState, on: TriggerOn, mission: i32) {
         }
         frames.push((src, r.mission, player, r.t, r.inst));
     }
-    let frames: Vec<Frame> = frames
-        .into_iter()
-        .map(|(s, mi, p, t, inst)| trigger_frame(g, s, mi, p, t, &[], inst))
-        .collect();
+    let frames: Vec<Frame> =
+        frames.into_iter().map(|(s, mi, p, t, inst)| trigger_frame(g, s, mi, p, t, &[], inst)).collect();
     push_frames(g, frames);
 }

@@ -188,10 +188,7 @@ impl Selector {
     }
     /// `self`: this character.
     pub fn this() -> Selector {
-        Selector {
-            self_: true,
-            ..Selector::default()
-        }
+        Selector { self_: true, ..Selector::default() }
     }
 }
 
@@ -410,6 +407,10 @@ pub enum Dest {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum From {
     Hand,
+    /// your hand, or one of your hidden characters (face-down attachments) revealed in place
+    HandOrHidden,
+    /// one of your hidden characters, revealed in place ("play … while hidden")
+    Hidden,
     Discard,
     DeckTop,
     OpponentDeckTop,

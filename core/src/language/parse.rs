@@ -30,13 +30,7 @@ pub fn repr(v: &toml::Value) -> String {
         }
         toml::Value::Array(a) => format!("[{}]", a.iter().map(repr).collect::<Vec<_>>().join(", ")),
         toml::Value::Table(t) => {
-            format!(
-                "{{{}}}",
-                t.iter()
-                    .map(|(k, v)| format!("'{k}': {}", repr(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+            format!("{{{}}}", t.iter().map(|(k, v)| format!("'{k}': {}", repr(v))).collect::<Vec<_>>().join(", "))
         }
         toml::Value::Datetime(d) => d.to_string(),
     }
@@ -44,13 +38,7 @@ pub fn repr(v: &toml::Value) -> String {
 
 fn keys_repr(mut keys: Vec<&str>) -> String {
     keys.sort();
-    format!(
-        "[{}]",
-        keys.iter()
-            .map(|k| format!("'{k}'"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    format!("[{}]", keys.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", "))
 }
 
 const SEL_FIELDS: &[&str] = &[
@@ -152,19 +140,11 @@ const COND_FIELDS: &[&str] = &[
 pub fn verb_spec(name: &str) -> Option<(Verb, &'static str, &'static [&'static str])> {
     Some(match name {
         "powerup" => (Verb::Powerup, "number", &["target"]),
-        "remove_tokens" => (
-            Verb::RemoveTokens,
-            "number_or_all",
-            &["target", "give_self"],
-        ),
+        "remove_tokens" => (Verb::RemoveTokens, "number_or_all", &["target", "give_self"]),
         "gain_chakra" => (Verb::GainChakra, "number", &["who"]),
         "steal_chakra" => (Verb::StealChakra, "number", &[]),
         "draw" => (Verb::Draw, "number", &["who"]),
-        "discard" => (
-            Verb::Discard,
-            "number_or_all",
-            &["who", "chooser", "random", "filter"],
-        ),
+        "discard" => (Verb::Discard, "number_or_all", &["who", "chooser", "random", "filter"]),
         "look_hand" => (Verb::LookHand, "none", &[]),
         "look_hidden" => (Verb::LookHidden, "selector", &[]),
         "move" => (Verb::Move, "selector", &["to"]),
@@ -172,13 +152,7 @@ pub fn verb_spec(name: &str) -> Option<(Verb, &'static str, &'static [&'static s
         "defeat" => (Verb::Defeat, "selector", &["and", "chooser", "reveal"]),
         "take_control" => (Verb::TakeControl, "selector", &["move", "pay"]),
         "return_to_hand" => (Verb::ReturnToHand, "selector", &[]),
-        "play" => (
-            Verb::Play,
-            "selector_or_none",
-            &[
-                "from", "to", "discount", "hidden", "look", "upgrade", "many",
-            ],
-        ),
+        "play" => (Verb::Play, "selector_or_none", &["from", "to", "discount", "look", "upgrade", "many"]),
         "place_hidden" => (Verb::PlaceHidden, "none", &["from", "to"]),
         "gain_edge" => (Verb::GainEdge, "none", &["lock"]),
         "gain_points" => (Verb::GainPoints, "number", &[]),
@@ -200,20 +174,12 @@ pub fn verb_spec(name: &str) -> Option<(Verb, &'static str, &'static [&'static s
         "dig" => (Verb::Dig, "selector", &[]),
         "search_deck" => (Verb::SearchDeck, "selector", &["take"]),
         "pay_chakra" => (Verb::PayChakra, "number", &[]),
-        "reveal_hand" => (
-            Verb::RevealHand,
-            "number_or_all",
-            &["who", "random", "filter"],
-        ),
+        "reveal_hand" => (Verb::RevealHand, "number_or_all", &["who", "random", "filter"]),
         "for_each" => (Verb::ForEach, "selector", &["do"]),
         "for_each_mission" => (Verb::ForEachMission, "selector", &["do"]),
         "times" => (Verb::Times, "number", &["do"]),
         "one_of" => (Verb::OneOf, "branches", &[]),
-        "attach" => (
-            Verb::Attach,
-            "selector_or_none",
-            &["from", "to", "discount", "hidden"],
-        ),
+        "attach" => (Verb::Attach, "selector_or_none", &["from", "to", "discount", "hidden"]),
         "attach_self" => (Verb::AttachSelf, "selector", &["power"]),
         "discard_attachment" => (Verb::DiscardAttachment, "selector", &[]),
         "move_attachment" => (Verb::MoveAttachment, "selector_or_var", &["onto", "ignore"]),
@@ -279,11 +245,7 @@ pub const VERB_NAMES: [&str; 49] = [
 ];
 
 pub fn verb_name(v: Verb) -> &'static str {
-    VERB_NAMES
-        .iter()
-        .copied()
-        .find(|n| verb_spec(n).map(|s| s.0) == Some(v))
-        .unwrap_or("?")
+    VERB_NAMES.iter().copied().find(|n| verb_spec(n).map(|s| s.0) == Some(v)).unwrap_or("?")
 }
 
 const GENERIC_KEYS: [&str; 5] = ["target", "if", "must", "as", "may"];
@@ -322,11 +284,7 @@ pub const STATIC_NAMES: [(&str, StaticKind); STATIC_KINDS] = [
 ];
 
 pub fn static_name(k: StaticKind) -> &'static str {
-    STATIC_NAMES
-        .iter()
-        .find(|(_, x)| *x == k)
-        .map(|(n, _)| *n)
-        .unwrap_or("?")
+    STATIC_NAMES.iter().find(|(_, x)| *x == k).map(|(n, _)| *n).unwrap_or("?")
 }
 
 pub const TRIGGER_NAMES: [(&str, TriggerOn); TRIGGER_KINDS] = [
@@ -372,10 +330,7 @@ pub struct Parser<'a> {
 fn as_int(v: &toml::Value, where_: &str, key: &str) -> R<i64> {
     match v {
         toml::Value::Integer(n) => Ok(*n),
-        _ => err(format!(
-            "{where_}: {key} must be a whole number, not {}",
-            repr(v)
-        )),
+        _ => err(format!("{where_}: {key} must be a whole number, not {}", repr(v))),
     }
 }
 
@@ -393,20 +348,14 @@ fn truthy(v: &toml::Value) -> bool {
 fn opt_bool(v: &toml::Value, where_: &str, key: &str) -> R<bool> {
     match v {
         toml::Value::Boolean(b) => Ok(*b),
-        _ => err(format!(
-            "{where_}: {key} must be true or false, not {}",
-            repr(v)
-        )),
+        _ => err(format!("{where_}: {key} must be true or false, not {}", repr(v))),
     }
 }
 
 fn string_list(v: &toml::Value) -> Vec<String> {
     match v {
         toml::Value::String(s) => vec![s.clone()],
-        toml::Value::Array(a) => a
-            .iter()
-            .filter_map(|x| x.as_str().map(str::to_string))
-            .collect(),
+        toml::Value::Array(a) => a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect(),
         _ => Vec::new(),
     }
 }
@@ -419,20 +368,14 @@ impl Parser<'_> {
     fn var_of(&mut self, v: &toml::Value, where_: &str, key: &str) -> R<VarId> {
         match v.as_str() {
             Some(s) => Ok(self.var(s)),
-            None => err(format!(
-                "{where_}: {key} names a remembered value, not {}",
-                repr(v)
-            )),
+            None => err(format!("{where_}: {key} names a remembered value, not {}", repr(v))),
         }
     }
 
     fn keyword(&mut self, v: &toml::Value, where_: &str, key: &str) -> R<KeywordId> {
         match v.as_str() {
             Some(s) => Ok(KeywordId(self.keywords.id(s))),
-            None => err(format!(
-                "{where_}: {key} must be a keyword (a string), not {}",
-                repr(v)
-            )),
+            None => err(format!("{where_}: {key} must be a keyword (a string), not {}", repr(v))),
         }
     }
 
@@ -459,21 +402,12 @@ impl Parser<'_> {
                 "{where_}: a selector is a table like {{ side = \"enemy\", where = \"this\" }} or \"self\""
             ));
         };
-        let unknown: Vec<&str> = t
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !SEL_FIELDS.contains(k))
-            .collect();
+        let unknown: Vec<&str> = t.keys().map(String::as_str).filter(|k| !SEL_FIELDS.contains(k)).collect();
         if !unknown.is_empty() {
-            return err(format!(
-                "{where_}: unknown selector field(s) {}",
-                keys_repr(unknown)
-            ));
+            return err(format!("{where_}: unknown selector field(s) {}", keys_repr(unknown)));
         }
         let mut s = Selector::default();
-        if t.keys().any(|k| SS_FIELDS.contains(&k.as_str()))
-            || (t.get("self").is_some_and(truthy) && t.len() > 1)
-        {
+        if t.keys().any(|k| SS_FIELDS.contains(&k.as_str())) || (t.get("self").is_some_and(truthy) && t.len() > 1) {
             s.extra = true;
         }
         for (k, v) in t {
@@ -485,9 +419,7 @@ impl Parser<'_> {
                         Some("enemy") => Side::Enemy,
                         Some("any") => Side::Any,
                         _ => {
-                            return err(format!(
-                                "{where_}: side must be one of ('friendly', 'enemy', 'any')"
-                            ));
+                            return err(format!("{where_}: side must be one of ('friendly', 'enemy', 'any')"));
                         }
                     }
                 }
@@ -533,10 +465,7 @@ impl Parser<'_> {
                 "power_lt" => s.power_lt = Some(self.number(v, where_)?),
                 "with_attachment" => s.with_attachment = Some(Box::new(self.selector(v, where_)?)),
                 "keywords" => {
-                    s.keywords = string_list(v)
-                        .iter()
-                        .map(|x| KeywordId(self.keywords.id(x)))
-                        .collect();
+                    s.keywords = string_list(v).iter().map(|x| KeywordId(self.keywords.id(x))).collect();
                 }
                 "card_type" => {
                     s.card_type = Some(match v.as_str() {
@@ -612,9 +541,7 @@ impl Parser<'_> {
             }
             _ => {}
         }
-        err(format!(
-            "{where_}: count is 1, \"all\", {{ up_to = N }}, {{ keep = N }} or {{ total_power_max = N }}"
-        ))
+        err(format!("{where_}: count is 1, \"all\", {{ up_to = N }}, {{ keep = N }} or {{ total_power_max = N }}"))
     }
 
     pub fn number(&mut self, raw: &toml::Value, where_: &str) -> R<Number> {
@@ -633,31 +560,14 @@ impl Parser<'_> {
                     ("power_of", CountKind::PowerOf),
                     ("cost_of", CountKind::CostOf),
                 ];
-                let forms: Vec<&str> = t
-                    .keys()
-                    .map(String::as_str)
-                    .filter(|k| FORMS.iter().any(|(f, _)| f == k))
-                    .collect();
-                if forms.len() == 1
-                    && t.keys()
-                        .all(|k| k == forms[0] || k == "plus" || k == "times")
-                {
+                let forms: Vec<&str> =
+                    t.keys().map(String::as_str).filter(|k| FORMS.iter().any(|(f, _)| f == k)).collect();
+                if forms.len() == 1 && t.keys().all(|k| k == forms[0] || k == "plus" || k == "times") {
                     let form = forms[0];
                     let v = &t[form];
-                    let sel = if v.is_table() {
-                        Some(self.selector(v, where_)?)
-                    } else {
-                        None
-                    };
-                    if [
-                        "count",
-                        "missions_with",
-                        "attachments",
-                        "attachment_cost",
-                        "power_of",
-                        "cost_of",
-                    ]
-                    .contains(&form)
+                    let sel = if v.is_table() { Some(self.selector(v, where_)?) } else { None };
+                    if ["count", "missions_with", "attachments", "attachment_cost", "power_of", "cost_of"]
+                        .contains(&form)
                         && sel.is_none()
                     {
                         return err(format!("{where_}: {form} takes a selector table"));
@@ -689,15 +599,9 @@ impl Parser<'_> {
 
     pub fn condition(&mut self, raw: &toml::Value, where_: &str) -> R<Condition> {
         let Some(t) = raw.as_table() else {
-            return err(format!(
-                "{where_}: a condition is a table, e.g. {{ edge = true }}"
-            ));
+            return err(format!("{where_}: a condition is a table, e.g. {{ edge = true }}"));
         };
-        let unknown: Vec<&str> = t
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !COND_FIELDS.contains(k))
-            .collect();
+        let unknown: Vec<&str> = t.keys().map(String::as_str).filter(|k| !COND_FIELDS.contains(k)).collect();
         if !unknown.is_empty() {
             let mut allowed: Vec<&str> = COND_FIELDS.to_vec();
             allowed.sort();
@@ -722,10 +626,7 @@ impl Parser<'_> {
                     let Some(a) = v.as_array() else {
                         return err(format!("{where_}: exists_any is a list of selectors"));
                     };
-                    c.exists_any = a
-                        .iter()
-                        .map(|x| self.selector(x, where_))
-                        .collect::<R<_>>()?;
+                    c.exists_any = a.iter().map(|x| self.selector(x, where_)).collect::<R<_>>()?;
                 }
                 "duel" => c.duel = Some(self.name(v.as_str().unwrap_or_default())),
                 "not_duel" => c.not_duel = Some(self.name(v.as_str().unwrap_or_default())),
@@ -770,11 +671,7 @@ impl Parser<'_> {
         let Some(t) = raw.as_table() else {
             return err(format!("{where_}: a step is a table"));
         };
-        let verbs: Vec<&str> = t
-            .keys()
-            .map(String::as_str)
-            .filter(|k| verb_spec(k).is_some())
-            .collect();
+        let verbs: Vec<&str> = t.keys().map(String::as_str).filter(|k| verb_spec(k).is_some()).collect();
         if verbs.len() != 1 {
             let mut known: Vec<&str> = VERB_NAMES.to_vec();
             known.sort();
@@ -830,34 +727,23 @@ impl Parser<'_> {
                 }
             }
             "branches" => {
-                let ok = value.as_array().is_some_and(|a| {
-                    a.len() >= 2
-                        && a.iter()
-                            .all(|b| b.as_array().is_some_and(|b| !b.is_empty()))
-                });
+                let ok = value
+                    .as_array()
+                    .is_some_and(|a| a.len() >= 2 && a.iter().all(|b| b.as_array().is_some_and(|b| !b.is_empty())));
                 if !ok {
-                    return err(format!(
-                        "{where_}: one_of is a list of at least two step lists"
-                    ));
+                    return err(format!("{where_}: one_of is a list of at least two step lists"));
                 }
                 let mut branches = Vec::new();
                 for (i, b) in value.as_array().expect("checked").iter().enumerate() {
                     let here = format!("{where_}, option {}", i + 1);
                     branches.push(
-                        b.as_array()
-                            .expect("checked")
-                            .iter()
-                            .map(|s| self.step(s, &here))
-                            .collect::<R<Vec<_>>>()?,
+                        b.as_array().expect("checked").iter().map(|s| self.step(s, &here)).collect::<R<Vec<_>>>()?,
                     );
                 }
                 Arg::Branches(branches)
             }
             "name" => {
-                return err(format!(
-                    "{where_}: unknown special {}; known: none",
-                    repr(value)
-                ));
+                return err(format!("{where_}: unknown special {}; known: none", repr(value)));
             }
             _ => Arg::None,
         };
@@ -874,9 +760,7 @@ impl Parser<'_> {
                         Some("to_or_from") => Dest::ToOrFrom,
                         Some("that") => Dest::That,
                         _ => {
-                            return err(format!(
-                                "{where_}: to must be other, this, any, anywhere, to_or_from or that"
-                            ));
+                            return err(format!("{where_}: to must be other, this, any, anywhere, to_or_from or that"));
                         }
                     })
                 }
@@ -886,10 +770,7 @@ impl Parser<'_> {
                         Some("each") => Some(Who::Each),
                         Some("you") => None,
                         _ => {
-                            return err(format!(
-                                "{where_}: who must be opponent or each, not {}",
-                                repr(v)
-                            ));
+                            return err(format!("{where_}: who must be opponent or each, not {}", repr(v)));
                         }
                     }
                 }
@@ -902,13 +783,15 @@ impl Parser<'_> {
                 "from" => {
                     o.from = Some(match v.as_str() {
                         Some("hand") => From::Hand,
+                        Some("hand_or_hidden") => From::HandOrHidden,
+                        Some("hidden") => From::Hidden,
                         Some("discard") => From::Discard,
                         Some("deck_top") => From::DeckTop,
                         Some("opponent_deck_top") => From::OpponentDeckTop,
                         Some("deck") => From::Deck,
                         _ => {
                             return err(format!(
-                                "{where_}: from must be hand, discard, deck_top, opponent_deck_top or deck"
+                                "{where_}: from must be hand, hand_or_hidden, hidden, discard, deck_top, opponent_deck_top or deck"
                             ));
                         }
                     })
@@ -983,43 +866,21 @@ impl Parser<'_> {
             Some(v) => Some(self.var_of(v, where_, "as")?),
             None => None,
         };
-        Ok(Step {
-            verb,
-            arg,
-            target,
-            cond,
-            opts: o,
-            must: t.get("must").is_some_and(truthy),
-            as_,
-        })
+        Ok(Step { verb, arg, target, cond, opts: o, must: t.get("must").is_some_and(truthy), as_ })
     }
 
     fn static_(&mut self, t: &Table, where_: &str) -> R<Static> {
         let name = t.get("static").and_then(|v| v.as_str()).unwrap_or_default();
-        let Some(kind) = STATIC_NAMES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, k)| *k)
-        else {
+        let Some(kind) = STATIC_NAMES.iter().find(|(n, _)| *n == name).map(|(_, k)| *k) else {
             return err(format!(
                 "{where_}: unknown static '{name}'; known: {}",
-                STATIC_NAMES
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                STATIC_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
             ));
         };
-        let unknown: Vec<&str> = t
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !STATIC_KEYS.contains(k) && *k != "keyword")
-            .collect();
+        let unknown: Vec<&str> =
+            t.keys().map(String::as_str).filter(|k| !STATIC_KEYS.contains(k) && *k != "keyword").collect();
         if !unknown.is_empty() {
-            return err(format!(
-                "{where_}: unknown field(s) {} on static {name}",
-                keys_repr(unknown)
-            ));
+            return err(format!("{where_}: unknown field(s) {} on static {name}", keys_repr(unknown)));
         }
         let mut o = StaticOpts::default();
         for (k, v) in t {
@@ -1040,9 +901,7 @@ impl Parser<'_> {
                             "defeat" => Event::Defeat,
                             "move" => Event::Move,
                             other => {
-                                return err(format!(
-                                    "{where_}: events are hide, defeat or move, not '{other}'"
-                                ));
+                                return err(format!("{where_}: events are hide, defeat or move, not '{other}'"));
                             }
                         });
                     }
@@ -1068,15 +927,9 @@ impl Parser<'_> {
             }
         }
         if kind == StaticKind::GrantLine
-            && (o.do_.is_empty()
-                || !matches!(
-                    o.timing.as_deref(),
-                    Some("main") | Some("ambush") | Some("upgrade")
-                ))
+            && (o.do_.is_empty() || !matches!(o.timing.as_deref(), Some("main") | Some("ambush") | Some("upgrade")))
         {
-            return err(format!(
-                "{where_}: grant_line needs timing (main, ambush or upgrade) and do = [steps]"
-            ));
+            return err(format!("{where_}: grant_line needs timing (main, ambush or upgrade) and do = [steps]"));
         }
         if kind == StaticKind::Phantom && o.keyword.is_none() {
             return err(format!("{where_}: phantom needs keyword = \"…\""));
@@ -1093,29 +946,15 @@ impl Parser<'_> {
             Some(v) => Some(self.condition(v, where_)?),
             None => None,
         };
-        Ok(Static {
-            kind,
-            n,
-            target,
-            cond,
-            opts: o,
-        })
+        Ok(Static { kind, n, target, cond, opts: o })
     }
 
     fn trigger(&mut self, t: &Table, where_: &str) -> R<Trigger> {
         let name = t.get("on").and_then(|v| v.as_str()).unwrap_or_default();
-        let Some(on) = TRIGGER_NAMES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, k)| *k)
-        else {
+        let Some(on) = TRIGGER_NAMES.iter().find(|(n, _)| *n == name).map(|(_, k)| *k) else {
             return err(format!(
                 "{where_}: unknown trigger '{name}'; known: {}",
-                TRIGGER_NAMES
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                TRIGGER_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
             ));
         };
         let unknown: Vec<&str> = t
@@ -1124,16 +963,9 @@ impl Parser<'_> {
             .filter(|k| !["on", "who", "do", "must", "if", "by", "filter"].contains(k))
             .collect();
         if !unknown.is_empty() {
-            return err(format!(
-                "{where_}: unknown field(s) {} on trigger {name}",
-                keys_repr(unknown)
-            ));
+            return err(format!("{where_}: unknown field(s) {} on trigger {name}", keys_repr(unknown)));
         }
-        let Some(steps) = t
-            .get("do")
-            .and_then(|v| v.as_array())
-            .filter(|a| !a.is_empty())
-        else {
+        let Some(steps) = t.get("do").and_then(|v| v.as_array()).filter(|a| !a.is_empty()) else {
             return err(format!("{where_}: a trigger needs do = [ …steps… ]"));
         };
         let mut parsed = Vec::new();
@@ -1147,9 +979,7 @@ impl Parser<'_> {
         let mut by_you = false;
         if let Some(by) = t.get("by") {
             if !matches!(on, TriggerOn::Moved | TriggerOn::Defeated) || by.as_str() != Some("you") {
-                return err(format!(
-                    "{where_}: by = \"you\" is only for the moved and defeated triggers"
-                ));
+                return err(format!("{where_}: by = \"you\" is only for the moved and defeated triggers"));
             }
             by_you = true;
         }
@@ -1164,15 +994,7 @@ impl Parser<'_> {
             Some(v) => Some(self.selector(v, where_)?),
             None => None,
         };
-        Ok(Trigger {
-            on,
-            who,
-            steps: parsed,
-            must: t.get("must").is_some_and(truthy),
-            by_you,
-            filter,
-            cond: None,
-        })
+        Ok(Trigger { on, who, steps: parsed, must: t.get("must").is_some_and(truthy), by_you, filter, cond: None })
     }
 
     /// One line's `do`; `kind` is the line's kind (instant, continuous …).
@@ -1200,12 +1022,7 @@ impl Parser<'_> {
                             toml::Value::Array(a) => a.clone(),
                             _ => vec![v.clone()],
                         };
-                        Host::Characters(
-                            items
-                                .iter()
-                                .map(|x| self.selector(x, &here))
-                                .collect::<R<_>>()?,
-                        )
+                        Host::Characters(items.iter().map(|x| self.selector(x, &here)).collect::<R<_>>()?)
                     });
                 } else if t.len() == 1
                     && let Some(g) = t.get("grant").and_then(|g| g.as_table())
@@ -1233,16 +1050,9 @@ impl Parser<'_> {
                 if t.len() != 1 || t["as_main"].as_bool() != Some(true) {
                     return err(format!("{here}: write {{ as_main = true }}"));
                 }
-                enc.modifier = Some(Modifier {
-                    mode: ModMode::AsMain,
-                    steps: Vec::new(),
-                });
+                enc.modifier = Some(Modifier { mode: ModMode::AsMain, steps: Vec::new() });
             } else if t.contains_key("instead") || t.contains_key("also") {
-                let mode = if t.contains_key("instead") {
-                    "instead"
-                } else {
-                    "also"
-                };
+                let mode = if t.contains_key("instead") { "instead" } else { "also" };
                 if t.len() != 1 {
                     return err(format!("{here}: a modifier has only 'instead' or 'also'"));
                 }
@@ -1251,30 +1061,20 @@ impl Parser<'_> {
                 for (j, s) in body.iter().enumerate() {
                     steps.push(self.step(s, &format!("{here}, step {}", j + 1))?);
                 }
-                enc.modifier = Some(Modifier {
-                    mode: if mode == "instead" {
-                        ModMode::Instead
-                    } else {
-                        ModMode::Also
-                    },
-                    steps,
-                });
+                enc.modifier =
+                    Some(Modifier { mode: if mode == "instead" { ModMode::Instead } else { ModMode::Also }, steps });
             } else {
                 enc.steps.push(self.step(clause, &here)?);
             }
         }
         if kind == Kind::Continuous && !enc.steps.is_empty() {
-            return err(format!(
-                "{where_}: a continuous line holds statics and triggers, not instant steps"
-            ));
+            return err(format!("{where_}: a continuous line holds statics and triggers, not instant steps"));
         }
         if kind == Kind::Instant && (!enc.statics.is_empty() || !enc.triggers.is_empty()) {
             return err(format!("{where_}: an instant line holds steps only"));
         }
         if kind == Kind::Modifier && enc.modifier.is_none() {
-            return err(format!(
-                "{where_}: a modifier line needs {{ instead = [...] }} or {{ also = [...] }}"
-            ));
+            return err(format!("{where_}: a modifier line needs {{ instead = [...] }} or {{ also = [...] }}"));
         }
         if kind == Kind::Condition {
             if host.is_none() {
@@ -1282,11 +1082,7 @@ impl Parser<'_> {
                     "{where_}: an ATTACH line needs {{ attach_to = \"mission\" }} or {{ attach_to = {{ …selector… }} }}"
                 ));
             }
-            return Ok(Encoding {
-                host,
-                grants: enc.grants,
-                ..Encoding::default()
-            });
+            return Ok(Encoding { host, grants: enc.grants, ..Encoding::default() });
         }
         Ok(enc)
     }
