@@ -478,6 +478,16 @@ fn play_random_game(
     Ok(Game { g })
 }
 
+/// The tool's English for every effect line of a card (a version or printing id), one string
+/// per line in card order: the same text as `mythos_cli.catalog.render.describe(line, card)`.
+#[pyfunction]
+fn describe(card_id: &str) -> PyResult<Vec<String>> {
+    let card = &cat().cards[card_index(card_id)? as usize];
+    guard("describe", || {
+        Ok(crate::language::render::describe_card(cat(), card))
+    })
+}
+
 /// The card files compiled into the core: (file name, TOML text).
 #[pyfunction]
 fn card_files() -> Vec<(&'static str, &'static str)> {
@@ -489,6 +499,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_function(wrap_pyfunction!(play_random_game, m)?)?;
     m.add_function(wrap_pyfunction!(card_files, m)?)?;
+    m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

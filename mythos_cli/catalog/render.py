@@ -20,3 +20,12 @@ def describe(line: EffectLine, card: Card | None = None) -> str:
         return NOT_ENCODED
     source = "attachment" if card is not None and card.type == "attachment" and card.attach_to == "character" else None
     return line.encoding.render(line.modifies, source)
+
+
+def core_describe(card: Card) -> list[str]:
+    """The Rust core's wording of every effect line of ``card``, in card order: the very strings
+    ``describe`` gives (``tests/test_core_render.py`` holds them equal). Raises ImportError when
+    the core (``mythos_cli._core``) is not built."""
+    from mythos_cli import _core
+
+    return list(_core.describe(card.id))

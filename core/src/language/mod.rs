@@ -107,6 +107,8 @@ pub struct Selector {
     pub not_group: Option<GroupId>,
     /// lower-cased word the card name must contain
     pub name_has: Option<String>,
+    /// the same word as the card file spells it (the English says "Hyuga-named")
+    pub name_has_text: Option<String>,
     pub with_attachment: Option<Box<Selector>>,
     pub controlled: Option<bool>,
     pub owned: Option<bool>,
@@ -162,6 +164,7 @@ impl Default for Selector {
             name_var_key: None,
             not_group: None,
             name_has: None,
+            name_has_text: None,
             with_attachment: None,
             controlled: None,
             owned: None,

@@ -503,7 +503,10 @@ impl Parser<'_> {
                     s.name_var = Some(self.var(&name));
                     s.name_var_key = Some(self.var(&format!("{name}_name")));
                 }
-                "name_has" => s.name_has = v.as_str().map(str::to_lowercase),
+                "name_has" => {
+                    s.name_has = v.as_str().map(str::to_lowercase);
+                    s.name_has_text = v.as_str().map(str::to_string);
+                }
                 "other" => s.other = truthy(v),
                 "played_last_turn" => s.played_last_turn = truthy(v),
                 "power_lt_self" => s.power_lt_self = truthy(v),

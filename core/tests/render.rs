@@ -1,0 +1,210 @@
+//! The Rust renderer says exactly what the Python renderer says, for every effect line of the
+//! bundled catalog and every selector a step resolves (a target prompt).
+//!
+//! The golden files come from the Python renderer: `python core/tests/make_renderings.py`
+//! rewrites them (rerun it whenever the Python wording changes).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use mythos_core::cards::Catalog;
+use mythos_core::language::render::{describe, selector, selector_placed};
+use mythos_core::language::{Arg, Encoding, Host, Onto, Selector, Step};
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// The rows of a golden file: every field but the last is a key, the last is the text.
+fn golden(name: &str) -> Vec<(Vec<String>, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run core/tests/make_renderings.py)",
+            path.display()
+        )
+    });
+    text.lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let mut fields: Vec<String> = l.split('\t').map(str::to_string).collect();
+            let last = fields.pop().expect("a text field");
+            (fields, unescape(&last))
+        })
+        .collect()
+}
+
+/// (path, selector) of every selector a step resolves, nested steps included, in the order
+/// the golden script (`step_selectors`) walks them.
+fn step_selectors<'a>(steps: &'a [Step], prefix: &str, out: &mut Vec<(String, &'a Selector)>) {
+    for (i, s) in steps.iter().enumerate() {
+        let here = format!("{prefix}{i}");
+        if let Some(sel) = s.selector() {
+            out.push((format!("{here}.arg"), sel));
+        }
+        if let Some(t) = &s.target {
+            out.push((format!("{here}.target"), t));
+        }
+        if let Some(and) = &s.opts.and {
+            out.push((format!("{here}.and"), and));
+        }
+        if let Some(Onto::Selector(onto)) = &s.opts.onto {
+            out.push((format!("{here}.onto"), onto));
+        }
+        step_selectors(&s.opts.do_, &format!("{here}.do"), out);
+        if let Arg::Branches(bs) = &s.arg {
+            for (j, b) in bs.iter().enumerate() {
+                step_selectors(b, &format!("{here}.or{j}."), out);
+            }
+        }
+    }
+}
+
+fn line_selectors(enc: &Encoding) -> Vec<(String, &Selector)> {
+    let mut out = Vec::new();
+    step_selectors(&enc.steps, "step", &mut out);
+    if let Some(m) = &enc.modifier {
+        step_selectors(&m.steps, "mod", &mut out);
+    }
+    for (i, st) in enc.statics.iter().enumerate() {
+        if let Some(t) = &st.target {
+            out.push((format!("static{i}.target"), t));
+        }
+        step_selectors(&st.opts.do_, &format!("static{i}.do"), &mut out);
+    }
+    for (i, t) in enc.triggers.iter().enumerate() {
+        if let Some(w) = &t.who {
+            out.push((format!("trigger{i}.who"), w));
+        }
+        step_selectors(&t.steps, &format!("trigger{i}.step"), &mut out);
+    }
+    if let Some(Host::Characters(sels)) = &enc.host {
+        for (i, s) in sels.iter().enumerate() {
+            out.push((format!("host{i}"), s));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_line_renders_as_in_python() {
+    let cat = Catalog::bundled();
+    let expected: BTreeMap<(String, usize), String> = golden("renderings.tsv")
+        .into_iter()
+        .map(|(k, text)| ((k[0].clone(), k[1].parse().expect("a line index")), text))
+        .collect();
+    let mut mismatches = Vec::new();
+    let mut compared = 0;
+    for card in &cat.cards {
+        for (i, line) in card.effects.iter().enumerate() {
+            let got = describe(cat, card, line);
+            match expected.get(&(card.id.clone(), i)) {
+                None => mismatches.push(format!(
+                    "{} line {i}: not in renderings.tsv\n  rust:   {got}",
+                    card.id
+                )),
+                Some(want) if *want != got => mismatches.push(format!(
+                    "{} line {i}:\n  python: {want}\n  rust:   {got}",
+                    card.id
+                )),
+                Some(_) => compared += 1,
+            }
+        }
+    }
+    let lines: usize = cat.cards.iter().map(|c| c.effects.len()).sum();
+    if expected.len() != lines {
+        mismatches.push(format!(
+            "renderings.tsv holds {} lines, the catalog {lines}",
+            expected.len()
+        ));
+    }
+    for m in &mismatches {
+        eprintln!("{m}");
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{} of {lines} lines differ ({compared} identical)",
+        mismatches.len()
+    );
+    eprintln!("{compared} effect lines identical");
+}
+
+/// The forms of `FORMS` in the golden script: (form, plural, bare, place).
+const FORMS: [(&str, Option<bool>, bool, bool); 4] = [
+    ("prompt", None, false, true),
+    ("all", Some(true), true, true),
+    ("one", Some(false), false, false),
+    ("bare", Some(false), true, false),
+];
+
+#[test]
+fn every_target_prompt_renders_as_in_python() {
+    let cat = Catalog::bundled();
+    let expected: BTreeMap<(String, usize, String, String), String> = golden("selectors.tsv")
+        .into_iter()
+        .map(|(k, text)| {
+            let line = k[1].parse().expect("a line index");
+            ((k[0].clone(), line, k[2].clone(), k[3].clone()), text)
+        })
+        .collect();
+    let mut mismatches = Vec::new();
+    let mut seen = 0;
+    for card in &cat.cards {
+        for (i, line) in card.effects.iter().enumerate() {
+            let Some(enc) = &line.encoding else { continue };
+            for (path, sel) in line_selectors(enc) {
+                for (form, plural, bare, place) in FORMS {
+                    seen += 1;
+                    let got = if form == "prompt" {
+                        selector(cat, sel, None, false) // the very call the engine's prompts make
+                    } else {
+                        selector_placed(cat, sel, plural, bare, place)
+                    };
+                    let key = (card.id.clone(), i, path.clone(), form.to_string());
+                    match expected.get(&key) {
+                        None => mismatches.push(format!(
+                            "{} line {i} {path} {form}: not in selectors.tsv",
+                            card.id
+                        )),
+                        Some(want) if *want != got => mismatches.push(format!(
+                            "{} line {i} {path} {form}:\n  python: {want}\n  rust:   {got}",
+                            card.id
+                        )),
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+    }
+    if seen != expected.len() {
+        mismatches.push(format!(
+            "selectors.tsv holds {} renderings, the catalog {seen}",
+            expected.len()
+        ));
+    }
+    for m in &mismatches {
+        eprintln!("{m}");
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{} of {seen} selector renderings differ",
+        mismatches.len()
+    );
+    eprintln!("{seen} selector renderings identical");
+}
