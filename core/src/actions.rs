@@ -151,7 +151,14 @@ pub fn has_name_on_side(g: &GameState, mi: usize, player: i32, key: crate::names
 }
 
 /// The same, counting only face-up characters when `face_up` (what the opponent can see).
-pub fn name_on_side(g: &GameState, mi: usize, player: i32, key: crate::names::NameId, except: Uid, face_up: bool) -> bool {
+pub fn name_on_side(
+    g: &GameState,
+    mi: usize,
+    player: i32,
+    key: crate::names::NameId,
+    except: Uid,
+    face_up: bool,
+) -> bool {
     g.missions[mi].sides[player as usize].iter().any(|&x| {
         let u = g.u(x);
         x != except && g.unit_card(u).name_key == key && !(face_up && u.hidden)

@@ -52,7 +52,9 @@ pub fn attach_places(g: &GameState, player: i32, inst: Inst, discount: i64, here
     // characters that take any of this player's attachments, ignoring the ATTACH condition (SS-065)
     let anyhost: Vec<Uid> = lines::lines(g).statics[StaticKind::ManyAttachments.index()]
         .iter()
-        .filter(|r| r.unit >= 0 && r.controller == player && g.unit(r.unit).is_some_and(|u| takes_any_attachment(g, player, u)))
+        .filter(|r| {
+            r.unit >= 0 && r.controller == player && g.unit(r.unit).is_some_and(|u| takes_any_attachment(g, player, u))
+        })
         .map(|r| r.unit)
         .collect();
     for mi in missions {
@@ -179,7 +181,10 @@ pub fn host_ok(g: &GameState, player: i32, inst: Inst, u: &Unit, ignore: bool) -
 /// face-up character of `player` takes any attachment of theirs, whatever its ATTACH condition (a
 /// mission attachment included).
 pub fn takes_any_attachment(g: &GameState, player: i32, u: &Unit) -> bool {
-    !u.hidden && u.controller == player && g.unit_card(u).has_own_static(StaticKind::ManyAttachments) && !lines::blanked(g, u)
+    !u.hidden
+        && u.controller == player
+        && g.unit_card(u).has_own_static(StaticKind::ManyAttachments)
+        && !lines::blanked(g, u)
 }
 
 /// Whether character `u` may take one more attachment of `player` (ATTACH condition aside).

@@ -483,9 +483,7 @@ fn play_random_game(
 #[pyfunction]
 fn describe(card_id: &str) -> PyResult<Vec<String>> {
     let card = &cat().cards[card_index(card_id)? as usize];
-    guard("describe", || {
-        Ok(crate::language::render::describe_card(cat(), card))
-    })
+    guard("describe", || Ok(crate::language::render::describe_card(cat(), card)))
 }
 
 /// The card files compiled into the core: (file name, TOML text).

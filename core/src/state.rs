@@ -356,10 +356,19 @@ pub enum FrameStep {
     Step(&'static Step),
     /// Start of an optional effect line: the controller may decline the whole line (the `size`
     /// steps that follow it).
-    Gate { size: usize, label: Label, must: bool },
+    Gate {
+        size: usize,
+        label: Label,
+        must: bool,
+    },
     /// A card's instant line whose applying depends on the board (a DUEL line, or a line a DUEL
     /// modifier changes): judged when the lines above it have resolved, then replaced by its steps.
-    Line { card: u16, index: u8, applies: crate::effects::Applies, stack: u8 },
+    Line {
+        card: u16,
+        index: u8,
+        applies: crate::effects::Applies,
+        stack: u8,
+    },
     /// Simultaneous triggers: the turn player picks which resolves first.
     Order(Vec<Frame>),
 }

@@ -23,6 +23,9 @@ pub struct UnitView {
     pub attachments: Vec<Option<u16>>,
 }
 
+/// Cards as a player sees them: catalog indices, None for a face-down card of the opponent.
+pub type Seen = Vec<Option<u16>>;
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct View {
     pub player: i32,
@@ -42,7 +45,7 @@ pub struct View {
     pub units: Vec<UnitView>,
     pub passed: (bool, bool),
     /// per mission: (mine, theirs)
-    pub mission_attachments: Vec<(Vec<Option<u16>>, Vec<Option<u16>>)>,
+    pub mission_attachments: Vec<(Seen, Seen)>,
 }
 
 /// Hidden characters `player` may look at any time (⧗ see_hidden).

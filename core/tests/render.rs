@@ -31,15 +31,9 @@ fn unescape(s: &str) -> String {
 
 /// The rows of a golden file: every field but the last is a key, the last is the text.
 fn golden(name: &str) -> Vec<(Vec<String>, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (run core/tests/make_renderings.py)",
-            path.display()
-        )
-    });
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run core/tests/make_renderings.py)", path.display()));
     text.lines()
         .filter(|l| !l.is_empty())
         .map(|l| {
@@ -115,33 +109,22 @@ fn every_line_renders_as_in_python() {
         for (i, line) in card.effects.iter().enumerate() {
             let got = describe(cat, card, line);
             match expected.get(&(card.id.clone(), i)) {
-                None => mismatches.push(format!(
-                    "{} line {i}: not in renderings.tsv\n  rust:   {got}",
-                    card.id
-                )),
-                Some(want) if *want != got => mismatches.push(format!(
-                    "{} line {i}:\n  python: {want}\n  rust:   {got}",
-                    card.id
-                )),
+                None => mismatches.push(format!("{} line {i}: not in renderings.tsv\n  rust:   {got}", card.id)),
+                Some(want) if *want != got => {
+                    mismatches.push(format!("{} line {i}:\n  python: {want}\n  rust:   {got}", card.id))
+                }
                 Some(_) => compared += 1,
             }
         }
     }
     let lines: usize = cat.cards.iter().map(|c| c.effects.len()).sum();
     if expected.len() != lines {
-        mismatches.push(format!(
-            "renderings.tsv holds {} lines, the catalog {lines}",
-            expected.len()
-        ));
+        mismatches.push(format!("renderings.tsv holds {} lines, the catalog {lines}", expected.len()));
     }
     for m in &mismatches {
         eprintln!("{m}");
     }
-    assert!(
-        mismatches.is_empty(),
-        "{} of {lines} lines differ ({compared} identical)",
-        mismatches.len()
-    );
+    assert!(mismatches.is_empty(), "{} of {lines} lines differ ({compared} identical)", mismatches.len());
     eprintln!("{compared} effect lines identical");
 }
 
@@ -178,14 +161,9 @@ fn every_target_prompt_renders_as_in_python() {
                     };
                     let key = (card.id.clone(), i, path.clone(), form.to_string());
                     match expected.get(&key) {
-                        None => mismatches.push(format!(
-                            "{} line {i} {path} {form}: not in selectors.tsv",
-                            card.id
-                        )),
-                        Some(want) if *want != got => mismatches.push(format!(
-                            "{} line {i} {path} {form}:\n  python: {want}\n  rust:   {got}",
-                            card.id
-                        )),
+                        None => mismatches.push(format!("{} line {i} {path} {form}: not in selectors.tsv", card.id)),
+                        Some(want) if *want != got => mismatches
+                            .push(format!("{} line {i} {path} {form}:\n  python: {want}\n  rust:   {got}", card.id)),
                         Some(_) => {}
                     }
                 }
@@ -193,18 +171,11 @@ fn every_target_prompt_renders_as_in_python() {
         }
     }
     if seen != expected.len() {
-        mismatches.push(format!(
-            "selectors.tsv holds {} renderings, the catalog {seen}",
-            expected.len()
-        ));
+        mismatches.push(format!("selectors.tsv holds {} renderings, the catalog {seen}", expected.len()));
     }
     for m in &mismatches {
         eprintln!("{m}");
     }
-    assert!(
-        mismatches.is_empty(),
-        "{} of {seen} selector renderings differ",
-        mismatches.len()
-    );
+    assert!(mismatches.is_empty(), "{} of {seen} selector renderings differ", mismatches.len());
     eprintln!("{seen} selector renderings identical");
 }

@@ -156,7 +156,14 @@ pub fn lines_frame_steps(
 /// timing applies replace or extend the line they modify (`as_main` makes the modified line apply
 /// on every play); a modifier that only repeats a line which does not apply now ("UPGRADE: repeat
 /// the AMBUSH effect") applies as a line of its own.
-pub fn line_now(g: &GameState, card: &'static Card, index: usize, applies: Applies, mi: i32, stack: usize) -> Vec<FrameStep> {
+pub fn line_now(
+    g: &GameState,
+    card: &'static Card,
+    index: usize,
+    applies: Applies,
+    mi: i32,
+    stack: usize,
+) -> Vec<FrameStep> {
     let effects: &'static [EffectLine] = &card.effects;
     let line = &effects[index];
     let holds = |l: &EffectLine| -> bool {
@@ -189,7 +196,11 @@ pub fn line_now(g: &GameState, card: &'static Card, index: usize, applies: Appli
         for m in mods {
             // only "repeat the X effect" stands on its own
             if m.mode == ModMode::Also && m.steps.iter().all(|s| s.verb == Verb::Repeat) {
-                out.extend(line_steps(&refs(&m.steps), Label { card: card.index, what: LabelWhat::Repeat(index as u8) }, false));
+                out.extend(line_steps(
+                    &refs(&m.steps),
+                    Label { card: card.index, what: LabelWhat::Repeat(index as u8) },
+                    false,
+                ));
             }
         }
         return out;
@@ -316,7 +327,11 @@ pub fn score_frame(g: &mut GameState, player: i32, unit: Uid, mi: i32, attachmen
                 && line.kind == Kind::Instant
                 && let Some(enc) = &line.encoding
             {
-                steps.extend(line_steps(&refs(&enc.steps), Label { card: card.index, what: LabelWhat::Line(li as u8) }, false));
+                steps.extend(line_steps(
+                    &refs(&enc.steps),
+                    Label { card: card.index, what: LabelWhat::Line(li as u8) },
+                    false,
+                ));
             }
         }
     }

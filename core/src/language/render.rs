@@ -12,9 +12,9 @@
 
 use crate::cards::{Card, CardType, Catalog, EffectLine, Kind, Timing};
 use crate::language::{
-    ANY, Arg, Both, CardTypeSel, Condition, Count, CountForm, CountKind, Dest, Encoding, Event,
-    From, Grant, Host, ModMode, Modifier, Number, On, Onto, Pick, Selector, Side, Static,
-    StaticKind, Step, Trigger, TriggerOn, Verb, Where, Who,
+    ANY, Arg, Both, CardTypeSel, Condition, Count, CountForm, CountKind, Dest, Encoding, Event, From, Grant, Host,
+    ModMode, Modifier, Number, On, Onto, Pick, Selector, Side, Static, StaticKind, Step, Trigger, TriggerOn, Verb,
+    Where, Who,
 };
 use crate::names::group_text;
 
@@ -30,17 +30,13 @@ pub fn describe(cat: &Catalog, card: &Card, line: &EffectLine) -> String {
             _ => NOT_ENCODED.to_string(),
         };
     };
-    let on_host =
-        card.ctype == CardType::Attachment && card.attach_to.as_deref() == Some("character");
+    let on_host = card.ctype == CardType::Attachment && card.attach_to.as_deref() == Some("character");
     English::new(cat).encoding(enc, line.modifies, on_host)
 }
 
 /// One string per effect line of `card`, in card order.
 pub fn describe_card(cat: &Catalog, card: &Card) -> Vec<String> {
-    card.effects
-        .iter()
-        .map(|l| describe(cat, card, l))
-        .collect()
+    card.effects.iter().map(|l| describe(cat, card, l)).collect()
 }
 
 /// A selector in English ("an enemy character in this mission with Power 3 or less"), as a
@@ -51,13 +47,7 @@ pub fn selector(cat: &Catalog, sel: &Selector, plural: Option<bool>, bare: bool)
 }
 
 /// [`selector`], leaving out where the cards stand when `place` is false (the caller says it).
-pub fn selector_placed(
-    cat: &Catalog,
-    sel: &Selector,
-    plural: Option<bool>,
-    bare: bool,
-    place: bool,
-) -> String {
+pub fn selector_placed(cat: &Catalog, sel: &Selector, plural: Option<bool>, bare: bool, place: bool) -> String {
     English::new(cat).selector(sel, plural, bare, place)
 }
 
@@ -67,11 +57,7 @@ pub fn article(words: &str) -> String {
     // (an empty word takes "an", as in the Python original: `"" in "aeiou"` holds)
     let vowel = w.chars().next().is_none_or(|c| "aeiou".contains(c));
     let sounds_like_you = ["uni", "one", "use", "eu"].iter().any(|p| w.starts_with(p));
-    if vowel && !sounds_like_you {
-        format!("an {words}")
-    } else {
-        format!("a {words}")
-    }
+    if vowel && !sounds_like_you { format!("an {words}") } else { format!("a {words}") }
 }
 
 /// Python's `str.title()`: every letter that follows a non-letter is upper-cased, the others
@@ -107,11 +93,7 @@ fn capitalize(s: &str) -> String {
 /// A line (or trigger) is mandatory when its first step says must: "Mandatory:" opens it and
 /// binds all of it; any other line may be declined as a whole.
 fn mandatory(text: String, must: bool) -> String {
-    if must {
-        format!("Mandatory: {text}")
-    } else {
-        text
-    }
+    if must { format!("Mandatory: {text}") } else { text }
 }
 
 /// The English of a remembered value's name ("x" is X itself; an unknown name is said as is).
@@ -150,11 +132,7 @@ fn counted(count: &CountForm) -> bool {
 }
 
 fn events_words(events: &[Event], word: impl Fn(Event) -> &'static str) -> String {
-    events
-        .iter()
-        .map(|&e| word(e))
-        .collect::<Vec<_>>()
-        .join(" or ")
+    events.iter().map(|&e| word(e)).collect::<Vec<_>>().join(" or ")
 }
 
 /// The renderer: the catalog (for the texts of interned names) and the X notes of the steps
@@ -166,10 +144,7 @@ pub struct English<'a> {
 
 impl<'a> English<'a> {
     pub fn new(cat: &'a Catalog) -> English<'a> {
-        English {
-            cat,
-            notes: Vec::new(),
-        }
+        English { cat, notes: Vec::new() }
     }
 
     // ---- X notes -----------------------------------------------------------------------
@@ -222,19 +197,11 @@ impl<'a> English<'a> {
     }
 
     fn names(&self, names: &[crate::names::NameId]) -> String {
-        names
-            .iter()
-            .map(|&n| name_words(self.cat.name_text(n)))
-            .collect::<Vec<_>>()
-            .join(" or ")
+        names.iter().map(|&n| name_words(self.cat.name_text(n))).collect::<Vec<_>>().join(" or ")
     }
 
     fn keywords(&self, keywords: &[crate::names::KeywordId]) -> String {
-        keywords
-            .iter()
-            .map(|&k| self.cat.keyword_text(k))
-            .collect::<Vec<_>>()
-            .join(" or ")
+        keywords.iter().map(|&k| self.cat.keyword_text(k)).collect::<Vec<_>>().join(" or ")
     }
 
     /// A remembered character ("the character played this way").
@@ -254,13 +221,7 @@ impl<'a> English<'a> {
 
     /// English for the selection. `plural`: "all … characters"; `bare`: no determiner;
     /// `place`: false leaves out where the cards stand (the caller says it).
-    pub fn selector(
-        &mut self,
-        sel: &Selector,
-        plural: Option<bool>,
-        bare: bool,
-        place: bool,
-    ) -> String {
+    pub fn selector(&mut self, sel: &Selector, plural: Option<bool>, bare: bool, place: bool) -> String {
         if sel.self_ {
             if sel.has_tokens == Some(false) {
                 return "this character, if it has no Power tokens".into();
@@ -304,9 +265,7 @@ impl<'a> English<'a> {
                     many = true;
                     String::new()
                 }
-                CountForm::One | CountForm::All => {
-                    if sel.other { "another" } else { "a" }.to_string()
-                }
+                CountForm::One | CountForm::All => if sel.other { "another" } else { "a" }.to_string(),
             }
         };
         let adj = self.adjectives(sel, many, bare);
@@ -343,11 +302,7 @@ impl<'a> English<'a> {
         parts.push(noun);
         parts.push(where_);
         parts.extend(quals.iter().map(String::as_str));
-        let mut text = parts
-            .into_iter()
-            .filter(|p| !p.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ");
+        let mut text = parts.into_iter().filter(|p| !p.is_empty()).collect::<Vec<_>>().join(" ");
         if let Some(rest) = text.strip_prefix("a ") {
             text = article(rest);
         }
@@ -402,13 +357,7 @@ impl<'a> English<'a> {
 
     /// The words after the noun and place: bounds, "with the same name as …", "until only N
     /// remain" …, in the order the Python renderer says them.
-    fn qualifiers(
-        &mut self,
-        sel: &Selector,
-        many: bool,
-        place: bool,
-        explain: &mut Vec<String>,
-    ) -> Vec<String> {
+    fn qualifiers(&mut self, sel: &Selector, many: bool, place: bool, explain: &mut Vec<String>) -> Vec<String> {
         let mut q = Vec::new();
         let their = if many { "their" } else { "its" };
         if let Some(g) = sel.not_group {
@@ -419,11 +368,7 @@ impl<'a> English<'a> {
             q.push(format!("without the {} keyword", self.cat.keyword_text(k)));
         }
         if !sel.not_name.is_empty() {
-            let and = if sel.not_keyword.is_some() {
-                "and "
-            } else {
-                ""
-            };
+            let and = if sel.not_keyword.is_some() { "and " } else { "" };
             q.push(format!("{and}not named {}", self.names(&sel.not_name)));
         }
         if let Some(n) = sel.power_eq {
@@ -481,10 +426,7 @@ impl<'a> English<'a> {
         }
         if let Some(wa) = &sel.with_attachment {
             // the card filter without its noun: "a Sword attachment"
-            let what = self
-                .selector(wa, Some(false), true, false)
-                .replace(" attachment", "")
-                .replace(" character", "");
+            let what = self.selector(wa, Some(false), true, false).replace(" attachment", "").replace(" character", "");
             q.push(if what == "character" || what == "attachment" {
                 "with an attachment".into()
             } else {
@@ -506,9 +448,7 @@ impl<'a> English<'a> {
             q.push(format!("with the same name as {whom}"));
         }
         if sel.sole {
-            q.push(format!(
-                "with no other non-hidden character on {their} side"
-            ));
+            q.push(format!("with no other non-hidden character on {their} side"));
         }
         if sel.owned == Some(true) {
             q.push("that you own".into());
@@ -517,11 +457,7 @@ impl<'a> English<'a> {
             q.push("that moved during the opponent's previous turn".into());
         }
         if sel.played_last_turn || sel.discounted {
-            let mut s = String::from(if many {
-                "that were played"
-            } else {
-                "that was played"
-            });
+            let mut s = String::from(if many { "that were played" } else { "that was played" });
             if sel.played_last_turn {
                 s.push_str(" during the opponent's previous turn");
             }
@@ -531,9 +467,7 @@ impl<'a> English<'a> {
             q.push(s);
         }
         if sel.unique_name {
-            q.push(format!(
-                "whose name no other non-hidden character in {their} mission has"
-            ));
+            q.push(format!("whose name no other non-hidden character in {their} mission has"));
         }
         if let Some(v) = sel.not_var {
             q.push(format!("other than the {} one", self.cat.var_text(v)));
@@ -561,19 +495,9 @@ impl<'a> English<'a> {
     }
 
     /// English for an attachment selector (whose attachments, where, which cards).
-    pub fn attachments(
-        &mut self,
-        sel: Option<&Selector>,
-        plural: Option<bool>,
-        bare: bool,
-    ) -> String {
+    pub fn attachments(&mut self, sel: Option<&Selector>, plural: Option<bool>, bare: bool) -> String {
         let Some(sel) = sel else {
-            return if plural == Some(true) {
-                "attachments"
-            } else {
-                "an attachment"
-            }
-            .into();
+            return if plural == Some(true) { "attachments" } else { "an attachment" }.into();
         };
         let mut many = plural.unwrap_or(sel.is_all());
         let det = match &sel.count {
@@ -609,37 +533,18 @@ impl<'a> English<'a> {
             words.push(self.names(&sel.names));
         }
         words.push(if many { "attachments" } else { "attachment" }.into());
-        let mut place = if sel.where_ == Where::This {
-            " in this mission"
-        } else {
-            ""
-        }
-        .to_string();
+        let mut place = if sel.where_ == Where::This { " in this mission" } else { "" }.to_string();
         if sel.self_ {
             place = " on this character".into();
         } else if let Some(on) = sel.on {
             // "an attachment on a character in this mission"
-            let what = if on == On::Character {
-                "character"
-            } else {
-                "mission"
-            };
-            let on = if many {
-                format!(" on {what}s")
-            } else {
-                format!(" on a {what}")
-            };
+            let what = if on == On::Character { "character" } else { "mission" };
+            let on = if many { format!(" on {what}s") } else { format!(" on a {what}") };
             place = on + &place;
         } else if place.is_empty() {
             place = " in play".into();
         }
-        let text = words
-            .iter()
-            .filter(|w| !w.is_empty())
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .join(" ")
-            + &place;
+        let text = words.iter().filter(|w| !w.is_empty()).map(String::as_str).collect::<Vec<_>>().join(" ") + &place;
         match text.strip_prefix("a ") {
             Some(rest) => article(rest),
             None => text,
@@ -668,10 +573,7 @@ impl<'a> English<'a> {
             }
             CountKind::Stack => "the number of cards in this character's upgrade stack".to_string(),
             CountKind::AttachmentCost => {
-                format!(
-                    "the cost of this character's {}",
-                    self.selector(s, Some(false), true, false)
-                )
+                format!("the cost of this character's {}", self.selector(s, Some(false), true, false))
             }
             CountKind::PowerOf if s.pick.is_none() => {
                 // "the Power of the strongest …" reads with its own determiner; any other
@@ -681,31 +583,19 @@ impl<'a> English<'a> {
                 let what = what.strip_prefix("an ").unwrap_or(what);
                 format!("the Power of the {what}")
             }
-            CountKind::PowerOf => format!(
-                "the Power of {}",
-                self.selector(s, Some(false), false, true)
-            ),
+            CountKind::PowerOf => format!("the Power of {}", self.selector(s, Some(false), false, true)),
             CountKind::CostOf => {
                 format!("the cost of {}", self.selector(s, Some(false), false, true))
             }
-            CountKind::Units if c.missions => format!(
-                "the number of missions where you have {}",
-                self.selector(s, Some(false), false, false)
-            ),
+            CountKind::Units if c.missions => {
+                format!("the number of missions where you have {}", self.selector(s, Some(false), false, false))
+            }
             CountKind::Units => {
                 format!("the number of {}", self.selector(s, Some(true), true, true))
             }
         };
-        let base = if c.times != 1 {
-            format!("{} times {base}", c.times)
-        } else {
-            base
-        };
-        if c.plus != 0 {
-            format!("{base} plus {}", c.plus)
-        } else {
-            base
-        }
+        let base = if c.times != 1 { format!("{} times {base}", c.times) } else { base };
+        if c.plus != 0 { format!("{base} plus {}", c.plus) } else { base }
     }
 
     /// A number as it stands in a sentence, plus the clause that explains X when it is not a
@@ -722,14 +612,9 @@ impl<'a> English<'a> {
     /// count of characters.
     fn there_are(&mut self, n: &Number, bound: &str) -> Option<String> {
         match n {
-            Number::Count(c)
-                if c.kind == CountKind::Units && !c.missions && c.times == 1 && c.plus == 0 =>
-            {
+            Number::Count(c) if c.kind == CountKind::Units && !c.missions && c.times == 1 && c.plus == 0 => {
                 let sel = c.selector.as_ref()?;
-                Some(format!(
-                    "there are {bound} {}",
-                    self.selector(sel, Some(true), true, true)
-                ))
+                Some(format!("there are {bound} {}", self.selector(sel, Some(true), true, true)))
             }
             _ => None,
         }
@@ -739,32 +624,19 @@ impl<'a> English<'a> {
     pub fn condition(&mut self, c: &Condition) -> String {
         let mut parts: Vec<String> = Vec::new();
         if let Some(n) = c.duel {
-            parts.push(format!(
-                "{} is in this mission",
-                name_words(self.cat.name_text(n))
-            ));
+            parts.push(format!("{} is in this mission", name_words(self.cat.name_text(n))));
         }
         if let Some(n) = c.not_duel {
-            parts.push(format!(
-                "{} is not in this mission",
-                name_words(self.cat.name_text(n))
-            ));
+            parts.push(format!("{} is not in this mission", name_words(self.cat.name_text(n))));
         }
         if c.first_play == Some(true) {
             parts.push("it is the first character you play this round".into());
         }
         if let Some(s) = &c.here {
-            parts.push(format!(
-                "{} is in this mission",
-                self.selector(s, Some(false), false, true)
-            ));
+            parts.push(format!("{} is in this mission", self.selector(s, Some(false), false, true)));
         }
         if !c.exists_any.is_empty() {
-            let any: Vec<String> = c
-                .exists_any
-                .iter()
-                .map(|s| self.selector(s, Some(false), false, true))
-                .collect();
+            let any: Vec<String> = c.exists_any.iter().map(|s| self.selector(s, Some(false), false, true)).collect();
             parts.push(format!("there is {}", any.join(" or ")));
         }
         if c.var_unset.is_some() {
@@ -776,31 +648,21 @@ impl<'a> English<'a> {
             parts.push(format!("{a} is at least {b}"));
         }
         if let Some(s) = &c.in_hand {
-            parts.push(format!(
-                "you have {} in hand",
-                self.selector(s, Some(false), false, false)
-            ));
+            parts.push(format!("you have {} in hand", self.selector(s, Some(false), false, false)));
         }
         match c.discard_min {
             Some(1) => parts.push("you have a card in your discard pile".into()),
-            Some(n) if n != 0 => {
-                parts.push(format!("you have at least {n} cards in your discard pile"))
-            }
+            Some(n) if n != 0 => parts.push(format!("you have at least {n} cards in your discard pile")),
             _ => {}
         }
         if let Some(s) = &c.attachment {
-            parts.push(format!(
-                "there is {}",
-                self.attachments(Some(s), Some(false), false)
-            ));
+            parts.push(format!("there is {}", self.attachments(Some(s), Some(false), false)));
         }
         if c.evaluating == Some(true) {
             parts.push("Power is being determined in the Mission evaluation phase".into());
         }
         if let Some(s) = &c.self_attached {
-            let what = self
-                .selector(s, Some(false), true, false)
-                .replace(" attachment", "");
+            let what = self.selector(s, Some(false), true, false).replace(" attachment", "");
             parts.push(format!("this character has {} attachment", article(&what)));
         }
         match c.edge {
@@ -817,24 +679,16 @@ impl<'a> English<'a> {
             });
         }
         if let Some(s) = &c.absent {
-            parts.push(format!(
-                "there is no {}",
-                self.selector(s, Some(false), true, true)
-            ));
+            parts.push(format!("there is no {}", self.selector(s, Some(false), true, true)));
         }
         if let Some(s) = &c.only {
-            parts.push(format!(
-                "there is only one {}",
-                self.selector(s, Some(false), true, true)
-            ));
+            parts.push(format!("there is only one {}", self.selector(s, Some(false), true, true)));
         }
         if c.winning == Some(true) {
             parts.push("you are winning this mission".into());
         }
         if c.fewer_nonhidden_than_enemy {
-            parts.push(
-                "you have fewer non-hidden characters than the opponent in this mission".into(),
-            );
+            parts.push("you have fewer non-hidden characters than the opponent in this mission".into());
         }
         if c.hand_empty == Some(true) {
             parts.push("you have no cards in hand".into());
@@ -960,18 +814,12 @@ impl<'a> English<'a> {
     fn card_what(&mut self, sel: Option<&Selector>, default: &str) -> String {
         match sel {
             None => default.into(),
-            Some(s) => self
-                .selector(s, Some(false), true, true)
-                .replace(" in play", ""),
+            Some(s) => self.selector(s, Some(false), true, true).replace(" in play", ""),
         }
     }
 
     fn deck(s: &Step) -> &'static str {
-        if s.opts.who == Some(Who::Opponent) {
-            "the opponent's deck"
-        } else {
-            "your deck"
-        }
+        if s.opts.who == Some(Who::Opponent) { "the opponent's deck" } else { "your deck" }
     }
 
     /// What the verb says, without its condition, "may" or "must".
@@ -1182,34 +1030,19 @@ impl<'a> English<'a> {
         let o = &s.opts;
         let theirs = o.who == Some(Who::Opponent);
         let what = match (&s.arg, &o.filter) {
-            (Arg::All, None) => if theirs {
-                " their whole hand"
-            } else {
-                " your whole hand"
-            }
-            .to_string(),
+            (Arg::All, None) => if theirs { " their whole hand" } else { " your whole hand" }.to_string(),
             (_, None) => {
                 let plural = if Self::not_one(s) { "s" } else { "" };
                 format!(" {} card{plural} from hand", self.n(s))
             }
             (_, Some(f)) => {
-                let what = self
-                    .selector(f, Some(false), false, false)
-                    .replace(" character", " card");
+                let what = self.selector(f, Some(false), false, false).replace(" character", " card");
                 format!(" {what} from hand")
             }
         };
-        let who = if theirs {
-            "the opponent discards"
-        } else {
-            "discard"
-        };
+        let who = if theirs { "the opponent discards" } else { "discard" };
         let random = if o.random { " at random" } else { "" };
-        let chooser = if o.chooser_you && theirs {
-            ", chosen by you"
-        } else {
-            ""
-        };
+        let chooser = if o.chooser_you && theirs { ", chosen by you" } else { "" };
         format!("{who}{what}{random}{chooser}")
     }
 
@@ -1239,10 +1072,7 @@ impl<'a> English<'a> {
                     second = format!("another {rest}");
                 }
             }
-            if a.where_ == Where::This
-                && b.where_ == Where::This
-                && second.ends_with(" in this mission")
-            {
+            if a.where_ == Where::This && b.where_ == Where::This && second.ends_with(" in this mission") {
                 what = self.selector(a, None, false, false); // "X and Y in this mission"
             }
             what = format!("{what} and {second}");
@@ -1262,9 +1092,7 @@ impl<'a> English<'a> {
         let discount = given(&o.discount);
         if o.from == Some(From::DeckTop) {
             let what = match s.selector() {
-                Some(sel) => self
-                    .selector(sel, Some(false), true, true)
-                    .replace(" in play", ""),
+                Some(sel) => self.selector(sel, Some(false), true, true).replace(" in play", ""),
                 None => "character".into(),
             };
             let (price, why) = match discount {
@@ -1280,10 +1108,12 @@ impl<'a> English<'a> {
                 article(&what)
             );
         }
-        let src = match o.from.unwrap_or(From::Hand) {
+        let src = match o.from.unwrap_or(From::HandOrHidden) {
             From::Discard => "from your discard pile",
             From::DeckTop => "from the top cards of your deck",
-            // (a character is played from hand unless the card says otherwise)
+            // (revealing a hidden character is playing it: unless the card names a zone, both)
+            From::HandOrHidden => "from your hand or from among your hidden characters",
+            From::Hidden => "from among your hidden characters",
             From::Hand | From::OpponentDeckTop | From::Deck => "from your hand",
         };
         let mut what = match s.selector() {
@@ -1319,9 +1149,7 @@ impl<'a> English<'a> {
         let from = s.opts.from.unwrap_or(From::Hand);
         let src = match from {
             From::DeckTop => "put the top card of your deck, if it is a character,",
-            From::OpponentDeckTop => {
-                "put the top card of the opponent's deck, if it is a character,"
-            }
+            From::OpponentDeckTop => "put the top card of the opponent's deck, if it is a character,",
             _ => "put a character card from your hand",
         };
         let dest = match s.opts.to {
@@ -1329,11 +1157,7 @@ impl<'a> English<'a> {
             Some(Dest::That) => " into that same mission",
             _ => " into any mission",
         };
-        let yours = if from == From::OpponentDeckTop {
-            " under your control"
-        } else {
-            ""
-        };
+        let yours = if from == From::OpponentDeckTop { " under your control" } else { "" };
         format!("{src}{dest} as a hidden character{yours}")
     }
 
@@ -1349,38 +1173,22 @@ impl<'a> English<'a> {
                 article(&what)
             )
         } else {
-            format!(
-                "look at the top {n} cards of your deck, draw every {what} among them and put the rest back"
-            )
+            format!("look at the top {n} cards of your deck, draw every {what} among them and put the rest back")
         }
     }
 
     fn reveal_hand(&mut self, s: &Step) -> String {
         let theirs = s.opts.who == Some(Who::Opponent);
-        let head = if theirs {
-            "the opponent must reveal "
-        } else {
-            "reveal "
-        };
+        let head = if theirs { "the opponent must reveal " } else { "reveal " };
         let what = match s.arg {
             Arg::All => format!(
                 "any number of {}",
-                self.card_what(s.opts.filter.as_ref(), "card")
-                    .replace("character", "characters")
+                self.card_what(s.opts.filter.as_ref(), "card").replace("character", "characters")
             ),
-            _ => if s.opts.random {
-                "a random card"
-            } else {
-                "a card"
-            }
-            .to_string(),
+            _ => if s.opts.random { "a random card" } else { "a card" }.to_string(),
         };
         let whose = if theirs { "their" } else { "your" };
-        let able = if matches!(s.arg, Arg::All) {
-            ""
-        } else {
-            ", if able"
-        };
+        let able = if matches!(s.arg, Arg::All) { "" } else { ", if able" };
         format!("{head}{what} from {whose} hand{able}")
     }
 
@@ -1390,16 +1198,12 @@ impl<'a> English<'a> {
             Some(sel) => self.attachments(Some(sel), Some(false), false),
             None => "an attachment".into(),
         };
-        let from = if o.from == Some(From::Deck) {
-            " from your deck"
-        } else {
-            " from your hand"
+        let from = match o.from {
+            Some(From::Deck) => " from your deck",
+            Some(From::Hand) => " from your hand",
+            _ => " from your hand or one of your face-down ones",
         };
-        let place = if o.to == Some(Dest::This) {
-            " in this mission"
-        } else {
-            ""
-        };
+        let place = if o.to == Some(Dest::This) { " in this mission" } else { "" };
         let price = match given(&o.discount) {
             Some(d) => format!(", paying {} less", self.number(d)),
             None => String::new(),
@@ -1503,16 +1307,14 @@ impl<'a> English<'a> {
                 };
                 format!("{what} cost {amount} {sign} to play in {place}{min}")
             }
-            StaticKind::RevealCost => format!(
-                "this character can be played from hidden paying {} less",
-                n.as_int().unwrap_or(0).abs()
-            ),
+            StaticKind::RevealCost => {
+                format!("this character can be played from hidden paying {} less", n.as_int().unwrap_or(0).abs())
+            }
             StaticKind::NoPlayHidden => "the opponent cannot play characters hidden in this mission".into(),
             StaticKind::NoMoveFrom => match t {
-                Some(t) if t.is_all() && t.where_ == Where::This => format!(
-                    "{} cannot be moved out of this mission",
-                    self.selector(t, Some(true), true, false)
-                ),
+                Some(t) if t.is_all() && t.where_ == Where::This => {
+                    format!("{} cannot be moved out of this mission", self.selector(t, Some(true), true, false))
+                }
                 _ => format!("{who_not} cannot be moved from this mission"),
             },
             StaticKind::PlayOnlyWinning => {
@@ -1536,9 +1338,7 @@ impl<'a> English<'a> {
                 let src = if o.from_enemy { " by enemy effects" } else { "" };
                 format!("if this character would be {verbs}{src}, hide it instead")
             }
-            StaticKind::KeepTokens => {
-                "this character does not lose its Power tokens at the end of the round".into()
-            }
+            StaticKind::KeepTokens => "this character does not lose its Power tokens at the end of the round".into(),
             StaticKind::PlayCost => {
                 let amount = match n {
                     Number::Int(k) => k.abs().to_string(),
@@ -1578,7 +1378,10 @@ impl<'a> English<'a> {
             StaticKind::NoTokens => format!("{who_not} cannot receive Power tokens"),
             StaticKind::Blank => "this character's effect text is blank (its own lines do nothing)".into(),
             // the rules lift the one-per-player limit; each ATTACH condition still holds
-            StaticKind::ManyAttachments => "this character can carry more than one friendly attachment (each one's ATTACH condition still applies)".into(),
+            StaticKind::ManyAttachments => {
+                "this character can carry more than one friendly attachment, and any friendly attachment may be attached to it, ignoring its ATTACH condition"
+                    .into()
+            }
             StaticKind::NoAttachments => "this character cannot receive other attachments".into(),
             StaticKind::AttachmentPower => {
                 let what = match &o.filter {
@@ -1594,10 +1397,7 @@ impl<'a> English<'a> {
             StaticKind::SeeHidden => format!("you can look at {} at any time", these(self)),
             StaticKind::MissionPoints => {
                 let plural = if n.as_int() != Some(1) { "s" } else { "" };
-                format!(
-                    "this mission is worth {} more mission point{plural} for both players",
-                    self.number(n)
-                )
+                format!("this mission is worth {} more mission point{plural} for both players", self.number(n))
             }
             StaticKind::SidePower => format!("you have +{} total Power in this mission", self.number(n)),
             StaticKind::ScoreTwice => "this mission is scored twice (its SCORE effects apply again too)".into(),
@@ -1607,11 +1407,12 @@ impl<'a> English<'a> {
                 let timing = o.timing.as_deref().unwrap_or("main").to_uppercase();
                 format!("{who_all} have, after all their other effects, \"{timing}: {body}\"")
             }
-            StaticKind::AmbushOnPlay => "when a non-hidden character is played in this mission from hand, its AMBUSH effects apply too".into(),
-            StaticKind::RevealTax => format!(
-                "the opponent pays {} more chakra to reveal characters in this mission",
-                self.number(n)
-            ),
+            StaticKind::AmbushOnPlay => {
+                "when a non-hidden character is played in this mission from hand, its AMBUSH effects apply too".into()
+            }
+            StaticKind::RevealTax => {
+                format!("the opponent pays {} more chakra to reveal characters in this mission", self.number(n))
+            }
             StaticKind::Phantom => {
                 let k = o.keyword.map(|k| self.cat.keyword_text(k)).unwrap_or_default();
                 format!(
@@ -1650,14 +1451,11 @@ impl<'a> English<'a> {
                     Some(f) => self.selector(f, Some(false), true, false),
                     None => "attachment".into(),
                 };
-                let what =
-                    what.replace(" character", "").replace(" attachment", "") + " attachment";
+                let what = what.replace(" character", "").replace(" attachment", "") + " attachment";
                 format!("when you attach {} to {who}", article(&what))
             }
             (TriggerOn::Passed, _) => "when you pass".into(),
-            (TriggerOn::BeforeEvaluation, _) => {
-                "before Power is determined in the Mission evaluation phase".into()
-            }
+            (TriggerOn::BeforeEvaluation, _) => "before Power is determined in the Mission evaluation phase".into(),
             (TriggerOn::Played, Some(w)) => {
                 let where_ = match w.where_ {
                     Where::This => " in this mission",
@@ -1666,31 +1464,17 @@ impl<'a> English<'a> {
                 };
                 if w.unique_name {
                     // "… is played in this mission and no other … there has its name"
-                    let plain = Selector {
-                        unique_name: false,
-                        ..w.clone()
-                    };
+                    let plain = Selector { unique_name: false, ..w.clone() };
                     let who = self.selector(&plain, Some(false), false, false);
-                    let there = if where_.is_empty() {
-                        "in its mission"
-                    } else {
-                        "there"
-                    };
-                    format!(
-                        "when {who} is played{where_} and no other non-hidden character {there} has its name"
-                    )
+                    let there = if where_.is_empty() { "in its mission" } else { "there" };
+                    format!("when {who} is played{where_} and no other non-hidden character {there} has its name")
                 } else {
-                    format!(
-                        "when {} is played{where_}",
-                        self.selector(w, Some(false), false, false)
-                    )
+                    format!("when {} is played{where_}", self.selector(w, Some(false), false, false))
                 }
             }
             (TriggerOn::Played, None) => format!("when {who} is played"),
             (TriggerOn::EndOfRound, _) => "at the end of the round".into(),
-            (TriggerOn::LostMission, _) => {
-                "if you lose this mission in the Mission evaluation phase".into()
-            }
+            (TriggerOn::LostMission, _) => "if you lose this mission in the Mission evaluation phase".into(),
             (TriggerOn::Moved, _) => format!("after {who} moves"),
         };
         let body = if tr.on == TriggerOn::Played {
@@ -1707,16 +1491,12 @@ impl<'a> English<'a> {
         let body = self.steps(&m.steps, m.mode == ModMode::Instead);
         let label = modifies.label();
         match m.mode {
-            ModMode::AsMain => format!(
-                "the {label} effect becomes a MAIN effect (it applies whenever this character is played)"
-            ),
+            ModMode::AsMain => {
+                format!("the {label} effect becomes a MAIN effect (it applies whenever this character is played)")
+            }
             ModMode::Instead => {
                 // the new body is the line: its first "must" binds all of it
-                let must = if m.steps.first().is_some_and(|s| s.must) {
-                    " (mandatory)"
-                } else {
-                    ""
-                };
+                let must = if m.steps.first().is_some_and(|s| s.must) { " (mandatory)" } else { "" };
                 format!("{label} effect instead{must}: {body}")
             }
             ModMode::Also => format!("{label} effect, in addition: {body}"),
@@ -1732,10 +1512,8 @@ impl<'a> English<'a> {
             parts.push(match host {
                 Host::Mission => "attach to a mission".into(),
                 Host::Characters(sels) => {
-                    let any: Vec<String> = sels
-                        .iter()
-                        .map(|s| self.selector(s, Some(false), false, s.where_ != Where::InPlay))
-                        .collect();
+                    let any: Vec<String> =
+                        sels.iter().map(|s| self.selector(s, Some(false), false, s.where_ != Where::InPlay)).collect();
                     format!("attach to {}", any.join(" or "))
                 }
             });
@@ -1744,10 +1522,7 @@ impl<'a> English<'a> {
                     Grant::Group(g) => group_text(g),
                     Grant::Keyword(k) => self.cat.keyword_text(k),
                 };
-                parts.push(format!(
-                    "this character is also considered {} character",
-                    article(value)
-                ));
+                parts.push(format!("this character is also considered {} character", article(value)));
             }
         }
         if let Some(m) = &enc.modifier {
@@ -1763,12 +1538,7 @@ impl<'a> English<'a> {
         for tr in &enc.triggers {
             parts.push(self.trigger(tr));
         }
-        let mut text = parts
-            .iter()
-            .filter(|p| !p.is_empty())
-            .map(|p| capitalize(p))
-            .collect::<Vec<_>>()
-            .join(". ");
+        let mut text = parts.iter().filter(|p| !p.is_empty()).map(|p| capitalize(p)).collect::<Vec<_>>().join(". ");
         if on_host {
             text = text
                 .replace("This character", "The attached character")
@@ -1786,22 +1556,14 @@ fn cond_implied(s: &Step, c: &Condition) -> bool {
     let Some(in_hand) = &c.in_hand else {
         return false;
     };
-    let mut alone = Condition {
-        in_hand: Some(in_hand.clone()),
-        ..Condition::default()
-    };
+    let mut alone = Condition { in_hand: Some(in_hand.clone()), ..Condition::default() };
     alone.compute_extra();
     s.verb == Verb::Discard && s.opts.filter.as_ref() == Some(in_hand) && *c == alone
 }
 
 /// The condition is only "if you did so" (a step may then join the previous one).
 fn only_if_you_did(c: &Condition) -> bool {
-    c.var_set.is_some()
-        && *c
-            == Condition {
-                var_set: c.var_set,
-                ..Condition::default()
-            }
+    c.var_set.is_some() && *c == Condition { var_set: c.var_set, ..Condition::default() }
 }
 
 #[cfg(test)]
@@ -1811,16 +1573,10 @@ mod tests {
     #[test]
     fn articles() {
         assert_eq!(article("enemy character"), "an enemy character");
-        assert_eq!(
-            article("Leaf Village character"),
-            "a Leaf Village character"
-        );
+        assert_eq!(article("Leaf Village character"), "a Leaf Village character");
         // "a unique …", "a one-…": the vowel sounds like a consonant
         assert_eq!(article("unique character"), "a unique character");
-        assert_eq!(
-            article("Uchiha-named character"),
-            "an Uchiha-named character"
-        );
+        assert_eq!(article("Uchiha-named character"), "an Uchiha-named character");
     }
 
     #[test]
@@ -1839,10 +1595,7 @@ mod tests {
             assert!(en.explained("the number of cards drawn this way"));
             "gain X chakra".to_string()
         });
-        assert_eq!(
-            text,
-            "gain X chakra, where X is the number of cards drawn this way"
-        );
+        assert_eq!(text, "gain X chakra, where X is the number of cards drawn this way");
         // outside a step the selector says it itself
         assert!(!en.explained("anything"));
     }

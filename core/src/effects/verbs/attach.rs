@@ -5,9 +5,9 @@ use crate::actions::play_cost;
 use crate::attachments::{self as att, attach_card, attach_options, hidden_attachments_of, host_ok};
 use crate::board::affect;
 use crate::effects::selectors::{all_attachments, card_fits_opt, matches, number, select, select_attachments};
-use crate::effects::{choose, ctx_of, here, set_var, Res};
+use crate::effects::{Res, choose, ctx_of, here, set_var};
 use crate::language::{Arg, CountForm, Dest, From, Onto, Selector, Step};
-use crate::state::{vars, DecisionKind, GameState, Inst, Opt, Prompt, Val};
+use crate::state::{DecisionKind, GameState, Inst, Opt, Prompt, Val, vars};
 
 /// Play an attachment, paying less, here or anywhere: from your hand or by revealing one of your
 /// face-down attachments (the default, as for characters: revealing it is playing it), or

@@ -8,10 +8,10 @@ use crate::control::{discard_duplicate, return_control};
 use crate::effects::lines::{self, static_ctx};
 use crate::effects::selectors::{card_fits_opt, condition, cost_of, select};
 use crate::effects::triggers::fire_moves;
-use crate::effects::{choose, ctx_of, here, pick_units, set_var, yes_no, Res};
+use crate::effects::{Res, choose, ctx_of, here, pick_units, set_var, yes_no};
 use crate::language::{Dest, Event, StaticKind, Step};
 use crate::power::{power_of, static_hits};
-use crate::state::{vars, DecisionKind, Ev, GameState, Opt, Prompt, Uid, Val};
+use crate::state::{DecisionKind, Ev, GameState, Opt, Prompt, Uid, Val, vars};
 
 pub fn move_(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     let sel = step.selector().expect("move takes a selector");
@@ -172,8 +172,8 @@ fn discard_order(g: &mut GameState, fi: usize, step: &'static Step, targets: Vec
         return Ok(targets);
     }
     let mut ordered: Vec<Uid> = Vec::new();
-    for owner in 0..2 {
-        let mut left = by_owner[owner].clone();
+    for group in &by_owner {
+        let mut left = group.clone();
         if left.is_empty() {
             continue;
         }
@@ -320,8 +320,7 @@ pub fn reveal_or_defeat(g: &mut GameState, fi: usize, step: &'static Step) -> Re
             continue;
         }
         let price = reveal_price(g, u.controller, &u, more, false);
-        let play = price.is_some()
-            && yes_no(g, fi, u.controller, Prompt::PayMore(more))?;
+        let play = price.is_some() && yes_no(g, fi, u.controller, Prompt::PayMore(more))?;
         let protect = if play { vec![] } else { protections(g, fi, &[uid], Event::Defeat)? };
         plan.push((uid, if play { price } else { None }, protect));
     }
@@ -372,7 +371,9 @@ pub fn split_bottom(g: &mut GameState, fi: usize, _step: &'static Step) -> Res<(
     let (ctl, from, cb) = (u.controller, u.mission, u.controlled_by);
     let dests: Vec<i32> =
         (0..g.missions.len() as i32).filter(|&i| i != from && !has_name_on_side(g, i as usize, ctl, key, -1)).collect();
-    let Some(mi) = crate::effects::choose_mission(g, fi, ctx.player, dests, "mission for the bottom card")? else { return Ok(()) };
+    let Some(mi) = crate::effects::choose_mission(g, fi, ctx.player, dests, "mission for the bottom card")? else {
+        return Ok(());
+    };
     g.um(ctx.source).stack.remove(0);
     let v = new_unit(g, ctl, bottom, mi, false);
     let (round, turn) = (g.round, g.turn);
@@ -402,7 +403,8 @@ pub fn discard_from_stack(g: &mut GameState, fi: usize, step: &'static Step) -> 
         })
         .map(Opt::Int)
         .collect();
-    let Opt::Int(uid) = choose(g, fi, ctx.player, DecisionKind::Target, cands, false, Prompt::Text("stack to strip"))? else {
+    let Opt::Int(uid) = choose(g, fi, ctx.player, DecisionKind::Target, cands, false, Prompt::Text("stack to strip"))?
+    else {
         return Ok(());
     };
     affect(g, uid, ctx.player);

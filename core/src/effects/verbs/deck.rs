@@ -3,9 +3,9 @@
 use super::{arg_num, int};
 use crate::board::draw_cards;
 use crate::effects::selectors::{card_fits, card_fits_opt, zone_fits};
-use crate::effects::{choose, ctx_of, pick_units, set_var, Res};
+use crate::effects::{Res, choose, ctx_of, pick_units, set_var};
 use crate::language::{Arg, Step, Who};
-use crate::state::{vars, DecisionKind, Ev, GameState, Inst, Opt, Prompt, Val};
+use crate::state::{DecisionKind, Ev, GameState, Inst, Opt, Prompt, Val, vars};
 
 fn me(g: &GameState, fi: usize) -> i32 {
     ctx_of(g, fi).player
@@ -63,7 +63,8 @@ pub fn discard(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     } else {
         for _ in 0..n.max(0) {
             let left: Vec<Inst> = pool.iter().copied().filter(|c| !picked.contains(c)).collect();
-            match choose(g, fi, chooser, DecisionKind::Card, cards_opts(&left), false, Prompt::Text("card to discard"))? {
+            match choose(g, fi, chooser, DecisionKind::Card, cards_opts(&left), false, Prompt::Text("card to discard"))?
+            {
                 Opt::Int(c) => picked.push(c),
                 _ => picked.push(-1),
             }
@@ -126,9 +127,15 @@ pub fn put_on_deck(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()>
     let mut picked = Vec::new();
     for _ in 0..n.max(0) {
         let left: Vec<Inst> = hand.iter().copied().filter(|c| !picked.contains(c)).collect();
-        if let Opt::Int(c) =
-            choose(g, fi, me, DecisionKind::Card, cards_opts(&left), false, Prompt::Text("card to put on top of your deck"))?
-        {
+        if let Opt::Int(c) = choose(
+            g,
+            fi,
+            me,
+            DecisionKind::Card,
+            cards_opts(&left),
+            false,
+            Prompt::Text("card to put on top of your deck"),
+        )? {
             picked.push(c);
         }
     }
@@ -277,7 +284,15 @@ pub fn search_deck(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()>
             .copied()
             .filter(|&c| !taken.contains(&c) && zone_fits(sel, g.card(c)))
             .collect();
-        match choose(g, fi, me, DecisionKind::Card, cards_opts(&cands), true, Prompt::Text("card to take from your deck"))? {
+        match choose(
+            g,
+            fi,
+            me,
+            DecisionKind::Card,
+            cards_opts(&cands),
+            true,
+            Prompt::Text("card to take from your deck"),
+        )? {
             Opt::Int(c) => taken.push(c),
             _ => break,
         }

@@ -5,19 +5,12 @@ use super::{arg_num, int};
 use crate::cards::{Card, Kind, Timing};
 use crate::effects::lines::blanked;
 use crate::effects::selectors::{cost_of, phantoms, select};
-use crate::effects::{choose, ctx_of, here, Res};
+use crate::effects::{Res, choose, ctx_of, here};
 use crate::language::{Arg, Selector, StaticKind, Step, Verb};
-use crate::state::{vars, Ctx, DecisionKind, Ev, Frame, FrameStep, GameState, Label, LabelWhat, Opt, Prompt, Val};
+use crate::state::{Ctx, DecisionKind, Ev, Frame, FrameStep, GameState, Label, LabelWhat, Opt, Prompt, Val, vars};
 
 fn plain_frame(steps: impl IntoIterator<Item = &'static Step>, ctx: usize, label: Label) -> Frame {
-    Frame {
-        steps: steps.into_iter().map(FrameStep::Step).collect(),
-        ctx,
-        pc: 0,
-        choices: Vec::new(),
-        cursor: 0,
-        label,
-    }
+    Frame { steps: steps.into_iter().map(FrameStep::Step).collect(), ctx, pc: 0, choices: Vec::new(), cursor: 0, label }
 }
 
 fn plain(what: &'static str) -> Label {
@@ -49,7 +42,9 @@ pub fn copyable_lines(card: &Card, non_upgrade: bool) -> Vec<usize> {
         .enumerate()
         .filter(|(_, l)| {
             l.kind == Kind::Instant
-                && l.encoding.as_ref().is_some_and(|e| !e.steps.is_empty() && !e.steps.iter().any(|s| s.verb == Verb::Copy))
+                && l.encoding
+                    .as_ref()
+                    .is_some_and(|e| !e.steps.is_empty() && !e.steps.iter().any(|s| s.verb == Verb::Copy))
                 && matches!(l.timing, Timing::Main | Timing::Upgrade | Timing::Ambush | Timing::Score)
                 && !(non_upgrade && l.timing == Timing::Upgrade)
         })
@@ -95,7 +90,8 @@ pub fn copy(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     };
     let card = g.card(inst);
     let lines: Vec<Opt> = copyable_lines(card, non_upgrade).into_iter().map(|i| Opt::Line(inst, i as i32)).collect();
-    let Opt::Line(_, li) = choose(g, fi, ctx.player, DecisionKind::Line, lines, false, Prompt::Text("effect to copy"))? else {
+    let Opt::Line(_, li) = choose(g, fi, ctx.player, DecisionKind::Line, lines, false, Prompt::Text("effect to copy"))?
+    else {
         return Ok(());
     };
     let line = &card.effects[li as usize];
@@ -215,7 +211,9 @@ pub fn activate(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     let u = g.u(pick).clone();
     let inst = u.top();
     let lines: Vec<Opt> = lines_of(g, pick).into_iter().map(|i| Opt::Line(inst, i as i32)).collect();
-    let Opt::Line(_, li) = choose(g, fi, ctx.player, DecisionKind::Line, lines, false, Prompt::Text("effect to apply"))? else {
+    let Opt::Line(_, li) =
+        choose(g, fi, ctx.player, DecisionKind::Line, lines, false, Prompt::Text("effect to apply"))?
+    else {
         return Ok(());
     };
     let card = g.card(inst);

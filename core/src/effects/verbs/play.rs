@@ -5,9 +5,11 @@ use crate::actions::{has_name_on_side, place_options, reveal_price};
 use crate::board::{new_unit, play_card, reveal};
 use crate::control::{controls, return_control};
 use crate::effects::selectors::card_fits_opt;
-use crate::effects::{choose, choose_mission, ctx_of, here, set_var, Res};
+use crate::effects::{Res, choose, choose_mission, ctx_of, here, set_var};
 use crate::language::{Dest, From, Step};
-use crate::state::{vars, DecisionKind, Ev, Frame, FrameStep, GameState, Inst, Label, LabelWhat, Opt, Prompt, Uid, Val};
+use crate::state::{
+    DecisionKind, Ev, Frame, FrameStep, GameState, Inst, Label, LabelWhat, Opt, Prompt, Uid, Val, vars,
+};
 
 fn discard_looked(g: &mut GameState, player: i32, cards: &[Inst]) {
     let p = &mut g.players[player as usize];
