@@ -934,11 +934,13 @@ def fire_all(g: GameState, on: str, *, mission: int = -1) -> None:
 
 
 def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
+    """Move ``u`` to mission ``dest``; False if it did not move (immune, or hidden instead: a move
+    replaced by a hide is no move, so nothing counts it and no "when you move" trigger fires)."""
     if rules.immune(g, u, "move", by):
         return False
     affect(g, u, by)
     if by != u.controller and _replaced_by_hide(g, u, "move", by):
-        return True
+        return False
     g.missions[u.mission].sides[u.controller].remove(u)
     u.mission = dest
     g.board_version += 1
@@ -956,7 +958,8 @@ def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
 
 
 def _replaced_by_hide(g: GameState, u: Unit, event: str, by: int) -> bool:
-    """⧗ 'if this character would be defeated/moved, hide it instead'."""
+    """⧗ 'if this character would be defeated/moved, hide it instead': the hide replaces the
+    event (the character is hidden; it was neither defeated nor moved)."""
     for s in rules.unit_static(g, u, "defeat_becomes_hide") if not u.hidden else []:
         if event not in s.opts.get("events", ["defeat"]):
             continue
@@ -982,11 +985,14 @@ def hide_unit(g: GameState, u: Unit, *, by: int) -> bool:
 
 
 def defeat_unit(g: GameState, u: Unit, *, by: int) -> bool:
+    """Defeat ``u`` by an effect of player ``by``; False if it was not defeated (immune, or hidden
+    instead: a defeat replaced by a hide is no defeat, so no "defeated" value, count, "if you do"
+    or "when you defeat" follows)."""
     if rules.immune(g, u, "defeat", by):
         return False
     affect(g, u, by)
     if _replaced_by_hide(g, u, "defeat", by):
-        return True
+        return False
     dest = "discard"
     for src, mi, ctl, s in rules.statics(g, "defeat_to_hand"):
         # friendly characters: not the card itself (no character is friendly to itself)
