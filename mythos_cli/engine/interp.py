@@ -641,6 +641,10 @@ def v_return_to_hand(g: GameState, frame: Frame, step: Step) -> None:
 
 
 def v_gain_edge(g: GameState, frame: Frame, step: Step) -> None:
+    """Gain the Edge, unless the opponent holds it locked for the round (KS-148: "you can't lose
+    it this round": no effect takes it from them, a lock of your own included)."""
+    if g.edge_locked >= 0 and g.edge_locked != frame.ctx.player:
+        return
     g.edge = frame.ctx.player
     if step.opts.get("lock"):
         g.edge_locked = frame.ctx.player
