@@ -303,8 +303,13 @@ def still_in_play(g: GameState, units: list[Unit]) -> list[Unit]:
 
 
 def pick_units(g: GameState, frame: Frame, sel: Selector, *, chooser: int | None = None,
-               exclude: tuple[int, ...] = ()) -> list[Unit]:
-    """Resolve a selector into concrete targets, asking the decider where there is a choice."""
+               exclude: tuple[int, ...] = (), can=None) -> list[Unit]:
+    """Resolve a selector into concrete targets, asking the decider where there is a choice.
+
+    Reading "an effect targets what it can affect": when there is a choice, only the characters
+    the effect can affect (``can``: not immune to it, not held by a no-move static …) are
+    offered; those it cannot affect stay where they are, and still count among the characters
+    that remain ("until only N remain")."""
     ctx = frame.ctx
     cands = [u for u in rules.select(g, ctx, sel) if u.uid not in exclude]
     if sel.self_ or sel.var:
@@ -316,9 +321,9 @@ def pick_units(g: GameState, frame: Frame, sel: Selector, *, chooser: int | None
         out: list[Unit] = []
         for mi in range(len(g.missions)):
             here = [u for u in cands if u.mission == mi]
-            out.extend(_pick_among(g, frame, player, sel, here))
+            out.extend(_pick_among(g, frame, player, sel, here, can))
         return out
-    return _pick_among(g, frame, player, sel, cands)
+    return _pick_among(g, frame, player, sel, cands, can)
 
 
 _PROMPTS: dict[int, tuple[Selector, str]] = {}
@@ -332,18 +337,20 @@ def _prompt(sel: Selector) -> str:
     return found[1]
 
 
-def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: list[Unit]) -> list[Unit]:
+def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: list[Unit], can=None) -> list[Unit]:
     count = sel.count
+    offered = cands if can is None else [u for u in cands if can(u)]
     if not isinstance(count, tuple):
-        pick = choose(g, frame, player, "target", [u.uid for u in cands], prompt=_prompt(sel))
+        pick = choose(g, frame, player, "target", [u.uid for u in offered], prompt=_prompt(sel))
         return [] if pick is SKIP else [g.units[pick]]
     form, n = count[0], rules.number(g, frame.ctx, count[1])
     out: list[Unit] = []
     if form == "keep":
-        # "until only N remain": the chooser must pick the others one by one
+        # "until only N remain": the chooser must pick the others one by one, among those the
+        # effect can affect (the others remain, and count among the N)
         chosen: set[int] = set()
-        for _ in range(max(0, len(cands) - n)):
-            left = [u.uid for u in cands if u.uid not in chosen]
+        for _ in range(min(len(offered), max(0, len(cands) - n))):
+            left = [u.uid for u in offered if u.uid not in chosen]
             pick = choose(g, frame, player, "target", left, prompt=_prompt(sel))
             if pick is SKIP:
                 break
@@ -355,7 +362,7 @@ def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: l
     while True:
         if form == "up_to" and len(out) >= n:
             break
-        left = [u.uid for u in cands if u.uid not in taken]
+        left = [u.uid for u in offered if u.uid not in taken]
         if form == "power_total":  # "any number … with a total Power of N or less" (snapshot Power)
             left = [uid for uid in left if rules.power(g, g.units[uid]) <= budget]
         elif form == "cost_total":  # "… with a total cost of N or less"
@@ -513,27 +520,38 @@ def v_look(g: GameState, frame: Frame, step: Step) -> None:
     g.emit("look", frame.ctx.player)
 
 
+def _move_dests(g: GameState, frame: Frame, u: Unit, to: str, here: int, arriving=()) -> list[int]:
+    """Where ``u`` may be moved by this effect (``arriving``: (mission, side, name) of the
+    characters the same effect moves before it)."""
+    if to == "this" or (to == "to_or_from" and u.mission != here):
+        dests = [here] if u.mission != here else []
+    else:
+        dests = [i for i in range(len(g.missions)) if i != u.mission]
+    key = g.cards[u.stack[-1]].name_key
+    # a hidden character's name counts only for a move by its own controller (who knows it):
+    # the options must not tell the opponent what a hidden card is (the one moved included);
+    # a duplicate the mover could not see is discarded on arrival (move_unit)
+    known = u.controller == frame.ctx.player
+    if known or not u.hidden:
+        dests = [i for i in dests if not rules.has_name_on_side(g, i, u.controller, key, face_up=not known)
+                 and (i, u.controller, key) not in arriving]
+    return dests
+
+
 def v_move(g: GameState, frame: Frame, step: Step) -> None:
-    targets = pick_units(g, frame, step.arg)
     to = step.opts.get("to", "other")
     here = _here(g, frame)
+    by = frame.ctx.player
+    # a character the move cannot affect (a no-move static, an immunity, nowhere to go) is no target
+    targets = pick_units(g, frame, step.arg, can=lambda u: not rules.cannot_move(g, u) and not rules.immune(
+        g, u, "move", by) and bool(_move_dests(g, frame, u, to, here)))
     plan: list[tuple[Unit, int]] = []
     arriving: set[tuple[int, int, str]] = set()  # (mission, side, name) of characters moved by this effect
     for u in targets:  # every destination is chosen before anything moves
         if rules.cannot_move(g, u):
             continue
-        if to == "this" or (to == "to_or_from" and u.mission != here):
-            dests = [here] if u.mission != here else []
-        else:
-            dests = [i for i in range(len(g.missions)) if i != u.mission]
         key = g.cards[u.stack[-1]].name_key
-        # a hidden character's name counts only for a move by its own controller (who knows it):
-        # the options must not tell the opponent what a hidden card is (the one moved included);
-        # a duplicate the mover could not see is discarded on arrival (move_unit)
-        known = u.controller == frame.ctx.player
-        if known or not u.hidden:
-            dests = [i for i in dests if not rules.has_name_on_side(g, i, u.controller, key, face_up=not known)
-                     and (i, u.controller, key) not in arriving]
+        dests = _move_dests(g, frame, u, to, here, arriving)
         dest = choose_mission(g, frame, frame.ctx.player, dests, "mission to move to")
         if dest is SKIP:
             continue
@@ -558,7 +576,9 @@ def v_move(g: GameState, frame: Frame, step: Step) -> None:
 def v_hide(g: GameState, frame: Frame, step: Step) -> None:
     # a character already hidden cannot be hidden again: it is never a legal target
     already = tuple(u.uid for u in g.all_units() if u.hidden)
-    targets = [u for u in _two_targets(g, frame, step, already) if not u.hidden]
+    by = frame.ctx.player
+    targets = [u for u in _two_targets(g, frame, step, already, can=lambda u: not rules.immune(g, u, "hide", by))
+               if not u.hidden]
     protect = _protections(g, frame, targets, "hide")
     if targets:
         frame.ctx.vars["hidden_power"] = rules.power(g, targets[0])
@@ -595,7 +615,8 @@ def _discard_order(g: GameState, frame: Frame, step: Step, targets: list) -> lis
 
 
 def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
-    targets = _two_targets(g, frame, step)
+    by = frame.ctx.player
+    targets = _two_targets(g, frame, step, can=lambda u: not rules.immune(g, u, "defeat", by))
     protect = _protections(g, frame, targets, "defeat")
     targets = _discard_order(g, frame, step, targets)
     n = 0
@@ -1108,15 +1129,15 @@ def _here(g: GameState, frame: Frame) -> int:
     return src.mission if src is not None and not frame.ctx.pinned else frame.ctx.mission
 
 
-def _two_targets(g: GameState, frame: Frame, step: Step, exclude: tuple[int, ...] = ()) -> list[Unit]:
+def _two_targets(g: GameState, frame: Frame, step: Step, exclude: tuple[int, ...] = (), can=None) -> list[Unit]:
     """The targets of a step, plus those of its ``and`` selector: one snapshot for both."""
     chooser = None
     if step.opts.get("chooser") == "opponent":
         chooser = 1 - frame.ctx.player
-    first = pick_units(g, frame, step.arg, chooser=chooser, exclude=exclude)
+    first = pick_units(g, frame, step.arg, chooser=chooser, exclude=exclude, can=can)
     if "and" not in step.opts:
         return first
-    more = pick_units(g, frame, step.opts["and"], chooser=chooser, exclude=exclude + tuple(u.uid for u in first))
+    more = pick_units(g, frame, step.opts["and"], chooser=chooser, exclude=exclude + tuple(u.uid for u in first), can=can)
     return first + more
 
 
