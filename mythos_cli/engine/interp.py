@@ -616,6 +616,8 @@ def _discard_order(g: GameState, frame: Frame, step: Step, targets: list) -> lis
 
 def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
     by = frame.ctx.player
+    # FAQ "The Decider": "the opponent chooses and defeats their characters" is carried out by them
+    decider = 1 - by if step.opts.get("chooser") == "opponent" else by
     targets = _two_targets(g, frame, step, can=lambda u: not rules.immune(g, u, "defeat", by))
     protect = _protections(g, frame, targets, "defeat")
     targets = _discard_order(g, frame, step, targets)
@@ -625,7 +627,7 @@ def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
             continue
         card = g.cards[u.stack[-1]]
         power, cost, name = card.power or 0, rules.cost_of(g, u), None if u.hidden and not step.opts.get("reveal") else card.name_key
-        if defeat_unit(g, u, by=frame.ctx.player):
+        if defeat_unit(g, u, by=by, decider=decider):
             n += 1
             frame.ctx.vars["defeated_power"] = power  # printed Power, hidden or not (the card is seen)
             frame.ctx.vars["defeated_cost"] = cost
@@ -1009,10 +1011,12 @@ def hide_unit(g: GameState, u: Unit, *, by: int) -> bool:
     return True
 
 
-def defeat_unit(g: GameState, u: Unit, *, by: int) -> bool:
+def defeat_unit(g: GameState, u: Unit, *, by: int, decider: int | None = None) -> bool:
     """Defeat ``u`` by an effect of player ``by``; False if it was not defeated (immune, or hidden
     instead: a defeat replaced by a hide is no defeat, so no "defeated" value, count, "if you do"
-    or "when you defeat" follows)."""
+    or "when you defeat" follows). ``decider``: the player who carries the defeat out (FAQ "The
+    Decider"; ``by`` unless the effect makes the opponent defeat their own characters): the one
+    "when you defeat" triggers look at. Immunity ("enemy effects") looks at whose effect it is."""
     if rules.immune(g, u, "defeat", by):
         return False
     affect(g, u, by)
@@ -1028,7 +1032,7 @@ def defeat_unit(g: GameState, u: Unit, *, by: int) -> bool:
     g.emit("defeat", controller, uid)
     # triggered "when a character is defeated": the unit is gone, so match on a ghost
     ghost = Unit(uid=uid, stack=list(u.stack), owner=owner, controller=controller, mission=mission, hidden=was_hidden)
-    fire(g, "defeated", ghost, by=by)
+    fire(g, "defeated", ghost, by=by if decider is None else decider)
     return True
 
 
