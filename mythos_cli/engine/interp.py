@@ -619,6 +619,9 @@ def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
     # FAQ "The Decider": "the opponent chooses and defeats their characters" is carried out by them
     decider = 1 - by if step.opts.get("chooser") == "opponent" else by
     targets = _two_targets(g, frame, step, can=lambda u: not rules.immune(g, u, "defeat", by))
+    if step.opts.get("reveal"):
+        for u in targets:  # "reveal and defeat" (SS-118): turned face-up first, then defeated
+            turn_face_up(g, u)
     protect = _protections(g, frame, targets, "defeat")
     targets = _discard_order(g, frame, step, targets)
     n = 0
@@ -626,7 +629,7 @@ def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
         if g.units.get(u.uid) is not u or _sacrificed(g, u, protect):
             continue
         card = g.cards[u.stack[-1]]
-        power, cost, name = card.power or 0, rules.cost_of(g, u), None if u.hidden and not step.opts.get("reveal") else card.name_key
+        power, cost, name = card.power or 0, rules.cost_of(g, u), None if u.hidden else card.name_key
         if defeat_unit(g, u, by=by, decider=decider):
             n += 1
             frame.ctx.vars["defeated_power"] = power  # printed Power, hidden or not (the card is seen)
@@ -998,6 +1001,17 @@ def _replaced_by_hide(g: GameState, u: Unit, event: str, by: int) -> bool:
         break_control_from(g, u)
         return True
     return False
+
+
+def turn_face_up(g: GameState, u: Unit) -> None:
+    """An effect reveals a hidden character without playing it (SS-118's "reveal and defeat"): it
+    is face-up from now on (its continuous lines apply, it is seen), but no MAIN or AMBUSH applies
+    and it is not a play."""
+    if g.units.get(u.uid) is not u or not u.hidden:
+        return
+    u.hidden = False
+    g.board_version += 1
+    g.emit("turned_up", u.controller, u.uid)
 
 
 def hide_unit(g: GameState, u: Unit, *, by: int) -> bool:
