@@ -873,7 +873,8 @@ _COPYABLE: dict[tuple[str, str], tuple[int, ...]] = {}
 
 
 def v_repeat(g: GameState, frame: Frame, step: Step) -> None:
-    card = g.cards[frame.ctx.card]
+    """Apply a line of this card again (of the card copied, in a copied line)."""
+    card = g.cards[frame.ctx.vars.get("copied", frame.ctx.card)]
     for line in card.effects:
         if line.timing == step.opts.get("line", "main") and line.kind == "instant" and line.encoding is not None:
             f = Frame(steps=list(line.encoding.steps), ctx=frame.ctx, label=f"{card.name} repeat")
@@ -1195,16 +1196,19 @@ def _sacrificed(g: GameState, u: Unit, protect: dict[int, Unit]) -> bool:
 
 
 def copyable_lines(card, mode: str) -> tuple[int, ...]:
-    """The instant lines of ``card`` another character may copy: encoded, not a copy itself
-    (a copy of a copy could chain forever), and not UPGRADE when ``mode`` is non_upgrade."""
+    """The instant lines of ``card`` another character may copy: encoded, an effect (not a line
+    made only of "play this paying N less": that is a price), not a copy itself (a copy of a copy
+    could chain forever), and not UPGRADE when ``mode`` is non_upgrade. DUEL and FIRST STRIKE
+    lines are instant effects too: the copier applies them without meeting their requirement."""
     key = (card.id, mode)
     found = _COPYABLE.get(key)
     if found is None:
         found = tuple(
             i for i, line in enumerate(card.effects)
             if line.kind == "instant" and line.encoding is not None and line.encoding.steps
-            and line.timing in ("main", "upgrade", "ambush", "score")
+            and line.timing in ("main", "upgrade", "ambush", "score", "duel", "first_strike")
             and not (mode == "non_upgrade" and line.timing == "upgrade")
+            and not all(s.verb == "cheaper" for s in line.encoding.steps)
             and not any(s.verb == "copy" for s in line.encoding.steps))
         _COPYABLE[key] = found
     return found
@@ -1212,12 +1216,14 @@ def copyable_lines(card, mode: str) -> tuple[int, ...]:
 
 def v_copy(g: GameState, frame: Frame, step: Step) -> None:
     """Copy an instant effect of another card: it resolves as this character's own effect
-    (its controller decides, "this character" and "this mission" are the copier's)."""
+    (its controller decides, "this character" and "this mission" are the copier's; "repeat the
+    MAIN effect" in the copied line names the MAIN effect of the card copied). A character whose
+    text is blank (SS-083) has no effect to copy."""
     ctx = frame.ctx
     mode = step.opts.get("lines", "any")
     if isinstance(step.arg, Selector):
         cands = [u.uid for u in rules.select(g, ctx, step.arg)
-                 if not u.hidden and copyable_lines(g.cards[u.stack[-1]], mode)]
+                 if not u.hidden and not rules.blanked(g, u) and copyable_lines(g.cards[u.stack[-1]], mode)]
         pick = choose(g, frame, ctx.player, "target", cands, prompt="character whose effect to copy")
         if pick is SKIP:
             return
@@ -1231,7 +1237,7 @@ def v_copy(g: GameState, frame: Frame, step: Step) -> None:
     if li is SKIP:
         return
     line = g.cards[inst].effects[li[1]]
-    cctx = Ctx(player=ctx.player, source=ctx.source, mission=_here(g, frame), card=ctx.card)
+    cctx = Ctx(player=ctx.player, source=ctx.source, mission=_here(g, frame), card=ctx.card, vars={"copied": inst})
     g.stack.append(Frame(steps=list(line.encoding.steps), ctx=cctx, label=f"copy of {g.cards[inst].name}"))
     g.emit("copy", ctx.player, g.cards[inst].id, line.timing)
 
