@@ -870,7 +870,7 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
     if not cost_statics and not has_own_cost(g, card_inst) and (reveal is None or (
             not reveal.attachments and not own_static(g, card_inst, "reveal_cost") and not statics(g, "reveal_tax"))):
         return cost if cost > 0 else 0  # (hot path: nothing in play or on the card changes it)
-    floor = 0
+    start = cost  # the rules' price: a cost static's minimum bounds its own reduction of it
     for src, smi, ctl, s in cost_statics:
         if (smi != mi and not s.opts.get("anywhere")) or s.target is None:
             continue
@@ -888,8 +888,10 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
         ctx = static_ctx(src, smi, ctl)
         if not condition(g, ctx, s.cond, core=True):
             continue
-        cost += number(g, ctx, s.n)
-        floor = max(floor, s.opts.get("min", 0))
+        n = number(g, ctx, s.n)
+        if n < 0 and "min" in s.opts:  # "costs 1 less (min. 1)": lowers the price to no less than
+            n = max(n, min(0, s.opts["min"] - start))  # the minimum, never raises one made lower
+        cost += n
     if reveal is not None:
         for s in (own_static(g, card_inst, "reveal_cost") if not reveal.attachments else unit_static(g, reveal, "reveal_cost")):
             ctx = Ctx(player=player, source=reveal.uid, mission=mi, card=card_inst)
@@ -905,7 +907,7 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
     for timing, n in own_cheaper(card):  # FIRST STRIKE "play this character paying 1 less"
         if timing != "first_strike" or g.players[player].plays_this_round == 0:
             cost -= n
-    return max(cost, floor, 0)
+    return max(cost, 0)
 
 
 _OWN_COST: dict[str, bool] = {}
