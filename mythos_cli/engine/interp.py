@@ -40,10 +40,10 @@ class Line:
     """A card's instant line whose applying depends on the board (a DUEL line, or a line a DUEL
     modifier changes): judged when the lines above it have resolved, then replaced by its steps."""
 
-    __slots__ = ("card", "effects", "index", "applies", "stack")
+    __slots__ = ("card", "effects", "index", "applies")
 
-    def __init__(self, card, effects, index: int, applies: dict, stack: int):
-        self.card, self.effects, self.index, self.applies, self.stack = card, effects, index, applies, stack
+    def __init__(self, card, effects, index: int, applies: dict):
+        self.card, self.effects, self.index, self.applies = card, effects, index, applies
 
 
 class Order:
@@ -99,7 +99,7 @@ def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: 
         ambush = True  # ⧗ ambush_on_play: "played here from hand, its AMBUSH effects apply too"
     applies = {"main": True, "upgrade": upgrade, "ambush": ambush, "first_strike": g.players[player].plays_this_round == 1}
     effects = () if rules.blanked(g, unit) else card.effects
-    steps = lines_frame_steps(g, card, effects, applies, mi, stack=len(unit.stack))
+    steps = lines_frame_steps(g, card, effects, applies, mi)
     for _, smi, ctl, s in rules.statics(g, "grant_line"):  # "characters here have, after their other effects, …"
         if smi == mi and applies.get(s.opts["timing"]) and rules.static_hits(g, rules.static_ctx(None, smi, ctl), s, unit):
             steps.extend(line_steps(Encoding(steps=s.opts["do"]), f"{s.opts['timing'].upper()} (granted)", False))
@@ -111,7 +111,7 @@ def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: 
     return Frame(steps=steps, ctx=ctx, label=card.name)
 
 
-def lines_frame_steps(g: GameState, card, effects, applies: dict, mi: int, *, stack: int = 1) -> list:
+def lines_frame_steps(g: GameState, card, effects, applies: dict, mi: int) -> list:
     """The gated steps of a card's instant lines that apply now, top to bottom.
 
     Lines apply top to bottom, each judged when it resolves: a DUEL line, or a line a DUEL
@@ -126,13 +126,13 @@ def lines_frame_steps(g: GameState, card, effects, applies: dict, mi: int, *, st
         if all(s.verb == "cheaper" for s in line.encoding.steps):
             continue  # a price, already paid less (rules.play_cost)
         if line.timing == "duel" or line.timing in dueled:
-            steps.append(Line(card, effects, i, applies, stack))
+            steps.append(Line(card, effects, i, applies))
         else:
-            steps.extend(_line_now(g, card, effects, line, applies, mi, stack))
+            steps.extend(_line_now(g, card, effects, line, applies, mi))
     return steps
 
 
-def _line_now(g: GameState, card, effects, line, applies: dict, mi: int, stack: int) -> list:
+def _line_now(g: GameState, card, effects, line, applies: dict, mi: int) -> list:
     """One instant line's gated steps as the board stands now (nothing if it does not apply).
 
     A DUEL line applies when its named character is in the mission; modifier lines whose
@@ -147,10 +147,10 @@ def _line_now(g: GameState, card, effects, line, applies: dict, mi: int, stack: 
     mods: list = []
     promoted = False
     for l in effects:
-        if l.kind == "modifier" and l.modifies == line.timing and l.encoding is not None and l.encoding.modifier and (
-                holds(l)
-                # "UPGRADE: AMBUSH effect: …" also holds when an upgraded character is revealed
-                or (l.timing == "upgrade" and l.modifies == "ambush" and applies.get("ambush") and stack > 1)):
+        # (an UPGRADE modifier holds only when the card is played as an upgrade: revealing a hidden
+        # upgraded stack is not one, so "UPGRADE: AMBUSH effect …" needs a play that is both, an
+        # upgrade whose AMBUSH applies too, SS-107)
+        if l.kind == "modifier" and l.modifies == line.timing and l.encoding is not None and l.encoding.modifier and holds(l):
             if l.encoding.modifier.mode == "as_main":
                 promoted = True
             else:
@@ -280,7 +280,7 @@ def run_top(g: GameState) -> None:
         frame.ctx.mission = src.mission  # "this mission" is where the character stands now
     if isinstance(step, Line):  # judged now, after the lines above: replaced by its steps, if any
         line = step.effects[step.index]
-        here = _line_now(g, step.card, step.effects, line, step.applies, frame.ctx.mission, step.stack)
+        here = _line_now(g, step.card, step.effects, line, step.applies, frame.ctx.mission)
         frame.steps = frame.steps[:frame.pc] + here + frame.steps[frame.pc + 1:]
         frame.choices.clear()
         return
