@@ -148,9 +148,27 @@ def attachment_fits(g: GameState, ctx: Ctx, sel: Selector | None, inst: int, hos
         return False
     if sel.other and inst == ctx.card:  # "other attachments": not the one whose effect this is
         return False
+    return attachment_card_fits(g, sel, inst)
+
+
+def attachment_card_fits(g: GameState, sel: Selector | None, inst: int) -> bool:
+    """A card filter tested against an attachment in play. Reading "a face-down attachment is an
+    attachment with no name, keyword or group" (like a hidden character): it fits a filter that
+    names none of them (and counts as cost 0), so it is an attachment for counts, discards, moves
+    and "with an attachment", never a Senbon or a Weapon."""
+    if sel is None:
+        return True
     if inst in g.att_hidden:
-        return not (sel.names or sel.keyword or sel.keywords or sel.group)
+        return _facedown_fits(sel)
     return _card_fits(g, sel, g.cards[inst])
+
+
+def _facedown_fits(sel: Selector) -> bool:
+    if sel.names or sel.keyword or sel.keywords or sel.group or sel.name_has or sel.printed_cost_max is not None:
+        return False
+    if sel.card_type not in (None, "attachment", "any"):
+        return False
+    return sel.cost_max is None or sel.cost_max >= 0
 
 
 def select_attachments(g: GameState, ctx: Ctx, sel: Selector | None) -> list[tuple[int, Unit | None, int, int]]:
@@ -468,8 +486,7 @@ def _matches_extra(g: GameState, ctx: Ctx, sel: Selector, u: Unit, core: bool) -
         return False
     if sel.name_has and (u.hidden or sel.name_has.lower() not in card.name.lower()):
         return False
-    if sel.with_attachment is not None and not any(
-            a not in g.att_hidden and _card_fits(g, sel.with_attachment, g.cards[a]) for a in u.attachments):
+    if sel.with_attachment is not None and not any(attachment_card_fits(g, sel.with_attachment, a) for a in u.attachments):
         return False
     if sel.controlled is not None and (u.controller != u.owner) != sel.controlled:
         return False
@@ -643,8 +660,7 @@ def _condition_extra(g: GameState, ctx: Ctx, cond: Condition, core: bool) -> boo
         return False
     if cond.self_attached is not None:
         src = g.units.get(ctx.source)
-        if src is None or not any(a not in g.att_hidden and _card_fits(g, cond.self_attached, g.cards[a])
-                                  for a in src.attachments):
+        if src is None or not any(attachment_card_fits(g, cond.self_attached, a) for a in src.attachments):
             return False
     return True
 
