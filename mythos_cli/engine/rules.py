@@ -916,6 +916,8 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
         for src, smi, ctl, s in statics(g, "reveal_tax"):  # "the opponent pays 1 more to reveal here"
             if smi == mi and ctl >= 0 and ctl != player and condition(g, static_ctx(src, smi, ctl), s.cond, core=True):
                 cost += number(g, static_ctx(src, smi, ctl), s.n)
+    if reveal is not None and reveal.attachments and blanked(g, reveal):
+        return max(cost, 0)  # a blank text (SS-083) has no "costs less" of its own
     for s in own_static(g, card_inst, "play_cost"):  # "pay 1 less to play this character if …"
         ctx = Ctx(player=player, source=reveal.uid if reveal is not None else -1, mission=mi, card=card_inst)
         if condition(g, ctx, s.cond):
