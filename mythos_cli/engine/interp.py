@@ -137,8 +137,8 @@ def _line_now(g: GameState, card, effects, line, applies: dict, mi: int) -> list
 
     A DUEL line applies when its named character is in the mission; modifier lines whose
     own timing applies replace or extend the line they modify ("as_main" makes the modified
-    line apply on every play); a modifier that only repeats a line which does not apply now
-    ("UPGRADE: repeat the AMBUSH effect") applies as a line of its own."""
+    line apply on every play). ("Repeat the X effect" is never a modifier: it is an instant
+    line of its own, with its own yes/no; the catalog tests check it.)"""
     def holds(l) -> bool:
         if l.timing == "duel":
             return rules.duel_present(g, mi, name_key(l.duel or ""))
@@ -156,11 +156,7 @@ def _line_now(g: GameState, card, effects, line, applies: dict, mi: int) -> list
             else:
                 mods.append(l.encoding.modifier)
     if not (holds(line) or promoted):
-        out: list = []
-        for mod in mods:  # only "repeat the X effect" stands on its own
-            if mod.mode == "also" and all(s.verb == "repeat" for s in mod.steps):
-                out.extend(line_steps(Encoding(steps=mod.steps), f"{card.name} {line.label} (repeat)", False))
-        return out
+        return []
     body = list(line.encoding.steps)
     for mod in mods:
         body = list(mod.steps) if mod.mode == "instead" else body + list(mod.steps)
