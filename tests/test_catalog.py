@@ -117,6 +117,29 @@ def test_duel_lines_name_a_real_character(catalog):
     assert all(name_key(e.duel) in names for e in duels)
 
 
+def test_a_repeat_is_a_line_of_its_own(catalog):
+    """ "Repeat the MAIN effect" is an instant line with its own yes/no (KS-112, SS-005, SS-013,
+    SS-149), never a modifier added to the line it repeats (which would share that line's yes/no)."""
+    def verbs(steps):
+        for s in steps:
+            yield s.verb
+            for key in ("do",):
+                if isinstance(s.opts.get(key), (list, tuple)):
+                    yield from verbs(s.opts[key])
+
+    repeats = []
+    for c in catalog:
+        for e in c.effects:
+            if e.encoding is None:
+                continue
+            if e.kind == "modifier" and e.encoding.modifier is not None:
+                assert "repeat" not in set(verbs(e.encoding.modifier.steps)), (c.id, e.label)
+            elif "repeat" in set(verbs(e.encoding.steps)):
+                repeats.append(c.id)
+                assert e.kind == "instant" and all(s.verb == "repeat" for s in e.encoding.steps), (c.id, e.label)
+    assert {"KS-112", "SS-005", "SS-013", "SS-149"} <= set(repeats)
+
+
 def _write(tmp_path: Path, body: str) -> Path:
     p = tmp_path / "KS.toml"
     p.write_text(body, encoding="utf-8")

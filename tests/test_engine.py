@@ -138,7 +138,8 @@ def test_view_hides_what_a_player_cannot_know(catalog):
         h = g.clone()
         opp = h.players[1]
         # swap the identities of the opponent's hand cards and hidden characters with deck cards
-        hidden = [u for u in h.all_units() if u.hidden and u.owner == 1]
+        # (not those on my side: a hidden card of theirs I control is mine to look at, KS-052)
+        hidden = [u for u in h.all_units() if u.hidden and u.owner == 1 and u.controller == 1]
         pool = opp.deck
         for i in range(min(len(opp.hand), len(pool))):
             opp.hand[i], pool[i] = pool[i], opp.hand[i]

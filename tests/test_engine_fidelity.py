@@ -52,7 +52,8 @@ def _swap_hidden(g, decider, rng) -> dict:
         if not u.hidden or u.controller == decider or u.owner == decider or u.uid in seen:
             continue
         deck = g.players[u.owner].deck
-        others = [i for i, c in enumerate(deck) if g.cards[c].type == "character" and c not in swapped.values()]
+        # (not the top card: an effect may be putting it into play, KS-052 drawing it first)
+        others = [i for i, c in enumerate(deck[:-1]) if g.cards[c].type == "character" and c not in swapped.values()]
         if not others:
             continue
         i = rng.choice(others)

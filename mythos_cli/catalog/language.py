@@ -149,7 +149,7 @@ class Selector:
     # Shinobi Shiren
     not_group: str | None = None
     name_has: str | None = None  # "a Uchiha-named character": the name contains this word
-    with_attachment: "Selector | None" = None  # has a face-up attachment fitting this card filter
+    with_attachment: "Selector | None" = None  # has an attachment fitting this card filter (face-down: no name, keyword or group)
     controlled: bool | None = None  # under another player's control (controller is not the owner)
     owned: bool | None = None  # owned by the effect's controller
     moved_last_turn: bool = False  # moved during the opponent's previous turn

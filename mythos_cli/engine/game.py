@@ -321,8 +321,8 @@ def _reveal_price(g: GameState, player: int, u: Unit, *, extra: int = 0, plain: 
         if x is not u and not x.hidden and cards[x.stack[-1]].name_key == key:
             return None
     only_winning, priced = _reveal_profile(g, inst)
-    if only_winning and rules.mission_leader(g, u.mission) != player:
-        return None
+    if only_winning and rules.mission_leader(g, u.mission) != player and not (u.attachments and rules.blanked(g, u)):
+        return None  # ("play only where winning" is its own text: a blank text, SS-083, has none)
     if plain and not priced and not u.attachments:
         price = card.cost + extra  # (hot path: what play_cost would find)
     else:

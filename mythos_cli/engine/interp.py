@@ -40,10 +40,10 @@ class Line:
     """A card's instant line whose applying depends on the board (a DUEL line, or a line a DUEL
     modifier changes): judged when the lines above it have resolved, then replaced by its steps."""
 
-    __slots__ = ("card", "effects", "index", "applies", "stack")
+    __slots__ = ("card", "effects", "index", "applies")
 
-    def __init__(self, card, effects, index: int, applies: dict, stack: int):
-        self.card, self.effects, self.index, self.applies, self.stack = card, effects, index, applies, stack
+    def __init__(self, card, effects, index: int, applies: dict):
+        self.card, self.effects, self.index, self.applies = card, effects, index, applies
 
 
 class Order:
@@ -99,7 +99,7 @@ def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: 
         ambush = True  # ⧗ ambush_on_play: "played here from hand, its AMBUSH effects apply too"
     applies = {"main": True, "upgrade": upgrade, "ambush": ambush, "first_strike": g.players[player].plays_this_round == 1}
     effects = () if rules.blanked(g, unit) else card.effects
-    steps = lines_frame_steps(g, card, effects, applies, mi, stack=len(unit.stack))
+    steps = lines_frame_steps(g, card, effects, applies, mi)
     for _, smi, ctl, s in rules.statics(g, "grant_line"):  # "characters here have, after their other effects, …"
         if smi == mi and applies.get(s.opts["timing"]) and rules.static_hits(g, rules.static_ctx(None, smi, ctl), s, unit):
             steps.extend(line_steps(Encoding(steps=s.opts["do"]), f"{s.opts['timing'].upper()} (granted)", False))
@@ -111,7 +111,7 @@ def play_frame(g: GameState, player: int, unit: Unit, *, upgrade: bool, ambush: 
     return Frame(steps=steps, ctx=ctx, label=card.name)
 
 
-def lines_frame_steps(g: GameState, card, effects, applies: dict, mi: int, *, stack: int = 1) -> list:
+def lines_frame_steps(g: GameState, card, effects, applies: dict, mi: int) -> list:
     """The gated steps of a card's instant lines that apply now, top to bottom.
 
     Lines apply top to bottom, each judged when it resolves: a DUEL line, or a line a DUEL
@@ -126,19 +126,19 @@ def lines_frame_steps(g: GameState, card, effects, applies: dict, mi: int, *, st
         if all(s.verb == "cheaper" for s in line.encoding.steps):
             continue  # a price, already paid less (rules.play_cost)
         if line.timing == "duel" or line.timing in dueled:
-            steps.append(Line(card, effects, i, applies, stack))
+            steps.append(Line(card, effects, i, applies))
         else:
-            steps.extend(_line_now(g, card, effects, line, applies, mi, stack))
+            steps.extend(_line_now(g, card, effects, line, applies, mi))
     return steps
 
 
-def _line_now(g: GameState, card, effects, line, applies: dict, mi: int, stack: int) -> list:
+def _line_now(g: GameState, card, effects, line, applies: dict, mi: int) -> list:
     """One instant line's gated steps as the board stands now (nothing if it does not apply).
 
     A DUEL line applies when its named character is in the mission; modifier lines whose
     own timing applies replace or extend the line they modify ("as_main" makes the modified
-    line apply on every play); a modifier that only repeats a line which does not apply now
-    ("UPGRADE: repeat the AMBUSH effect") applies as a line of its own."""
+    line apply on every play). ("Repeat the X effect" is never a modifier: it is an instant
+    line of its own, with its own yes/no; the catalog tests check it.)"""
     def holds(l) -> bool:
         if l.timing == "duel":
             return rules.duel_present(g, mi, name_key(l.duel or ""))
@@ -147,20 +147,16 @@ def _line_now(g: GameState, card, effects, line, applies: dict, mi: int, stack: 
     mods: list = []
     promoted = False
     for l in effects:
-        if l.kind == "modifier" and l.modifies == line.timing and l.encoding is not None and l.encoding.modifier and (
-                holds(l)
-                # "UPGRADE: AMBUSH effect: …" also holds when an upgraded character is revealed
-                or (l.timing == "upgrade" and l.modifies == "ambush" and applies.get("ambush") and stack > 1)):
+        # (an UPGRADE modifier holds only when the card is played as an upgrade: revealing a hidden
+        # upgraded stack is not one, so "UPGRADE: AMBUSH effect …" needs a play that is both, an
+        # upgrade whose AMBUSH applies too, SS-107)
+        if l.kind == "modifier" and l.modifies == line.timing and l.encoding is not None and l.encoding.modifier and holds(l):
             if l.encoding.modifier.mode == "as_main":
                 promoted = True
             else:
                 mods.append(l.encoding.modifier)
     if not (holds(line) or promoted):
-        out: list = []
-        for mod in mods:  # only "repeat the X effect" stands on its own
-            if mod.mode == "also" and all(s.verb == "repeat" for s in mod.steps):
-                out.extend(line_steps(Encoding(steps=mod.steps), f"{card.name} {line.label} (repeat)", False))
-        return out
+        return []
     body = list(line.encoding.steps)
     for mod in mods:
         body = list(mod.steps) if mod.mode == "instead" else body + list(mod.steps)
@@ -280,7 +276,7 @@ def run_top(g: GameState) -> None:
         frame.ctx.mission = src.mission  # "this mission" is where the character stands now
     if isinstance(step, Line):  # judged now, after the lines above: replaced by its steps, if any
         line = step.effects[step.index]
-        here = _line_now(g, step.card, step.effects, line, step.applies, frame.ctx.mission, step.stack)
+        here = _line_now(g, step.card, step.effects, line, step.applies, frame.ctx.mission)
         frame.steps = frame.steps[:frame.pc] + here + frame.steps[frame.pc + 1:]
         frame.choices.clear()
         return
@@ -303,8 +299,13 @@ def still_in_play(g: GameState, units: list[Unit]) -> list[Unit]:
 
 
 def pick_units(g: GameState, frame: Frame, sel: Selector, *, chooser: int | None = None,
-               exclude: tuple[int, ...] = ()) -> list[Unit]:
-    """Resolve a selector into concrete targets, asking the decider where there is a choice."""
+               exclude: tuple[int, ...] = (), can=None) -> list[Unit]:
+    """Resolve a selector into concrete targets, asking the decider where there is a choice.
+
+    Reading "an effect targets what it can affect": when there is a choice, only the characters
+    the effect can affect (``can``: not immune to it, not held by a no-move static …) are
+    offered; those it cannot affect stay where they are, and still count among the characters
+    that remain ("until only N remain")."""
     ctx = frame.ctx
     cands = [u for u in rules.select(g, ctx, sel) if u.uid not in exclude]
     if sel.self_ or sel.var:
@@ -316,9 +317,9 @@ def pick_units(g: GameState, frame: Frame, sel: Selector, *, chooser: int | None
         out: list[Unit] = []
         for mi in range(len(g.missions)):
             here = [u for u in cands if u.mission == mi]
-            out.extend(_pick_among(g, frame, player, sel, here))
+            out.extend(_pick_among(g, frame, player, sel, here, can))
         return out
-    return _pick_among(g, frame, player, sel, cands)
+    return _pick_among(g, frame, player, sel, cands, can)
 
 
 _PROMPTS: dict[int, tuple[Selector, str]] = {}
@@ -332,18 +333,20 @@ def _prompt(sel: Selector) -> str:
     return found[1]
 
 
-def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: list[Unit]) -> list[Unit]:
+def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: list[Unit], can=None) -> list[Unit]:
     count = sel.count
+    offered = cands if can is None else [u for u in cands if can(u)]
     if not isinstance(count, tuple):
-        pick = choose(g, frame, player, "target", [u.uid for u in cands], prompt=_prompt(sel))
+        pick = choose(g, frame, player, "target", [u.uid for u in offered], prompt=_prompt(sel))
         return [] if pick is SKIP else [g.units[pick]]
     form, n = count[0], rules.number(g, frame.ctx, count[1])
     out: list[Unit] = []
     if form == "keep":
-        # "until only N remain": the chooser must pick the others one by one
+        # "until only N remain": the chooser must pick the others one by one, among those the
+        # effect can affect (the others remain, and count among the N)
         chosen: set[int] = set()
-        for _ in range(max(0, len(cands) - n)):
-            left = [u.uid for u in cands if u.uid not in chosen]
+        for _ in range(min(len(offered), max(0, len(cands) - n))):
+            left = [u.uid for u in offered if u.uid not in chosen]
             pick = choose(g, frame, player, "target", left, prompt=_prompt(sel))
             if pick is SKIP:
                 break
@@ -355,7 +358,7 @@ def _pick_among(g: GameState, frame: Frame, player: int, sel: Selector, cands: l
     while True:
         if form == "up_to" and len(out) >= n:
             break
-        left = [u.uid for u in cands if u.uid not in taken]
+        left = [u.uid for u in offered if u.uid not in taken]
         if form == "power_total":  # "any number … with a total Power of N or less" (snapshot Power)
             left = [uid for uid in left if rules.power(g, g.units[uid]) <= budget]
         elif form == "cost_total":  # "… with a total cost of N or less"
@@ -513,27 +516,38 @@ def v_look(g: GameState, frame: Frame, step: Step) -> None:
     g.emit("look", frame.ctx.player)
 
 
+def _move_dests(g: GameState, frame: Frame, u: Unit, to: str, here: int, arriving=()) -> list[int]:
+    """Where ``u`` may be moved by this effect (``arriving``: (mission, side, name) of the
+    characters the same effect moves before it)."""
+    if to == "this" or (to == "to_or_from" and u.mission != here):
+        dests = [here] if u.mission != here else []
+    else:
+        dests = [i for i in range(len(g.missions)) if i != u.mission]
+    key = g.cards[u.stack[-1]].name_key
+    # a hidden character's name counts only for a move by its own controller (who knows it):
+    # the options must not tell the opponent what a hidden card is (the one moved included);
+    # a duplicate the mover could not see is discarded on arrival (move_unit)
+    known = u.controller == frame.ctx.player
+    if known or not u.hidden:
+        dests = [i for i in dests if not rules.has_name_on_side(g, i, u.controller, key, face_up=not known)
+                 and (i, u.controller, key) not in arriving]
+    return dests
+
+
 def v_move(g: GameState, frame: Frame, step: Step) -> None:
-    targets = pick_units(g, frame, step.arg)
     to = step.opts.get("to", "other")
     here = _here(g, frame)
+    by = frame.ctx.player
+    # a character the move cannot affect (a no-move static, an immunity, nowhere to go) is no target
+    targets = pick_units(g, frame, step.arg, can=lambda u: not rules.cannot_move(g, u) and not rules.immune(
+        g, u, "move", by) and bool(_move_dests(g, frame, u, to, here)))
     plan: list[tuple[Unit, int]] = []
     arriving: set[tuple[int, int, str]] = set()  # (mission, side, name) of characters moved by this effect
     for u in targets:  # every destination is chosen before anything moves
         if rules.cannot_move(g, u):
             continue
-        if to == "this" or (to == "to_or_from" and u.mission != here):
-            dests = [here] if u.mission != here else []
-        else:
-            dests = [i for i in range(len(g.missions)) if i != u.mission]
         key = g.cards[u.stack[-1]].name_key
-        # a hidden character's name counts only for a move by its own controller (who knows it):
-        # the options must not tell the opponent what a hidden card is (the one moved included);
-        # a duplicate the mover could not see is discarded on arrival (move_unit)
-        known = u.controller == frame.ctx.player
-        if known or not u.hidden:
-            dests = [i for i in dests if not rules.has_name_on_side(g, i, u.controller, key, face_up=not known)
-                     and (i, u.controller, key) not in arriving]
+        dests = _move_dests(g, frame, u, to, here, arriving)
         dest = choose_mission(g, frame, frame.ctx.player, dests, "mission to move to")
         if dest is SKIP:
             continue
@@ -558,7 +572,9 @@ def v_move(g: GameState, frame: Frame, step: Step) -> None:
 def v_hide(g: GameState, frame: Frame, step: Step) -> None:
     # a character already hidden cannot be hidden again: it is never a legal target
     already = tuple(u.uid for u in g.all_units() if u.hidden)
-    targets = [u for u in _two_targets(g, frame, step, already) if not u.hidden]
+    by = frame.ctx.player
+    targets = [u for u in _two_targets(g, frame, step, already, can=lambda u: not rules.immune(g, u, "hide", by))
+               if not u.hidden]
     protect = _protections(g, frame, targets, "hide")
     if targets:
         frame.ctx.vars["hidden_power"] = rules.power(g, targets[0])
@@ -595,7 +611,13 @@ def _discard_order(g: GameState, frame: Frame, step: Step, targets: list) -> lis
 
 
 def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
-    targets = _two_targets(g, frame, step)
+    by = frame.ctx.player
+    # FAQ "The Decider": "the opponent chooses and defeats their characters" is carried out by them
+    decider = 1 - by if step.opts.get("chooser") == "opponent" else by
+    targets = _two_targets(g, frame, step, can=lambda u: not rules.immune(g, u, "defeat", by))
+    if step.opts.get("reveal"):
+        for u in targets:  # "reveal and defeat" (SS-118): turned face-up first, then defeated
+            turn_face_up(g, u)
     protect = _protections(g, frame, targets, "defeat")
     targets = _discard_order(g, frame, step, targets)
     n = 0
@@ -603,8 +625,8 @@ def v_defeat(g: GameState, frame: Frame, step: Step) -> None:
         if g.units.get(u.uid) is not u or _sacrificed(g, u, protect):
             continue
         card = g.cards[u.stack[-1]]
-        power, cost, name = card.power or 0, rules.cost_of(g, u), None if u.hidden and not step.opts.get("reveal") else card.name_key
-        if defeat_unit(g, u, by=frame.ctx.player):
+        power, cost, name = card.power or 0, rules.cost_of(g, u), None if u.hidden else card.name_key
+        if defeat_unit(g, u, by=by, decider=decider):
             n += 1
             frame.ctx.vars["defeated_power"] = power  # printed Power, hidden or not (the card is seen)
             frame.ctx.vars["defeated_cost"] = cost
@@ -641,6 +663,10 @@ def v_return_to_hand(g: GameState, frame: Frame, step: Step) -> None:
 
 
 def v_gain_edge(g: GameState, frame: Frame, step: Step) -> None:
+    """Gain the Edge, unless the opponent holds it locked for the round (KS-148: "you can't lose
+    it this round": no effect takes it from them, a lock of your own included)."""
+    if g.edge_locked >= 0 and g.edge_locked != frame.ctx.player:
+        return
     g.edge = frame.ctx.player
     if step.opts.get("lock"):
         g.edge_locked = frame.ctx.player
@@ -843,7 +869,8 @@ _COPYABLE: dict[tuple[str, str], tuple[int, ...]] = {}
 
 
 def v_repeat(g: GameState, frame: Frame, step: Step) -> None:
-    card = g.cards[frame.ctx.card]
+    """Apply a line of this card again (of the card copied, in a copied line)."""
+    card = g.cards[frame.ctx.vars.get("copied", frame.ctx.card)]
     for line in card.effects:
         if line.timing == step.opts.get("line", "main") and line.kind == "instant" and line.encoding is not None:
             f = Frame(steps=list(line.encoding.steps), ctx=frame.ctx, label=f"{card.name} repeat")
@@ -934,11 +961,13 @@ def fire_all(g: GameState, on: str, *, mission: int = -1) -> None:
 
 
 def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
+    """Move ``u`` to mission ``dest``; False if it did not move (immune, or hidden instead: a move
+    replaced by a hide is no move, so nothing counts it and no "when you move" trigger fires)."""
     if rules.immune(g, u, "move", by):
         return False
     affect(g, u, by)
     if by != u.controller and _replaced_by_hide(g, u, "move", by):
-        return True
+        return False
     g.missions[u.mission].sides[u.controller].remove(u)
     u.mission = dest
     g.board_version += 1
@@ -956,7 +985,8 @@ def move_unit(g: GameState, u: Unit, dest: int, *, by: int) -> bool:
 
 
 def _replaced_by_hide(g: GameState, u: Unit, event: str, by: int) -> bool:
-    """⧗ 'if this character would be defeated/moved, hide it instead'."""
+    """⧗ 'if this character would be defeated/moved, hide it instead': the hide replaces the
+    event (the character is hidden; it was neither defeated nor moved)."""
     for s in rules.unit_static(g, u, "defeat_becomes_hide") if not u.hidden else []:
         if event not in s.opts.get("events", ["defeat"]):
             continue
@@ -970,6 +1000,17 @@ def _replaced_by_hide(g: GameState, u: Unit, event: str, by: int) -> bool:
     return False
 
 
+def turn_face_up(g: GameState, u: Unit) -> None:
+    """An effect reveals a hidden character without playing it (SS-118's "reveal and defeat"): it
+    is face-up from now on (its continuous lines apply, it is seen), but no MAIN or AMBUSH applies
+    and it is not a play."""
+    if g.units.get(u.uid) is not u or not u.hidden:
+        return
+    u.hidden = False
+    g.board_version += 1
+    g.emit("turned_up", u.controller, u.uid)
+
+
 def hide_unit(g: GameState, u: Unit, *, by: int) -> bool:
     if u.hidden or rules.immune(g, u, "hide", by):
         return False
@@ -981,12 +1022,17 @@ def hide_unit(g: GameState, u: Unit, *, by: int) -> bool:
     return True
 
 
-def defeat_unit(g: GameState, u: Unit, *, by: int) -> bool:
+def defeat_unit(g: GameState, u: Unit, *, by: int, decider: int | None = None) -> bool:
+    """Defeat ``u`` by an effect of player ``by``; False if it was not defeated (immune, or hidden
+    instead: a defeat replaced by a hide is no defeat, so no "defeated" value, count, "if you do"
+    or "when you defeat" follows). ``decider``: the player who carries the defeat out (FAQ "The
+    Decider"; ``by`` unless the effect makes the opponent defeat their own characters): the one
+    "when you defeat" triggers look at. Immunity ("enemy effects") looks at whose effect it is."""
     if rules.immune(g, u, "defeat", by):
         return False
     affect(g, u, by)
     if _replaced_by_hide(g, u, "defeat", by):
-        return True
+        return False
     dest = "discard"
     for src, mi, ctl, s in rules.statics(g, "defeat_to_hand"):
         # friendly characters: not the card itself (no character is friendly to itself)
@@ -997,7 +1043,7 @@ def defeat_unit(g: GameState, u: Unit, *, by: int) -> bool:
     g.emit("defeat", controller, uid)
     # triggered "when a character is defeated": the unit is gone, so match on a ghost
     ghost = Unit(uid=uid, stack=list(u.stack), owner=owner, controller=controller, mission=mission, hidden=was_hidden)
-    fire(g, "defeated", ghost, by=by)
+    fire(g, "defeated", ghost, by=by if decider is None else decider)
     return True
 
 
@@ -1098,15 +1144,15 @@ def _here(g: GameState, frame: Frame) -> int:
     return src.mission if src is not None and not frame.ctx.pinned else frame.ctx.mission
 
 
-def _two_targets(g: GameState, frame: Frame, step: Step, exclude: tuple[int, ...] = ()) -> list[Unit]:
+def _two_targets(g: GameState, frame: Frame, step: Step, exclude: tuple[int, ...] = (), can=None) -> list[Unit]:
     """The targets of a step, plus those of its ``and`` selector: one snapshot for both."""
     chooser = None
     if step.opts.get("chooser") == "opponent":
         chooser = 1 - frame.ctx.player
-    first = pick_units(g, frame, step.arg, chooser=chooser, exclude=exclude)
+    first = pick_units(g, frame, step.arg, chooser=chooser, exclude=exclude, can=can)
     if "and" not in step.opts:
         return first
-    more = pick_units(g, frame, step.opts["and"], chooser=chooser, exclude=exclude + tuple(u.uid for u in first))
+    more = pick_units(g, frame, step.opts["and"], chooser=chooser, exclude=exclude + tuple(u.uid for u in first), can=can)
     return first + more
 
 
@@ -1146,16 +1192,19 @@ def _sacrificed(g: GameState, u: Unit, protect: dict[int, Unit]) -> bool:
 
 
 def copyable_lines(card, mode: str) -> tuple[int, ...]:
-    """The instant lines of ``card`` another character may copy: encoded, not a copy itself
-    (a copy of a copy could chain forever), and not UPGRADE when ``mode`` is non_upgrade."""
+    """The instant lines of ``card`` another character may copy: encoded, an effect (not a line
+    made only of "play this paying N less": that is a price), not a copy itself (a copy of a copy
+    could chain forever), and not UPGRADE when ``mode`` is non_upgrade. DUEL and FIRST STRIKE
+    lines are instant effects too: the copier applies them without meeting their requirement."""
     key = (card.id, mode)
     found = _COPYABLE.get(key)
     if found is None:
         found = tuple(
             i for i, line in enumerate(card.effects)
             if line.kind == "instant" and line.encoding is not None and line.encoding.steps
-            and line.timing in ("main", "upgrade", "ambush", "score")
+            and line.timing in ("main", "upgrade", "ambush", "score", "duel", "first_strike")
             and not (mode == "non_upgrade" and line.timing == "upgrade")
+            and not all(s.verb == "cheaper" for s in line.encoding.steps)
             and not any(s.verb == "copy" for s in line.encoding.steps))
         _COPYABLE[key] = found
     return found
@@ -1163,12 +1212,14 @@ def copyable_lines(card, mode: str) -> tuple[int, ...]:
 
 def v_copy(g: GameState, frame: Frame, step: Step) -> None:
     """Copy an instant effect of another card: it resolves as this character's own effect
-    (its controller decides, "this character" and "this mission" are the copier's)."""
+    (its controller decides, "this character" and "this mission" are the copier's; "repeat the
+    MAIN effect" in the copied line names the MAIN effect of the card copied). A character whose
+    text is blank (SS-083) has no effect to copy."""
     ctx = frame.ctx
     mode = step.opts.get("lines", "any")
     if isinstance(step.arg, Selector):
         cands = [u.uid for u in rules.select(g, ctx, step.arg)
-                 if not u.hidden and copyable_lines(g.cards[u.stack[-1]], mode)]
+                 if not u.hidden and not rules.blanked(g, u) and copyable_lines(g.cards[u.stack[-1]], mode)]
         pick = choose(g, frame, ctx.player, "target", cands, prompt="character whose effect to copy")
         if pick is SKIP:
             return
@@ -1182,7 +1233,7 @@ def v_copy(g: GameState, frame: Frame, step: Step) -> None:
     if li is SKIP:
         return
     line = g.cards[inst].effects[li[1]]
-    cctx = Ctx(player=ctx.player, source=ctx.source, mission=_here(g, frame), card=ctx.card)
+    cctx = Ctx(player=ctx.player, source=ctx.source, mission=_here(g, frame), card=ctx.card, vars={"copied": inst})
     g.stack.append(Frame(steps=list(line.encoding.steps), ctx=cctx, label=f"copy of {g.cards[inst].name}"))
     g.emit("copy", ctx.player, g.cards[inst].id, line.timing)
 

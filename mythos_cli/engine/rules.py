@@ -148,9 +148,27 @@ def attachment_fits(g: GameState, ctx: Ctx, sel: Selector | None, inst: int, hos
         return False
     if sel.other and inst == ctx.card:  # "other attachments": not the one whose effect this is
         return False
+    return attachment_card_fits(g, sel, inst)
+
+
+def attachment_card_fits(g: GameState, sel: Selector | None, inst: int) -> bool:
+    """A card filter tested against an attachment in play. Reading "a face-down attachment is an
+    attachment with no name, keyword or group" (like a hidden character): it fits a filter that
+    names none of them (and counts as cost 0), so it is an attachment for counts, discards, moves
+    and "with an attachment", never a Senbon or a Weapon."""
+    if sel is None:
+        return True
     if inst in g.att_hidden:
-        return not (sel.names or sel.keyword or sel.keywords or sel.group)
+        return _facedown_fits(sel)
     return _card_fits(g, sel, g.cards[inst])
+
+
+def _facedown_fits(sel: Selector) -> bool:
+    if sel.names or sel.keyword or sel.keywords or sel.group or sel.name_has or sel.printed_cost_max is not None:
+        return False
+    if sel.card_type not in (None, "attachment", "any"):
+        return False
+    return sel.cost_max is None or sel.cost_max >= 0
 
 
 def select_attachments(g: GameState, ctx: Ctx, sel: Selector | None) -> list[tuple[int, Unit | None, int, int]]:
@@ -468,8 +486,7 @@ def _matches_extra(g: GameState, ctx: Ctx, sel: Selector, u: Unit, core: bool) -
         return False
     if sel.name_has and (u.hidden or sel.name_has.lower() not in card.name.lower()):
         return False
-    if sel.with_attachment is not None and not any(
-            a not in g.att_hidden and _card_fits(g, sel.with_attachment, g.cards[a]) for a in u.attachments):
+    if sel.with_attachment is not None and not any(attachment_card_fits(g, sel.with_attachment, a) for a in u.attachments):
         return False
     if sel.controlled is not None and (u.controller != u.owner) != sel.controlled:
         return False
@@ -643,8 +660,7 @@ def _condition_extra(g: GameState, ctx: Ctx, cond: Condition, core: bool) -> boo
         return False
     if cond.self_attached is not None:
         src = g.units.get(ctx.source)
-        if src is None or not any(a not in g.att_hidden and _card_fits(g, cond.self_attached, g.cards[a])
-                                  for a in src.attachments):
+        if src is None or not any(attachment_card_fits(g, cond.self_attached, a) for a in src.attachments):
             return False
     return True
 
@@ -870,7 +886,7 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
     if not cost_statics and not has_own_cost(g, card_inst) and (reveal is None or (
             not reveal.attachments and not own_static(g, card_inst, "reveal_cost") and not statics(g, "reveal_tax"))):
         return cost if cost > 0 else 0  # (hot path: nothing in play or on the card changes it)
-    floor = 0
+    start = cost  # the rules' price: a cost static's minimum bounds its own reduction of it
     for src, smi, ctl, s in cost_statics:
         if (smi != mi and not s.opts.get("anywhere")) or s.target is None:
             continue
@@ -888,8 +904,10 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
         ctx = static_ctx(src, smi, ctl)
         if not condition(g, ctx, s.cond, core=True):
             continue
-        cost += number(g, ctx, s.n)
-        floor = max(floor, s.opts.get("min", 0))
+        n = number(g, ctx, s.n)
+        if n < 0 and "min" in s.opts:  # "costs 1 less (min. 1)": lowers the price to no less than
+            n = max(n, min(0, s.opts["min"] - start))  # the minimum, never raises one made lower
+        cost += n
     if reveal is not None:
         for s in (own_static(g, card_inst, "reveal_cost") if not reveal.attachments else unit_static(g, reveal, "reveal_cost")):
             ctx = Ctx(player=player, source=reveal.uid, mission=mi, card=card_inst)
@@ -898,6 +916,8 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
         for src, smi, ctl, s in statics(g, "reveal_tax"):  # "the opponent pays 1 more to reveal here"
             if smi == mi and ctl >= 0 and ctl != player and condition(g, static_ctx(src, smi, ctl), s.cond, core=True):
                 cost += number(g, static_ctx(src, smi, ctl), s.n)
+    if reveal is not None and reveal.attachments and blanked(g, reveal):
+        return max(cost, 0)  # a blank text (SS-083) has no "costs less" of its own
     for s in own_static(g, card_inst, "play_cost"):  # "pay 1 less to play this character if …"
         ctx = Ctx(player=player, source=reveal.uid if reveal is not None else -1, mission=mi, card=card_inst)
         if condition(g, ctx, s.cond):
@@ -905,7 +925,7 @@ def play_cost(g: GameState, player: int, card_inst: int, mi: int, *, base: int |
     for timing, n in own_cheaper(card):  # FIRST STRIKE "play this character paying 1 less"
         if timing != "first_strike" or g.players[player].plays_this_round == 0:
             cost -= n
-    return max(cost, floor, 0)
+    return max(cost, 0)
 
 
 _OWN_COST: dict[str, bool] = {}
