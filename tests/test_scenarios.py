@@ -170,10 +170,10 @@ def test_both_engines_play_the_same_board(path, catalog):
     import tomllib
 
     from mythos_cli.engine import board
-    from mythos_cli.engine.scenario import ScenarioError, _action_for, _answerer, _auto, build
+    from mythos_cli.engine.scenario import ScenarioError, _action_for, _answerer, _auto, board_spec
 
     doc = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    spec = build(doc, catalog, str(path))
+    spec = board_spec(doc, catalog, str(path))
     py, core = board.load(spec, catalog, "python"), board.load(spec, catalog, "core")
     assert not _differences(_snapshot(py), _snapshot(core)), ("the board", _differences(_snapshot(py), _snapshot(core)))
     for i, step in enumerate(doc.get("steps", [])):

@@ -17,7 +17,7 @@ pass and take the first option until then). A step may name who answers, ``"p2: 
 the step fails if someone else is deciding.
 
 A game can start before the mulligans: ``[board] phase = "setup"`` with ``missions = { p1 = […],
-p2 = […] }`` and a ``[deck]`` each (``build_setup``); ``phase = "mulligan"`` is round 0 too.
+p2 = […] }`` and a ``[deck]`` each (``setup_spec``); ``phase = "mulligan"`` is round 0 too.
 
 Attachments: a unit table takes ``attached = ["SS-080"]`` (``"SS-083 by p2"`` for one the
 other player put there; ``hidden_attached`` for face-down ones), a mission ``p1_attached`` /
@@ -25,7 +25,7 @@ other player put there; ``hidden_attached`` for face-down ones), a mission ``p1_
 ``"attach SS-084 hidden to p2:KS-009"``, ``"reveal attachment SS-084"``; the expectation
 ``attached = { "p1:KS-009" = ["SS-080"], "mission 2 p1" = ["SS-103 (hidden)"] }``.
 
-Either engine plays a scenario (``engine="python"`` or ``"core"``): ``build`` turns the file's
+Either engine plays a scenario (``engine="python"`` or ``"core"``): ``board_spec`` turns the file's
 board into a board spec, which both engines load alike (``mythos_cli.engine.board``), and the
 steps and expectations go through its ``Board`` interface.
 """
@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from mythos_cli.catalog import Catalog, default_catalog
-from mythos_cli.engine.board import ILLEGAL, Board, UnitView
+from mythos_cli.engine.board import ILLEGAL, Board, UnitView, python_state
 from mythos_cli.engine.board import load as load_board
-from mythos_cli.engine.state import RANKS, ROUNDS, Unit
+from mythos_cli.engine.state import RANKS, ROUNDS, GameState, Unit
 
 PLAYERS = {"p1": 0, "p2": 1}
 
@@ -109,12 +109,17 @@ class Builder:
 UNIT_RE = re.compile(r"^(?:(hidden)\s+)?([A-Za-z0-9_>\- ]+?)(?:\+(\d+))?$")
 
 
-def build(doc: dict, catalog: Catalog, where: str) -> dict:
+def build(doc: dict, catalog: Catalog, where: str) -> GameState:
+    """The Python engine's state for a scenario file's board, at its first decision."""
+    return python_state(board_spec(doc, catalog, where), catalog)
+
+
+def board_spec(doc: dict, catalog: Catalog, where: str) -> dict:
     """The board spec of a scenario file's board (``mythos_cli.engine.board``); a ScenarioError
     says what in the file is wrong."""
     board = doc.get("board", {})
     if board.get("phase") == "setup":
-        return build_setup(doc, catalog, where)
+        return setup_spec(doc, catalog, where)
     b = Builder(catalog, int(doc.get("seed", 0)))
     players = [{"hand": [], "deck": [], "discard": [], "missions": [], "chakra": 0, "score": 0} for _ in range(2)]
     spec: dict[str, Any] = {"seed": b.seed, "events": True}
@@ -193,7 +198,7 @@ def build(doc: dict, catalog: Catalog, where: str) -> dict:
 SETUP_KEYS = {"phase", "missions", "edge", "shuffle"}
 
 
-def build_setup(doc: dict, catalog: Catalog, where: str) -> dict:
+def setup_spec(doc: dict, catalog: Catalog, where: str) -> dict:
     """``[board] phase = "setup"``: the game from before the mulligans, as ``game.new_game`` sets it up.
 
     Each player brings a ``[deck]`` and three ``missions``. By default the engine does the
@@ -655,7 +660,7 @@ def run_doc(doc: dict, catalog: Catalog, where: str, engine: str = "python") -> 
     """Play a scenario on one engine (``python`` or ``core``): its board, steps and checks."""
     res = ScenarioResult(where, doc.get("name", Path(where).stem))
     try:
-        g = load_board(build(doc, catalog, where), catalog, engine)
+        g = load_board(board_spec(doc, catalog, where), catalog, engine)
         error = None
         cp0 = doc.get("checkpoints", {}).get("0")
         if cp0:  # checkpoint 0: the board before the first step
