@@ -14,8 +14,9 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::apply::{self, ApplyError};
 use crate::cards::Catalog;
+use crate::scenario;
 use crate::setup::{self, GameDeck};
-use crate::state::{Action, Ev, GameState, Opt, Prompt};
+use crate::state::{Action, DecisionKind, Ev, FrameStep, GameState, Opt, Prompt};
 
 pyo3::create_exception!(
     _core,
@@ -218,6 +219,21 @@ impl Game {
         })
     }
 
+    /// A game from a board spec (JSON, `Spec` in core/src/scenario.rs), run to its first
+    /// decision. A malformed spec raises ValueError; a board whose own effects cannot run
+    /// raises IllegalAction (or EngineError for a stall).
+    #[staticmethod]
+    fn from_spec(json: &str) -> PyResult<Game> {
+        guard("from_spec", || {
+            let spec = scenario::parse(json).map_err(|e| PyValueError::new_err(e.0))?;
+            let mut g = scenario::build(cat(), spec).map_err(|e| PyValueError::new_err(e.0))?;
+            if g.pending.is_none() {
+                apply::advance(&mut g).map_err(apply_err)?;
+            }
+            Ok(Game { g })
+        })
+    }
+
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let acts = apply::legal_actions(&self.g);
         let items = acts.iter().map(|a| action_to_py(py, a)).collect::<PyResult<Vec<_>>>()?;
@@ -327,6 +343,26 @@ impl Game {
         Ok(Some(out))
     }
 
+    /// A pending order decision's effects, by option: (the player resolving it, its card
+    /// instance or -1). Empty when no order decision is pending.
+    fn order_sources(&self) -> Vec<(i32, i32)> {
+        if self.g.pending.as_ref().is_none_or(|d| d.kind != DecisionKind::Order) {
+            return Vec::new();
+        }
+        for f in self.g.stack.iter().rev() {
+            if let Some(FrameStep::Order(frames)) = f.steps.get(f.pc) {
+                return frames
+                    .iter()
+                    .map(|x| {
+                        let c = &self.g.ctxs[x.ctx];
+                        (c.player, c.card)
+                    })
+                    .collect();
+            }
+        }
+        Vec::new()
+    }
+
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let evs = self.g.events.as_deref().unwrap_or(&[]);
         let items = evs.iter().map(|(r, e)| ev_to_py(py, &self.g, *r, e)).collect::<PyResult<Vec<_>>>()?;
@@ -384,6 +420,7 @@ impl Game {
             d.set_item("tokens", u.tokens)?;
             d.set_item("attachments", u.attachments.clone())?;
             d.set_item("controlled_by", u.controlled_by)?;
+            d.set_item("played_round", u.played_round)?;
             d.set_item("played_turn", u.played_turn)?;
             d.set_item("discounted", u.discounted)?;
             d.set_item("power", crate::power::power(&self.g, u))?;

@@ -4,13 +4,18 @@
 //! The spec names every card instance by its catalog id, in instance order, and lays out the
 //! zones, the missions in play, the units (with their stacks, tokens, attachments and control
 //! links) and the round's counters. Anything left out takes the value of a fresh game.
+//!
+//! A board from before the game (a scenario's `phase = "setup"`) gives only `setup`: each
+//! player's deck and three missions, set up by `setup::new_game` with the seed, or in the
+//! stated order (decks as written, the first two missions of each into the mission deck).
 
 use serde::Deserialize;
 
 use crate::apply::{self, ApplyError};
+use crate::board::draw_cards;
 use crate::cards::Catalog;
-use crate::setup::{self, blank};
-use crate::state::{GameState, Mission, Phase, Unit};
+use crate::setup::{self, GameDeck, blank};
+use crate::state::{GameState, HAND_SIZE, Mission, Phase, Unit};
 
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
@@ -71,14 +76,41 @@ pub struct MissionSpec {
     pub winner: i32,
 }
 
+/// The game from before the mulligans: what each player brings.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupSpec {
+    /// each player's deck (version ids), written top first
+    pub decks: [Vec<String>; 2],
+    /// each player's three missions (version ids)
+    pub missions: [Vec<String>; 2],
+    /// true: `setup::new_game` shuffles with the seed (decks, missions, the Edge unless `edge`
+    /// names it); false: the decks stay as written, each player draws the top 5, and the
+    /// mission deck is the Edge player's first mission, the other's first, the Edge player's
+    /// second, the other's second (the thirds set aside)
+    #[serde(default = "yes")]
+    pub shuffle: bool,
+    /// the first Edge holder (left out: the seed picks when shuffling, player 0 otherwise)
+    pub edge: Option<i32>,
+}
+
+fn yes() -> bool {
+    true
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Spec {
     #[serde(default)]
     pub seed: i64,
     /// every card instance's version id, in instance order
+    #[serde(default)]
     pub cards: Vec<String>,
+    #[serde(default)]
     pub owner: Vec<i32>,
+    /// a board from before the game: the decks and missions only (nothing else but the seed
+    /// and `events`)
+    pub setup: Option<SetupSpec>,
     #[serde(default)]
     pub players: [PlayerSpec; 2],
     #[serde(default)]
@@ -126,11 +158,38 @@ fn err<T>(msg: impl Into<String>) -> Result<T, SpecError> {
 
 /// Build the state a spec describes and run it to its first decision.
 pub fn from_json(cat: &'static Catalog, json: &str) -> Result<GameState, SpecError> {
-    let spec: Spec = serde_json::from_str(json).map_err(|e| SpecError(format!("board spec: {e}")))?;
-    from_spec(cat, spec)
+    from_spec(cat, parse(json)?)
 }
 
+/// Read a spec from its JSON.
+pub fn parse(json: &str) -> Result<Spec, SpecError> {
+    serde_json::from_str(json).map_err(|e| SpecError(format!("board spec: {e}")))
+}
+
+/// Build the state a spec describes and run it to its first decision.
 pub fn from_spec(cat: &'static Catalog, spec: Spec) -> Result<GameState, SpecError> {
+    let mut g = build(cat, spec)?;
+    if g.pending.is_none() {
+        apply::advance(&mut g).map_err(|e: ApplyError| SpecError(format!("the board itself is illegal: {e}")))?;
+    }
+    Ok(g)
+}
+
+/// The state a spec describes, before it runs: a setup or mulligan board waits for the
+/// mulligan; any other has no decision yet (`apply::advance` runs it to its first).
+pub fn build(cat: &'static Catalog, spec: Spec) -> Result<GameState, SpecError> {
+    if let Some(setup) = spec.setup {
+        let bare = spec.cards.is_empty()
+            && spec.owner.is_empty()
+            && spec.units.is_empty()
+            && spec.missions.is_empty()
+            && spec.mission_deck.is_empty()
+            && spec.mulligan.is_none();
+        if !bare {
+            return err("board spec: a setup board gives only seed, events and setup (the game deals the rest)");
+        }
+        return from_setup(cat, spec.seed, spec.events, setup);
+    }
     let mut g = blank(cat, spec.seed as i128);
     if spec.events {
         g.events = Some(Vec::new());
@@ -242,8 +301,124 @@ pub fn from_spec(cat: &'static Catalog, spec: Spec) -> Result<GameState, SpecErr
     if let Some(p) = spec.mulligan {
         g.phase = Phase::Mulligan;
         g.pending = Some(setup::mulligan_decision(p));
-        return Ok(g);
     }
-    apply::advance(&mut g).map_err(|e: ApplyError| SpecError(format!("the board itself is illegal: {e}")))?;
     Ok(g)
+}
+
+fn card_indices(cat: &Catalog, ids: &[String]) -> Result<Vec<u16>, SpecError> {
+    ids.iter()
+        .map(|id| cat.card(id).map(|c| c.index).ok_or_else(|| SpecError(format!("board spec: unknown card {id:?}"))))
+        .collect()
+}
+
+/// A setup board: the game waits for the Edge holder's mulligan, in round 0.
+fn from_setup(cat: &'static Catalog, seed: i64, events: bool, s: SetupSpec) -> Result<GameState, SpecError> {
+    let mut decks = Vec::new();
+    for pi in 0..2 {
+        if s.missions[pi].len() != 3 {
+            return err(format!("board spec: player {pi} brings {} missions, not 3", s.missions[pi].len()));
+        }
+        let cards = card_indices(cat, &s.decks[pi])?;
+        let missions = card_indices(cat, &s.missions[pi])?;
+        decks.push(GameDeck { cards, missions, name: String::new() });
+    }
+    if let Some(e) = s.edge.filter(|e| !(0..2).contains(e)) {
+        return err(format!("board spec: edge is player 0 or 1, not {e}"));
+    }
+    if s.shuffle {
+        return setup::new_game(cat, &decks[0], &decks[1], seed as i128, events, s.edge)
+            .map_err(|e| SpecError(format!("board spec: {}", e.0)));
+    }
+    let mut g = blank(cat, seed as i128);
+    if events {
+        g.events = Some(Vec::new());
+    }
+    g.edge = s.edge.unwrap_or(0);
+    g.first_edge = g.edge;
+    let mut chosen = Vec::new();
+    for (pi, deck) in decks.iter().enumerate() {
+        for &c in deck.cards.iter().rev() {
+            // written top first; the engine's top is the end of the list
+            g.cards.push(c);
+            g.owner.push(pi as i32);
+            g.players[pi].deck.push(g.cards.len() as i32 - 1);
+        }
+        for &c in &deck.missions {
+            g.cards.push(c);
+            g.owner.push(pi as i32);
+            g.players[pi].missions.push(g.cards.len() as i32 - 1);
+        }
+        let ms = &g.players[pi].missions;
+        chosen.push([ms[0], ms[1]]);
+        g.players[pi].set_aside = ms[2];
+    }
+    let (e, o) = (chosen[g.edge as usize], chosen[1 - g.edge as usize]);
+    g.mission_deck = vec![o[1], e[1], o[0], e[0]]; // top is the end, as in setup::new_game
+    for pi in 0..2 {
+        draw_cards(&mut g, pi, HAND_SIZE);
+    }
+    g.phase = Phase::Mulligan;
+    g.pending = Some(setup::mulligan_decision(g.edge));
+    Ok(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::DecisionKind;
+
+    fn ids(g: &GameState, insts: &[i32]) -> Vec<String> {
+        insts.iter().map(|&i| g.card(i).id.clone()).collect()
+    }
+
+    const DECK_A: &str = r#"["KS-009", "KS-011", "KS-031", "KS-037", "KS-003", "KS-014", "KS-015"]"#;
+    const DECK_B: &str = r#"["KS-019", "KS-020", "KS-022", "KS-024", "KS-025", "KS-026", "KS-027"]"#;
+    const MISSIONS: &str =
+        r#"[["KS-001-MMS", "KS-002-MMS", "KS-003-MMS"], ["KS-004-MMS", "KS-005-MMS", "KS-006-MMS"]]"#;
+
+    #[test]
+    fn a_stated_setup_deals_the_top_five_and_orders_the_missions() {
+        let json = format!(
+            r#"{{"seed": 3, "setup": {{"decks": [{DECK_A}, {DECK_B}], "missions": {MISSIONS}, "shuffle": false, "edge": 1}}}}"#
+        );
+        let g = from_json(Catalog::bundled(), &json).unwrap();
+        assert_eq!(g.round, 0);
+        assert_eq!(g.phase, Phase::Mulligan);
+        let d = g.pending.as_ref().unwrap();
+        assert_eq!((d.player, d.kind), (1, DecisionKind::Mulligan));
+        // written top first: the first five are dealt, the rest stays in order (top last)
+        assert_eq!(ids(&g, &g.players[0].hand), ["KS-009", "KS-011", "KS-031", "KS-037", "KS-003"]);
+        assert_eq!(ids(&g, &g.players[0].deck), ["KS-015", "KS-014"]);
+        // round 1: the Edge player's first, then the other's first, the Edge player's second ...
+        let next_first: Vec<String> = ids(&g, &g.mission_deck).into_iter().rev().collect();
+        assert_eq!(next_first, ["KS-004-MMS", "KS-001-MMS", "KS-005-MMS", "KS-002-MMS"]);
+        assert_eq!(g.card(g.players[0].set_aside).id, "KS-003-MMS");
+    }
+
+    #[test]
+    fn a_shuffled_setup_is_new_game_with_the_seed() {
+        let json = format!(r#"{{"seed": 11, "setup": {{"decks": [{DECK_A}, {DECK_B}], "missions": {MISSIONS}}}}}"#);
+        let g = from_json(Catalog::bundled(), &json).unwrap();
+        let cat = Catalog::bundled();
+        let index = |v: &[String]| v.iter().map(|c| cat.card(c).unwrap().index).collect::<Vec<_>>();
+        let a: Vec<String> = serde_json::from_str(DECK_A).unwrap();
+        let b: Vec<String> = serde_json::from_str(DECK_B).unwrap();
+        let ms: Vec<Vec<String>> = serde_json::from_str(MISSIONS).unwrap();
+        let deck_a = GameDeck { cards: index(&a), missions: index(&ms[0]), name: String::new() };
+        let deck_b = GameDeck { cards: index(&b), missions: index(&ms[1]), name: String::new() };
+        let want = setup::new_game(cat, &deck_a, &deck_b, 11, false, None).unwrap();
+        assert_eq!(g.players, want.players);
+        assert_eq!((g.edge, g.mission_deck.clone(), g.cards.clone()), (want.edge, want.mission_deck, want.cards));
+    }
+
+    #[test]
+    fn a_setup_board_gives_nothing_else() {
+        let json = format!(
+            r#"{{"cards": ["KS-009"], "owner": [0], "setup": {{"decks": [{DECK_A}, {DECK_B}], "missions": {MISSIONS}}}}}"#
+        );
+        let e = from_json(Catalog::bundled(), &json).unwrap_err();
+        assert!(e.0.contains("a setup board gives only"), "{}", e.0);
+        let json = r#"{"setup": {"decks": [[], []], "missions": [["KS-001-MMS"], []]}}"#;
+        assert!(from_json(Catalog::bundled(), json).unwrap_err().0.contains("brings 1 missions, not 3"));
+    }
 }

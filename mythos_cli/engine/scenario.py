@@ -17,28 +17,31 @@ pass and take the first option until then). A step may name who answers, ``"p2: 
 the step fails if someone else is deciding.
 
 A game can start before the mulligans: ``[board] phase = "setup"`` with ``missions = { p1 = […],
-p2 = […] }`` and a ``[deck]`` each (``build_setup``); ``phase = "mulligan"`` is round 0 too.
+p2 = […] }`` and a ``[deck]`` each (``setup_spec``); ``phase = "mulligan"`` is round 0 too.
 
 Attachments: a unit table takes ``attached = ["SS-080"]`` (``"SS-083 by p2"`` for one the
 other player put there; ``hidden_attached`` for face-down ones), a mission ``p1_attached`` /
 ``p2_attached``; steps ``"attach SS-080 to p1:KS-009"``, ``"attach SS-103 on 2"``,
 ``"attach SS-084 hidden to p2:KS-009"``, ``"reveal attachment SS-084"``; the expectation
 ``attached = { "p1:KS-009" = ["SS-080"], "mission 2 p1" = ["SS-103 (hidden)"] }``.
+
+Either engine plays a scenario (``engine="python"`` or ``"core"``): ``board_spec`` turns the file's
+board into a board spec, which both engines load alike (``mythos_cli.engine.board``), and the
+steps and expectations go through its ``Board`` interface.
 """
 
 from __future__ import annotations
 
-import random
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mythos_cli.catalog import Catalog, default_catalog
-from mythos_cli.engine import game, interp, rules
-from mythos_cli.engine.rules import IllegalAction
-from mythos_cli.engine.state import HAND_SIZE, RANKS, ROUNDS, Decision, GameState, Mission, Player, Unit
+from mythos_cli.engine.board import ILLEGAL, Board, UnitView, python_state
+from mythos_cli.engine.board import load as load_board
+from mythos_cli.engine.state import RANKS, ROUNDS, GameState, Unit
 
 PLAYERS = {"p1": 0, "p2": 1}
 
@@ -76,11 +79,16 @@ def _player(v: Any, where: str) -> int:
 
 
 class Builder:
+    """A board spec under construction (``mythos_cli.engine.board``): card instances in the order
+    the file names them, units numbered from 1 in the order they are written."""
+
     def __init__(self, catalog: Catalog, seed: int):
         self.catalog = catalog
         self.cards: list = []
         self.owner: list[int] = []
         self.seed = seed
+        self.missions: list[dict] = []  # {card, rank, sides: ([UnitView], [UnitView]), attachments}
+        self.next_uid = 1
 
     def card(self, ref: str, player: int, where: str) -> int:
         found = self.catalog.lookup(ref.strip())
@@ -93,94 +101,104 @@ class Builder:
         self.owner.append(player)
         return len(self.cards) - 1
 
+    def units(self) -> list[UnitView]:
+        """The units so far, in board order (for ``find_unit``)."""
+        return [u for m in self.missions for side in m["sides"] for u in side]
+
 
 UNIT_RE = re.compile(r"^(?:(hidden)\s+)?([A-Za-z0-9_>\- ]+?)(?:\+(\d+))?$")
 
 
 def build(doc: dict, catalog: Catalog, where: str) -> GameState:
+    """The Python engine's state for a scenario file's board, at its first decision."""
+    return python_state(board_spec(doc, catalog, where), catalog)
+
+
+def board_spec(doc: dict, catalog: Catalog, where: str) -> dict:
+    """The board spec of a scenario file's board (``mythos_cli.engine.board``); a ScenarioError
+    says what in the file is wrong."""
     board = doc.get("board", {})
     if board.get("phase") == "setup":
-        return build_setup(doc, catalog, where)
+        return setup_spec(doc, catalog, where)
     b = Builder(catalog, int(doc.get("seed", 0)))
-    players = (Player(0), Player(1))
-    g = GameState(cards=b.cards, owner=b.owner, players=players, rng=random.Random(b.seed), seed=b.seed, events=[])
+    players = [{"hand": [], "deck": [], "discard": [], "missions": [], "chakra": 0, "score": 0} for _ in range(2)]
+    spec: dict[str, Any] = {"seed": b.seed, "events": True}
     if board.get("phase") == "mulligan":  # before the game: round 0, the next Start phase is round 1
         if board.get("round", 0) != 0:
             raise ScenarioError(f"{where} [board] round: the mulligans come before round 1 (round 0), not {board['round']}")
         if doc.get("mission"):
             raise ScenarioError(f"{where} [[mission]]: no mission is in play before round 1; give the missions as "
                                 f"mission_deck = [...] (round 1 first) or write phase = \"setup\"")
-        g.round = 0
+        rnd = 0
     else:
-        g.round = int(board.get("round", max(1, len(doc.get("mission", [])))))
-    if not 1 <= g.round <= ROUNDS and board.get("phase") != "mulligan":
-        raise ScenarioError(f"{where} [board] round: a game has rounds 1 to {ROUNDS}, not {g.round}")
-    g.edge = _player(board.get("edge", "p1"), f"{where} [board] edge")
-    g.first_edge = g.edge
-    g.round_scores = [[0, 0] for _ in range(g.round)]
-    for key, attr in (("chakra", "chakra"), ("score", "score")):
+        rnd = int(board.get("round", max(1, len(doc.get("mission", [])))))
+    if not 1 <= rnd <= ROUNDS and board.get("phase") != "mulligan":
+        raise ScenarioError(f"{where} [board] round: a game has rounds 1 to {ROUNDS}, not {rnd}")
+    edge = _player(board.get("edge", "p1"), f"{where} [board] edge")
+    round_scores = [[0, 0] for _ in range(rnd)]
+    for key in ("chakra", "score"):
         for pl, v in board.get(key, {}).items():
-            setattr(players[_player(pl, f"{where} [board] {key}")], attr, int(v))
-    for p in players:  # scores given on the board count as scored before this scenario
-        if p.score and g.round_scores:
-            g.round_scores[0][p.index] += p.score
+            players[_player(pl, f"{where} [board] {key}")][key] = int(v)
+    for pi, p in enumerate(players):  # scores given on the board count as scored before this scenario
+        if p["score"] and round_scores:
+            round_scores[0][pi] += p["score"]
     for zone in ("hand", "deck", "discard"):
         for pl, refs in doc.get(zone, {}).items():
             pi = _player(pl, f"{where} [{zone}]")
             insts = [b.card(r, pi, f"{where} [{zone}] {pl}") for r in refs]
             if zone == "deck":
                 insts.reverse()  # written top first; the engine's top is the end of the list
-            getattr(players[pi], zone).extend(insts)
+            players[pi][zone].extend(insts)
     for pl, refs in doc.get("missions_left", {}).items():
         pi = _player(pl, f"{where} [missions_left]")
-        players[pi].missions = [b.card(r, pi, f"{where} [missions_left]") for r in refs]
+        players[pi]["missions"] = [b.card(r, pi, f"{where} [missions_left]") for r in refs]
     md = doc.get("mission_deck", [])
-    for i, ref in enumerate(reversed(md)):
-        g.mission_deck.append(b.card(ref, 0 if i % 2 else 1, f"{where} mission_deck"))
+    mission_deck = [b.card(ref, 0 if i % 2 else 1, f"{where} mission_deck") for i, ref in enumerate(reversed(md))]
+    att_hidden: list[int] = []
     for mi, m in enumerate(doc.get("mission", [])):
         here = f"{where} [[mission]] {mi + 1}"
         rank = m.get("rank", RANKS[mi] if mi < 4 else "A")
         if rank not in RANKS:
             raise ScenarioError(f"{here}: rank must be one of D, C, B, A")
-        mission = Mission(card=b.card(m["card"], 0, here), rank=RANKS.index(rank))
-        g.missions.append(mission)
+        mission = {"card": b.card(m["card"], 0, here), "rank": RANKS.index(rank), "sides": ([], []),
+                   "attachments": ([], [])}
+        b.missions.append(mission)
         for pl in ("p1", "p2"):
-            for spec in m.get(pl, []):
-                _add_unit(g, b, mi, PLAYERS[pl], spec, f"{here} {pl}")
+            for unit in m.get(pl, []):
+                _add_unit(b, att_hidden, mi, PLAYERS[pl], unit, f"{here} {pl}")
             for key, hidden in ((f"{pl}_attached", False), (f"{pl}_hidden_attached", True)):
                 for ref in m.get(key, []):  # attachments on the mission, on that player's side
                     a = b.card(ref, PLAYERS[pl], f"{here} {key}")
-                    mission.attachments[PLAYERS[pl]].append(a)
+                    mission["attachments"][PLAYERS[pl]].append(a)
                     if hidden:
-                        g.att_hidden.add(a)
-    for p in players:
-        if not p.missions:
-            p.missions = []
+                        att_hidden.append(a)
     phase = board.get("phase", "action")
     if phase not in ("action", "start", "evaluate", "end", "mulligan"):
         raise ScenarioError(f"{where} [board] phase must be setup, mulligan, action, start, evaluate or end")
-    g.phase = phase
     if phase == "start":
-        g.round -= 1
-        g.round_scores = g.round_scores[:-1] if g.round_scores else []
-    g.current = _player(board.get("turn", board.get("edge", "p1")), f"{where} [board] turn")
+        rnd -= 1
+        round_scores = round_scores[:-1] if round_scores else []
+    current = _player(board.get("turn", board.get("edge", "p1")), f"{where} [board] turn")
     for pl in board.get("passed", []):
-        players[_player(pl, f"{where} [board] passed")].passed = True
+        players[_player(pl, f"{where} [board] passed")]["passed"] = True
     for pl, n in board.get("plays_this_round", {}).items():
-        players[_player(pl, f"{where}")].plays_this_round = int(n)
-    g.board_version += 1
-    g.token_version += 1
+        players[_player(pl, f"{where}")]["plays_this_round"] = int(n)
+    units = b.units()
+    spec.update(
+        cards=[c.id for c in b.cards], owner=b.owner, players=players,
+        missions=[{"card": m["card"], "rank": m["rank"], "sides": [[u.uid for u in side] for side in m["sides"]],
+                   "attachments": [list(a) for a in m["attachments"]]} for m in b.missions],
+        units=[asdict(u) for u in sorted(units, key=lambda u: u.uid)], mission_deck=mission_deck, round=rnd,
+        phase=phase, edge=edge, first_edge=edge, current=current, round_scores=round_scores, att_hidden=att_hidden)
     if phase == "mulligan":
-        g.pending = Decision(g.edge, "mulligan", [False, True], "mulligan your whole hand?")
-    else:
-        game.advance(g)
-    return g
+        spec["mulligan"] = edge
+    return spec
 
 
 SETUP_KEYS = {"phase", "missions", "edge", "shuffle"}
 
 
-def build_setup(doc: dict, catalog: Catalog, where: str) -> GameState:
+def setup_spec(doc: dict, catalog: Catalog, where: str) -> dict:
     """``[board] phase = "setup"``: the game from before the mulligans, as ``game.new_game`` sets it up.
 
     Each player brings a ``[deck]`` and three ``missions``. By default the engine does the
@@ -214,44 +232,21 @@ def build_setup(doc: dict, catalog: Catalog, where: str) -> GameState:
             found = catalog.lookup(str(r).strip(), prefer="mission")
             if not found.found or found.card.type != "mission":
                 raise ScenarioError(f"{here} missions {pl}: {r!r} is not a mission")
-            ms.append(found.card)
+            ms.append(found.card.id)
         cards = []
         for r in doc.get("deck", {}).get(pl, []):
             found = catalog.lookup(str(r).strip())
             if not found.found or not found.card.in_deck:
                 raise ScenarioError(f"{where} [deck] {pl}: {r!r} is not a character or attachment")
-            cards.append(found.card)
-        decks.append(game.GameDeck(tuple(cards), tuple(ms), pl))
+            cards.append(found.card.id)
+        decks.append(cards)
         brought.append(ms)
     edge = _player(board["edge"], f"{here} edge") if "edge" in board else None
-    if board.get("shuffle", True):
-        return game.new_game(decks[0], decks[1], seed, first=edge)
-    b = Builder(catalog, seed)
-    players = (Player(0), Player(1))
-    g = GameState(cards=b.cards, owner=b.owner, players=players, rng=random.Random(seed), seed=seed, events=[])
-    g.edge = g.first_edge = 0 if edge is None else edge
-    chosen = []
-    for p, deck in zip(players, decks):
-        for c in reversed(deck.cards):  # written top first; the engine's top is the end of the list
-            b.cards.append(c)
-            b.owner.append(p.index)
-            p.deck.append(len(b.cards) - 1)
-        for c in deck.missions:
-            b.cards.append(c)
-            b.owner.append(p.index)
-            p.missions.append(len(b.cards) - 1)
-        chosen.append(p.missions[:2])
-        p.set_aside = p.missions[2]
-    e, o = chosen[g.edge], chosen[1 - g.edge]
-    g.mission_deck = [o[1], e[1], o[0], e[0]]  # top is the end, as in game.new_game
-    for p in players:
-        interp.draw_cards(g, p.index, HAND_SIZE)
-    g.phase = "mulligan"
-    g.pending = Decision(g.edge, "mulligan", [False, True], "mulligan your whole hand?")
-    return g
+    return {"seed": seed, "events": True,
+            "setup": {"decks": decks, "missions": brought, "shuffle": bool(board.get("shuffle", True)), "edge": edge}}
 
 
-def _add_unit(g: GameState, b: Builder, mi: int, side: int, spec: Any, where: str) -> Unit:
+def _add_unit(b: Builder, att_hidden: list[int], mi: int, side: int, spec: Any, where: str) -> UnitView:
     owner = side
     controlled_by = ""
     if isinstance(spec, str):
@@ -269,8 +264,8 @@ def _add_unit(g: GameState, b: Builder, mi: int, side: int, spec: Any, where: st
     else:
         raise ScenarioError(f"{where}: a unit is a string or a table")
     stack = [b.card(r, owner, where) for r in stack_refs]
-    u = Unit(uid=g.next_uid, stack=stack, owner=owner, controller=side, mission=mi, hidden=hidden, tokens=tokens,
-             played_round=0, played_turn=-1)
+    u = UnitView(uid=b.next_uid, stack=stack, owner=owner, controller=side, mission=mi, hidden=hidden, tokens=tokens,
+                 played_round=0, played_turn=-1)
     if isinstance(spec, dict):  # attachments: { card = "KS-009", attached = ["SS-080"] }, owned by the side
         for key, face_down in (("attached", False), ("hidden_attached", True)):
             for ref in spec.get(key, []):
@@ -278,20 +273,19 @@ def _add_unit(g: GameState, b: Builder, mi: int, side: int, spec: Any, where: st
                 a = b.card(ref, _player(by.strip(), where) if by else side, f"{where} {key}")
                 u.attachments.append(a)
                 if face_down:
-                    g.att_hidden.add(a)
-    g.next_uid += 1
-    g.units[u.uid] = u
-    g.missions[mi].sides[side].append(u)
+                    att_hidden.append(a)
+    b.next_uid += 1
+    b.missions[mi]["sides"][side].append(u)
     if owner != side:  # an opponent's card on this side follows the Take Control rules (FAQ)
         if not controlled_by:
             raise ScenarioError(f"{where}: a unit owned by the other player needs controlled_by = \"UNIT\", "
                                 f"the card on this side that controls it (listed before it)")
-        src = find_unit(g, controlled_by, where)
+        src = find_unit(b, controlled_by, where)
         u.controlled_by = src.uid
     return u
 
 
-def find_unit(g: GameState, ref: str, where: str, among: list[int] | None = None) -> Unit:
+def find_unit(g: Board | Builder, ref: str, where: str, among: list[int] | None = None) -> Unit | UnitView:
     ref = ref.strip()
     side = None
     mission = None
@@ -303,7 +297,7 @@ def find_unit(g: GameState, ref: str, where: str, among: list[int] | None = None
         mission = int(ms) - 1
     ref = ref.strip()
     hits = []
-    for u in g.all_units():
+    for u in g.units():
         if among is not None and u.uid not in among:
             continue
         card = g.cards[u.stack[-1]]
@@ -321,7 +315,7 @@ def find_unit(g: GameState, ref: str, where: str, among: list[int] | None = None
 
 
 # ---------------------------------------------------------------------------------------
-def _action_for(g: GameState, text: str, where: str) -> tuple:
+def _action_for(g: Board, text: str, where: str) -> tuple:
     d = g.pending
     if d is None:
         raise ScenarioError(f"{where}: {text!r} but the game waits for nobody (phase {g.phase})")
@@ -338,8 +332,9 @@ def _action_for(g: GameState, text: str, where: str) -> tuple:
                 raise ScenarioError(f"{where}: write play ID [hidden] on N  or  play ID over UNIT")
             ref, hidden, on, over = m.group(1), bool(m.group(2)), m.group(3), m.group(4)
             inst = _hand_card(g, p, ref, where)
-            over_uid = find_unit(g, over, where).uid if over else -1
-            mi = g.units[over_uid].mission if over else int(on or 1) - 1
+            over_unit = find_unit(g, over, where) if over else None
+            over_uid = over_unit.uid if over_unit else -1
+            mi = over_unit.mission if over_unit else int(on or 1) - 1
             sig = g.cards[inst].id
             for a in d.options:
                 if a[0] == "play" and g.cards[a[1]].id == sig and a[2] == mi and a[3] == hidden and a[4] == over_uid:
@@ -347,8 +342,8 @@ def _action_for(g: GameState, text: str, where: str) -> tuple:
             return ("play", inst, mi, hidden, over_uid)
         if verb == "reveal" and len(words) > 2 and words[1].lower() == "attachment":
             ref = words[2].upper()
-            for a in g.att_hidden:
-                if g.owner[a] == p and ref in (g.cards[a].id, *g.cards[a].printings):
+            for a in sorted(g.att_hidden()):
+                if g.owner(a) == p and ref in (g.cards[a].id, *g.cards[a].printings):
                     return ("reveal_attachment", a)
             raise ScenarioError(f"{where}: p{p + 1} has no face-down attachment {words[2]}")
         if verb == "reveal":
@@ -420,7 +415,7 @@ def _action_for(g: GameState, text: str, where: str) -> tuple:
     raise ScenarioError(f"{where}: cannot answer a {d.kind} decision with {arg!r}")
 
 
-def catalog_card(g: GameState, ref: str) -> str | None:
+def catalog_card(g: Board, ref: str) -> str | None:
     """The version id of the card a step names (a version or printing id, or a name), or None."""
     ref = ref.strip()
     for c in g.cards:
@@ -434,7 +429,7 @@ def catalog_card(g: GameState, ref: str) -> str | None:
 ANSWERER_RE = re.compile(r"^(p[12])\s*:\s*(\S.*)$", re.I)
 
 
-def _answerer(g: GameState, step: str, where: str) -> str:
+def _answerer(g: Board, step: str, where: str) -> str:
     """``"p2: choose yes"``: the step names who answers; anyone else deciding fails the step."""
     m = ANSWERER_RE.match(step.strip())
     if not m:
@@ -449,15 +444,15 @@ def _answerer(g: GameState, step: str, where: str) -> str:
     return m.group(2)
 
 
-def _hand_card(g: GameState, player: int, ref: str, where: str) -> int:
-    for inst in g.players[player].hand:
+def _hand_card(g: Board, player: int, ref: str, where: str) -> int:
+    for inst in g.zone(player, "hand"):
         c = g.cards[inst]
         if ref.upper() in (c.id, *c.printings):
             return inst
     raise ScenarioError(f"{where}: p{player + 1} has no {ref} in hand")
 
 
-def _auto(g: GameState, until: str, where: str) -> None:
+def _auto(g: Board, until: str, where: str) -> None:
     target_round = None
     if until.startswith("round"):
         target_round = int(until.split()[1])
@@ -470,19 +465,19 @@ def _auto(g: GameState, until: str, where: str) -> None:
         guard += 1
         if guard > 10_000:
             raise ScenarioError(f"{where}: auto never reached {until!r}")
-        acts = game.legal_actions(g)
+        acts = g.legal_actions()
         act = ("pass",) if ("pass",) in acts else acts[0]
         if act[0] == "choose" and ("choose", None) in acts:
             act = ("choose", None)
-        game.apply(g, act)
+        g.apply(act)
 
 
 # ---------------------------------------------------------------------------------------
-def _ref_power(g, ref, where):
-    return rules.power(g, find_unit(g, ref, where))
+def _ref_power(g: Board, ref, where):
+    return g.power(find_unit(g, ref, where).uid)
 
 
-def _zone_ids(g: GameState, zone: list[int]) -> list[str]:
+def _zone_ids(g: Board, zone: list[int]) -> list[str]:
     return sorted(g.cards[c].id for c in zone)
 
 
@@ -496,7 +491,7 @@ def _norm_ids(catalog: Catalog, refs: list[str], where: str, *, keep_order: bool
     return out if keep_order else sorted(out)
 
 
-def check_expect(g: GameState, exp: dict, catalog: Catalog, where: str, error: str | None) -> list[Check]:
+def check_expect(g: Board, exp: dict, catalog: Catalog, where: str, error: str | None) -> list[Check]:
     out: list[Check] = []
 
     def add(what: str, ok: bool, detail: str = "") -> None:
@@ -550,25 +545,25 @@ def check_expect(g: GameState, exp: dict, catalog: Catalog, where: str, error: s
                     add(f"{ref}.{prop} = {want}", got == want_v, f"got {got}")
         elif key == "mission_power":
             for mi, pair in enumerate(val):
-                got = [rules.side_power(g, mi, 0), rules.side_power(g, mi, 1)]
+                got = [g.side_power(mi, 0), g.side_power(mi, 1)]
                 add(f"mission {mi + 1} power = {pair}", got == list(pair), f"got {got}")
         elif key in ("score", "chakra"):
             for pl, n in val.items():
-                got = getattr(g.players[_player(pl, where)], key)
+                got = g.counter(_player(pl, where), key)
                 add(f"{key} of {pl} = {n}", got == n, f"got {got}")
         elif key in ("hand", "discard", "deck"):
             for pl, refs in val.items():
-                got = _zone_ids(g, getattr(g.players[_player(pl, where)], key))
+                got = _zone_ids(g, g.zone(_player(pl, where), key))
                 want = _norm_ids(catalog, refs, where)
                 add(f"{key} of {pl} = {want}", got == want, f"got {got}")
         elif key == "discard_order":
             for pl, refs in val.items():
-                got = [g.cards[c].id for c in g.players[_player(pl, where)].discard]
+                got = [g.cards[c].id for c in g.zone(_player(pl, where), "discard")]
                 want = [catalog.lookup(r).card.id for r in refs]
                 add(f"discard pile of {pl}, bottom to top = {want}", got == want, f"got {got}")
         elif key in ("hand_size", "deck_size", "discard_size"):
             for pl, n in val.items():
-                got = len(getattr(g.players[_player(pl, where)], key.removesuffix("_size")))
+                got = len(g.zone(_player(pl, where), key.removesuffix("_size")))
                 add(f"{key} of {pl} = {n}", got == n, f"got {got}")
         elif key == "edge":
             add(f"edge = {val}", g.edge == _player(val, where), f"got p{g.edge + 1}")
@@ -579,17 +574,18 @@ def check_expect(g: GameState, exp: dict, catalog: Catalog, where: str, error: s
         elif key == "phase":
             add(f"phase = {val}", g.phase == val, f"got {g.phase}")
         elif key == "round_scores":
-            add(f"round scores = {val}", g.round_scores == [list(r) for r in val], f"got {g.round_scores}")
+            got = g.round_scores()
+            add(f"round scores = {val}", got == [list(r) for r in val], f"got {got}")
         elif key == "missions":  # the missions in play, in order (rank D first)
-            got = [g.cards[m.card].id for m in g.missions]
+            got = [g.cards[m.card].id for m in g.missions()]
             want = [catalog.lookup(r, prefer="mission").card.id for r in val]
             add(f"missions in play = {want}", got == want, f"got {got}")
         elif key == "mission_deck":  # the missions still to come, next round's first
-            got = [g.cards[c].id for c in reversed(g.mission_deck)]
+            got = [g.cards[c].id for c in reversed(g.mission_deck())]
             want = [catalog.lookup(r, prefer="mission").card.id for r in val]
             add(f"mission deck = {want}", got == want, f"got {got}")
         elif key == "mission_winners":
-            got = ["p%d" % (m.winner + 1) if m.winner >= 0 else "none" for m in g.missions]
+            got = ["p%d" % (m.winner + 1) if m.winner >= 0 else "none" for m in g.missions()]
             add(f"mission winners = {val}", got == list(val), f"got {got}")
         elif key == "decision":
             d = g.pending
@@ -605,15 +601,16 @@ def check_expect(g: GameState, exp: dict, catalog: Catalog, where: str, error: s
             for ref, refs in val.items():
                 mm = re.match(r"^mission\s+(\d+)\s+(p[12])$", ref.strip())
                 if mm:
-                    got_insts = g.missions[int(mm.group(1)) - 1].attachments[_player(mm.group(2), where)]
+                    got_insts = g.missions()[int(mm.group(1)) - 1].attachments[_player(mm.group(2), where)]
                 else:
                     got_insts = find_unit(g, ref, where).attachments
-                got = sorted(g.cards[a].id + (" (hidden)" if a in g.att_hidden else "") for a in got_insts)
+                hidden = g.att_hidden()
+                got = sorted(g.cards[a].id + (" (hidden)" if a in hidden else "") for a in got_insts)
                 want = sorted(catalog.lookup(r.removesuffix(" (hidden)").split(" by ")[0]).card.id
                               + (" (hidden)" if r.endswith(" (hidden)") else "") for r in refs)
                 add(f"attachments of {ref} = {want}", got == want, f"got {got}")
         elif key == "can_play":
-            acts = game.legal_actions(g)
+            acts = g.legal_actions()
             for text, want in val.items():
                 try:
                     a = _action_for(g, text, where)
@@ -626,13 +623,13 @@ def check_expect(g: GameState, exp: dict, catalog: Catalog, where: str, error: s
     return out
 
 
-def _option_name(g: GameState, o: Any) -> str:
+def _option_name(g: Board, o: Any) -> str:
     if o is None:
         return "skip"
     if isinstance(o, bool):
         return "yes" if o else "no"
     if g.pending and g.pending.kind == "target":
-        u = g.units[o]
+        u = g.unit(o)
         return f"p{u.controller + 1}:{g.cards[u.stack[-1]].id}"
     if g.pending and g.pending.kind == "mission":
         return f"mission {o + 1}"
@@ -641,13 +638,13 @@ def _option_name(g: GameState, o: Any) -> str:
     if g.pending and g.pending.kind == "line":
         inst, i = o
         return g.cards[inst].effects[i].timing.upper()
-    if g.pending and g.pending.kind == "order" and isinstance(g.pending.context, interp.Order):
-        f = g.pending.context.frames[o]  # the effect, named by its card and whose it is
-        return f"p{f.ctx.player + 1}:{g.cards[f.ctx.card].id}" if f.ctx.card >= 0 else str(o)
+    if g.pending and g.pending.kind == "order" and (sources := g.order_sources()):
+        player, card = sources[o]  # the effect, named by its card and whose it is
+        return f"p{player + 1}:{g.cards[card].id}" if card >= 0 else str(o)
     return str(o)
 
 
-def run_file(path: Path, catalog: Catalog | None = None) -> ScenarioResult:
+def run_file(path: Path, catalog: Catalog | None = None, engine: str = "python") -> ScenarioResult:
     catalog = catalog or default_catalog()
     where = str(path)
     try:
@@ -656,13 +653,14 @@ def run_file(path: Path, catalog: Catalog | None = None) -> ScenarioResult:
         return ScenarioResult(where, Path(path).stem, error=f"cannot read: {exc}")
     except tomllib.TOMLDecodeError as exc:
         return ScenarioResult(where, Path(path).stem, error=f"not valid TOML: {exc}")
-    return run_doc(doc, catalog, where)
+    return run_doc(doc, catalog, where, engine)
 
 
-def run_doc(doc: dict, catalog: Catalog, where: str) -> ScenarioResult:
+def run_doc(doc: dict, catalog: Catalog, where: str, engine: str = "python") -> ScenarioResult:
+    """Play a scenario on one engine (``python`` or ``core``): its board, steps and checks."""
     res = ScenarioResult(where, doc.get("name", Path(where).stem))
     try:
-        g = build(doc, catalog, where)
+        g = load_board(board_spec(doc, catalog, where), catalog, engine)
         error = None
         cp0 = doc.get("checkpoints", {}).get("0")
         if cp0:  # checkpoint 0: the board before the first step
@@ -676,9 +674,9 @@ def run_doc(doc: dict, catalog: Catalog, where: str) -> ScenarioResult:
                 continue
             action = _action_for(g, _answerer(g, step, here), here)
             try:
-                game.apply(g, action)
+                g.apply(action)
                 error = None
-            except IllegalAction as exc:
+            except ILLEGAL as exc:
                 error = str(exc)
                 if not doc.get("expect", {}).get("error") and "error" not in (doc.get("checkpoints", {}).get(str(i + 1), {})):
                     res.error = f"{here}: illegal: {exc}"
@@ -689,7 +687,7 @@ def run_doc(doc: dict, catalog: Catalog, where: str) -> ScenarioResult:
         res.checks.extend(check_expect(g, doc.get("expect", {}), catalog, where, error))
     except ScenarioError as exc:
         res.error = str(exc)
-    except IllegalAction as exc:
+    except ILLEGAL as exc:
         res.error = f"{where}: the board itself is illegal: {exc}"
     except (KeyError, TypeError, ValueError) as exc:
         res.error = f"{where}: malformed scenario: {exc!r}"
@@ -701,7 +699,7 @@ def run_doc(doc: dict, catalog: Catalog, where: str) -> ScenarioResult:
     return res
 
 
-def run_paths(paths: list[Path]) -> list[ScenarioResult]:
+def run_paths(paths: list[Path], engine: str = "python") -> list[ScenarioResult]:
     files: list[Path] = []
     for p in paths:
         p = Path(p)
@@ -710,4 +708,4 @@ def run_paths(paths: list[Path]) -> list[ScenarioResult]:
         else:
             files.append(p)
     catalog = default_catalog()
-    return [run_file(f, catalog) for f in files]
+    return [run_file(f, catalog, engine) for f in files]
