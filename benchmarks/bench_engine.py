@@ -5,6 +5,11 @@ cards with encoded effects (``--pool all`` for every card of the chosen sets), s
 
     python benchmarks/bench_engine.py --games 2000
     python benchmarks/bench_engine.py --games 20000 --check   # the invariant run
+    python benchmarks/bench_engine.py --engine core --games 100000 --sets KS,SS
+
+``--engine core`` plays the same games (same decks, seeds and random picks) in the compiled
+core, the whole batch in one call with the GIL released; ``--engine python`` the reference
+engine one decision at a time.
 """
 
 from __future__ import annotations
@@ -43,13 +48,25 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", action="store_true", help="check every invariant after every decision")
     ap.add_argument("--memory", action="store_true", help="trace peak memory (slows the run)")
+    ap.add_argument("--engine", choices=("python", "core"), default="python",
+                    help="the reference Python engine or the compiled core")
     args = ap.parse_args()
     decks = make_decks(args.decks, tuple(args.sets.split(",")), args.pool, args.seed)
     if args.memory:
         tracemalloc.start()
     decisions = crashes = 0
     t0 = time.perf_counter()
-    for i in range(args.games):
+    if args.engine == "core":
+        from mythos_cli import _core
+
+        specs = [([c.id for c in d.cards], [m.id for m in d.missions]) for d in decks]
+        pairs = [(i % len(decks), (i * 7 + 3) % len(decks)) for i in range(args.games)]
+        seeds = [args.seed * 1_000_003 + i for i in range(args.games)]
+        _, decisions, failures = _core.play_random_games(specs, pairs, seeds, args.check)
+        crashes = len(failures)
+        for i, msg in failures[:3]:
+            print(f"game {i}: {msg}", file=sys.stderr)
+    for i in range(args.games if args.engine == "python" else 0):
         a, b = decks[i % len(decks)], decks[(i * 7 + 3) % len(decks)]
         try:
             g = play_random_game(a, b, args.seed * 1_000_003 + i, check=check if args.check else None)
@@ -63,7 +80,7 @@ def main() -> None:
     import resource
 
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"games            {args.games}  (sets {args.sets}, pool {args.pool}, {len(decks)} decks, check={args.check})")
+    print(f"games            {args.games}  (engine {args.engine}, sets {args.sets}, pool {args.pool}, {len(decks)} decks, check={args.check})")
     print(f"crashes          {crashes}")
     print(f"games/s          {args.games / dt:,.0f}")
     print(f"decisions/s      {decisions / dt:,.0f}  ({decisions / max(1, args.games):.1f} per game)")

@@ -11,7 +11,7 @@ use crate::state::{Action, Ctx, GameState, Inst, Uid, Unit};
 /// 5 + 1 per character you have in play (hidden included; a stack is one) + CHAKRA +X.
 pub fn chakra_income(g: &GameState, player: i32) -> i64 {
     let mut n = 5 + g.missions.iter().map(|m| m.sides[player as usize].len() as i64).sum::<i64>();
-    for r in lines::lines(g).statics[StaticKind::Chakra.index()].iter() {
+    for r in lines::lines(g).statics(StaticKind::Chakra).iter() {
         let s = r.s;
         match s.opts.both {
             crate::language::Both::Losing => {
@@ -46,18 +46,18 @@ pub fn play_cost(g: &GameState, player: i32, inst: Inst, mi: i32, base: Option<i
     let card = g.card(inst);
     let mut cost = base.unwrap_or_else(|| card.cost());
     let lines = lines::lines(g);
-    let cost_statics = &lines.statics[StaticKind::Cost.index()];
+    let cost_statics = &lines.statics(StaticKind::Cost);
     if cost_statics.is_empty()
         && !has_own_cost(g, inst)
         && reveal.is_none_or(|r| {
             r.attachments.is_empty()
                 && !card.has_own_static(StaticKind::RevealCost)
-                && lines.statics[StaticKind::RevealTax.index()].is_empty()
+                && lines.statics(StaticKind::RevealTax).is_empty()
         })
     {
         return cost.max(0);
     }
-    let mut floor = 0;
+    let start = cost; // the rules' price: a cost static's minimum bounds its own reduction of it
     for r in cost_statics.iter() {
         let s = r.s;
         let Some(t) = &s.target else { continue };
@@ -81,8 +81,15 @@ pub fn play_cost(g: &GameState, player: i32, inst: Inst, mi: i32, base: Option<i
         if !condition(g, &ctx, s.cond.as_ref(), true) {
             continue;
         }
-        cost += number(g, &ctx, &s.n, false);
-        floor = floor.max(s.opts.min.unwrap_or(0));
+        let mut n = number(g, &ctx, &s.n, false);
+        if n < 0
+            && let Some(min) = s.opts.min
+        {
+            // "costs 1 less (min. 1)": lowers the price to no less than the minimum, never raises
+            // one other effects made lower
+            n = n.max((min - start).min(0));
+        }
+        cost += n;
     }
     if let Some(rev) = reveal {
         let own: Vec<&crate::language::Static> = if rev.attachments.is_empty() {
@@ -96,7 +103,7 @@ pub fn play_cost(g: &GameState, player: i32, inst: Inst, mi: i32, base: Option<i
                 cost -= number(g, &ctx, &s.n, false).abs();
             }
         }
-        for r in lines.statics[StaticKind::RevealTax.index()].iter() {
+        for r in lines.statics(StaticKind::RevealTax).iter() {
             if r.mission == mi && r.controller >= 0 && r.controller != player {
                 let ctx = static_ctx(r.unit, r.mission, r.controller, g);
                 if condition(g, &ctx, r.s.cond.as_ref(), true) {
@@ -104,6 +111,12 @@ pub fn play_cost(g: &GameState, player: i32, inst: Inst, mi: i32, base: Option<i
                 }
             }
         }
+    }
+    if let Some(rev) = reveal
+        && !rev.attachments.is_empty()
+        && lines::blanked(g, rev)
+    {
+        return cost.max(0); // a blank text (SS-083) has no "costs less" of its own
     }
     for s in card.own_statics(StaticKind::PlayCost) {
         let ctx = Ctx::at(player, reveal.map_or(-1, |r| r.uid), mi, inst);
@@ -116,7 +129,7 @@ pub fn play_cost(g: &GameState, player: i32, inst: Inst, mi: i32, base: Option<i
             cost -= n;
         }
     }
-    cost.max(floor).max(0)
+    cost.max(0)
 }
 
 /// Same name and a higher cost, or a card that may upgrade over this one (⧗ upgrade_over).
@@ -141,7 +154,7 @@ pub fn can_upgrade_over(g: &GameState, inst: Inst, u: &Unit, player: i32) -> boo
 
 /// An enemy static forbids this in mission `mi` (e.g. no hidden plays).
 pub fn blocked_here(g: &GameState, player: i32, mi: i32, kind: StaticKind) -> bool {
-    lines::lines(g).statics[kind.index()].iter().any(|r| r.mission == mi && r.controller != player && r.controller >= 0)
+    lines::lines(g).statics(kind).iter().any(|r| r.mission == mi && r.controller != player && r.controller >= 0)
 }
 
 /// A character named `key` on `player`'s side of mission `mi` (hidden ones count: their
@@ -235,7 +248,11 @@ pub fn reveal_price(g: &GameState, player: i32, u: &Unit, extra: i64, plain: boo
     let inst = u.top();
     let only_winning = card.has_own_static(StaticKind::PlayOnlyWinning);
     let priced = has_own_cost(g, inst) || card.has_own_static(StaticKind::RevealCost);
-    if only_winning && mission_leader(g, u.mission as usize) != player {
+    // ("play only where winning" is its own text: a blank text, SS-083, has none)
+    if only_winning
+        && mission_leader(g, u.mission as usize) != player
+        && (u.attachments.is_empty() || !lines::blanked(g, u))
+    {
         return None;
     }
     let price = if plain && !priced && u.attachments.is_empty() {
@@ -249,47 +266,23 @@ pub fn reveal_price(g: &GameState, player: i32, u: &Unit, extra: i64, plain: boo
 
 /// Every main action of `player` now, with its price, in the order the engine offers them.
 pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
-    let mut out: Vec<(Action, i64)> = vec![(Action::Pass, 0)];
+    let mut out: Vec<(Action, i64)> = Vec::with_capacity(64);
+    out.push((Action::Pass, 0));
     let p = &g.players[player as usize];
     let chakra = p.chakra;
     let n = g.missions.len();
     let lines = lines::lines(g);
-    let names: Vec<Vec<crate::names::NameId>> = g
-        .missions
-        .iter()
-        .map(|m| m.sides[player as usize].iter().map(|&x| g.unit_card(g.u(x)).name_key).collect())
-        .collect();
-    // your own face-up characters you may upgrade over
-    let upgradable: Vec<Vec<Uid>> = g
-        .missions
-        .iter()
-        .map(|m| {
-            m.sides[player as usize]
-                .iter()
-                .copied()
-                .filter(|&x| {
-                    let u = g.u(x);
-                    !u.hidden && u.owner == player && u.controlled_by == -1 && u.controller == player
-                })
-                .collect()
-        })
-        .collect();
-    let hidden_ok: Vec<bool> = if chakra < 1 {
-        vec![false; n]
-    } else if !lines.statics[StaticKind::NoPlayHidden.index()].is_empty() {
-        (0..n).map(|mi| !blocked_here(g, player, mi as i32, StaticKind::NoPlayHidden)).collect()
-    } else {
-        vec![true; n]
-    };
-    let any_cost_static = !lines.statics[StaticKind::Cost.index()].is_empty();
-    let mut leaders: Vec<Option<i32>> = vec![None; n];
-    let mut seen: Vec<u16> = Vec::new();
-    for &inst in &p.hand {
+    let any_no_hidden = !lines.statics(StaticKind::NoPlayHidden).is_empty();
+    let hidden_ok =
+        |mi: usize| chakra >= 1 && (!any_no_hidden || !blocked_here(g, player, mi as i32, StaticKind::NoPlayHidden));
+    let any_cost_static = !lines.statics(StaticKind::Cost).is_empty();
+    let mut leaders = [None::<i32>; 8];
+    for (hi, &inst) in p.hand.iter().enumerate() {
         let card = g.card(inst);
-        if !card.is_character() || seen.contains(&card.index) {
+        let version = g.cards[inst as usize];
+        if !card.is_character() || p.hand[..hi].iter().any(|&c| g.cards[c as usize] == version) {
             continue; // two copies of one version give the same actions: offer them once
         }
-        seen.push(card.index);
         let key = card.name_key;
         let cost = card.cost();
         let only_winning = card.has_own_static(StaticKind::PlayOnlyWinning);
@@ -297,9 +290,17 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
         let other_names = card.has_own_static(StaticKind::UpgradeOver);
         let priced = any_cost_static || own_cost;
         for mi in 0..n {
-            let winning =
-                if only_winning { *leaders[mi].get_or_insert_with(|| mission_leader(g, mi)) == player } else { true };
-            let named = names[mi].contains(&key);
+            let side = &g.missions[mi].sides[player as usize];
+            let winning = if only_winning {
+                let leader = match leaders.get_mut(mi) {
+                    Some(slot) => *slot.get_or_insert_with(|| mission_leader(g, mi)),
+                    None => mission_leader(g, mi),
+                };
+                leader == player
+            } else {
+                true
+            };
+            let named = side.iter().any(|&x| g.unit_card(g.u(x)).name_key == key);
             if !named {
                 if winning {
                     let price = if priced { play_cost(g, player, inst, mi as i32, None, None) } else { cost };
@@ -307,15 +308,19 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
                         out.push((Action::Play(inst, mi as i32, false, -1), price));
                     }
                 }
-                if hidden_ok[mi] {
+                if hidden_ok(mi) {
                     out.push((Action::Play(inst, mi as i32, true, -1), 1));
                 }
             }
             if !winning {
                 continue;
             }
-            for &x in &upgradable[mi] {
+            // your own face-up characters you may upgrade over
+            for &x in side {
                 let u = g.u(x);
+                if u.hidden || u.owner != player || u.controlled_by != -1 || u.controller != player {
+                    continue;
+                }
                 let under = g.unit_card(u);
                 if cost <= under.cost() {
                     continue;
@@ -334,7 +339,7 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
             }
         }
     }
-    let plain = !any_cost_static && lines.statics[StaticKind::RevealTax.index()].is_empty();
+    let plain = !any_cost_static && lines.statics(StaticKind::RevealTax).is_empty();
     for m in &g.missions {
         for &x in &m.sides[player as usize] {
             let u = g.u(x);

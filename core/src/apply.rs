@@ -65,10 +65,12 @@ pub fn apply(g: &mut GameState, action: Action) -> Result<(), ApplyError> {
         match d.price(&action) {
             Some(p) => Some(p),
             None => {
+                let e_g: Vec<String> = d.actions.iter().take(3).map(|(a, _)| a.to_string()).collect();
                 return Err(ApplyError::Illegal(format!(
-                    "{action:?} is not a legal action for player {} now; legal: {} action(s)",
+                    "{action} is not a legal action for player {} now; legal: {} action(s), e.g. [{}]",
                     d.player,
-                    d.actions.len()
+                    d.actions.len(),
+                    e_g.join(", ")
                 )));
             }
         }
@@ -76,10 +78,11 @@ pub fn apply(g: &mut GameState, action: Action) -> Result<(), ApplyError> {
         match action {
             Action::Choose(o) if d.options.contains(&o) => None,
             _ => {
+                let opts: Vec<String> = d.options.iter().map(|o| o.to_string()).collect();
                 return Err(ApplyError::Illegal(format!(
-                    "{action:?} is not one of the options of this {} decision: {:?}",
+                    "{action} is not one of the options of this {} decision: [{}]",
                     d.kind.as_str(),
-                    d.options
+                    opts.join(", ")
                 )));
             }
         }

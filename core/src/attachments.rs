@@ -20,43 +20,41 @@ use crate::effects::{attach_frame, triggers::fire};
 use crate::language::{Host, Selector, Side, StaticKind, TriggerOn};
 use crate::state::{Action, Ctx, Ev, GameState, Inst, Uid, Unit, Val, vars};
 
-/// One mission's places for an attachment: (mission, hosts, face-up price, face-down price).
-pub type Places = (i32, Vec<Uid>, Option<i64>, Option<i64>);
-
-/// Per mission: (mission, legal hosts (-1: the mission), face-up price or None, face-down price
-/// or None); None when the player cannot pay. Hosts are computed once for both ways.
-pub fn attach_places(g: &GameState, player: i32, inst: Inst, discount: i64, here: i32) -> Vec<Places> {
-    let mut out = Vec::new();
+/// The places for an attachment, mission by mission: `visit(mission, legal hosts (-1: the
+/// mission), face-up price or None, face-down price or None)`, None when the player cannot pay.
+/// Hosts are worked out once for both ways of playing it.
+pub fn attach_places(
+    g: &GameState,
+    player: i32,
+    inst: Inst,
+    discount: i64,
+    here: i32,
+    mut visit: impl FnMut(i32, &[Uid], Option<i64>, Option<i64>),
+) {
     let card = g.card(inst);
-    let Some(host) = &card.host else { return out };
+    let Some(host) = &card.host else { return };
     let chakra = g.players[player as usize].chakra;
     let down = (1 - discount).max(0);
     let down = if down <= chakra { Some(down) } else { None };
-    let missions: Vec<usize> = if here < 0 { (0..g.missions.len()).collect() } else { vec![here as usize] };
+    let missions = if here < 0 { 0..g.missions.len() } else { here as usize..here as usize + 1 };
     // every ATTACH selector names the same side: look only there (a unit's controller is its side)
-    let look: Vec<i32> = match host {
-        Host::Characters(sels) => {
-            let friendly = sels.iter().all(|s| s.side == Side::Friendly);
-            let enemy = sels.iter().all(|s| s.side == Side::Enemy);
-            if friendly && !sels.is_empty() {
-                vec![player]
-            } else if enemy && !sels.is_empty() {
-                vec![1 - player]
-            } else {
-                vec![player, 1 - player]
-            }
-        }
-        Host::Mission => vec![player, 1 - player],
+    let look: &[i32] = match host {
+        Host::Characters(sels) if !sels.is_empty() && sels.iter().all(|s| s.side == Side::Friendly) => &[player][..],
+        Host::Characters(sels) if !sels.is_empty() && sels.iter().all(|s| s.side == Side::Enemy) => &[1 - player][..],
+        _ => &[player, 1 - player][..],
     };
-    let plain = lines::lines(g).statics[StaticKind::Cost.index()].is_empty() && !has_own_cost(g, inst);
+    let lines = lines::lines(g);
+    let plain = lines.statics(StaticKind::Cost).is_empty() && !has_own_cost(g, inst);
     // characters that take any of this player's attachments, ignoring the ATTACH condition (SS-065)
-    let anyhost: Vec<Uid> = lines::lines(g).statics[StaticKind::ManyAttachments.index()]
+    let anyhost: Vec<Uid> = lines
+        .statics(StaticKind::ManyAttachments)
         .iter()
         .filter(|r| {
             r.unit >= 0 && r.controller == player && g.unit(r.unit).is_some_and(|u| takes_any_attachment(g, player, u))
         })
         .map(|r| r.unit)
         .collect();
+    let mut hosts: Vec<Uid> = Vec::with_capacity(16);
     for mi in missions {
         let base = if plain { card.cost() } else { play_cost(g, player, inst, mi as i32, None, None) };
         let up = (base - discount).max(0);
@@ -65,16 +63,16 @@ pub fn attach_places(g: &GameState, player: i32, inst: Inst, discount: i64, here
             continue;
         }
         let here_any = anyhost.iter().copied().filter(|&x| g.u(x).mission == mi as i32);
+        hosts.clear();
         match host {
             Host::Mission => {
-                let mut hosts = vec![-1];
+                hosts.push(-1);
                 hosts.extend(here_any);
-                out.push((mi as i32, hosts, up, down));
+                visit(mi as i32, &hosts, up, down);
             }
             Host::Characters(sels) => {
                 let ctx = Ctx::at(player, -1, mi as i32, -1);
-                let mut hosts = Vec::new();
-                for &side in &look {
+                for &side in look {
                     for &x in &g.missions[mi].sides[side as usize] {
                         let u = g.u(x);
                         if (u.attachments.is_empty() || host_room(g, player, u))
@@ -88,12 +86,11 @@ pub fn attach_places(g: &GameState, player: i32, inst: Inst, discount: i64, here
                     hosts.extend(here_any);
                 }
                 if !hosts.is_empty() {
-                    out.push((mi as i32, hosts, up, down));
+                    visit(mi as i32, &hosts, up, down);
                 }
             }
         }
     }
-    out
 }
 
 /// Where `player` may play attachment `inst`: (mission, host uid or -1 for the mission, price).
@@ -106,13 +103,13 @@ pub fn attach_options(
     here: i32,
 ) -> Vec<(i32, Uid, i64)> {
     let mut out = Vec::new();
-    for (mi, hosts, up, down) in attach_places(g, player, inst, discount, here) {
+    attach_places(g, player, inst, discount, here, |mi, hosts, up, down| {
         if let Some(price) = if hidden { down } else { up } {
-            for h in hosts {
+            for &h in hosts {
                 out.push((mi, h, price));
             }
         }
-    }
+    });
     out
 }
 
@@ -126,14 +123,14 @@ pub fn attachment_options(g: &GameState, player: i32, out: &mut Vec<(Action, i64
             continue;
         }
         seen.push(card.index);
-        for (mi, hosts, up, down) in attach_places(g, player, inst, 0, -1) {
+        attach_places(g, player, inst, 0, -1, |mi, hosts, up, down| {
             for (hidden, price) in [(false, up), (true, down)] {
                 let Some(price) = price else { continue };
-                for &h in &hosts {
+                for &h in hosts {
                     out.push((Action::Attach(inst, mi, h, hidden), price));
                 }
             }
-        }
+        });
     }
     for (inst, _, mi) in hidden_attachments_of(g, player) {
         if let Some(price) = reveal_attachment_price(g, player, inst, mi) {

@@ -157,7 +157,7 @@ pub fn immune(g: &GameState, u: &Unit, event: Event, by: i32) -> bool {
     if by == u.controller || by < 0 {
         return false;
     }
-    for r in lines::lines(g).statics[StaticKind::Immune.index()].iter() {
+    for r in lines::lines(g).statics(StaticKind::Immune).iter() {
         let s = r.s;
         let events = s.opts.events.as_deref().unwrap_or(&[Event::Hide, Event::Defeat]);
         if !events.contains(&event) {
@@ -172,7 +172,8 @@ pub fn immune(g: &GameState, u: &Unit, event: Event, by: i32) -> bool {
 }
 
 pub fn cannot_move(g: &GameState, u: &Unit) -> bool {
-    lines::lines(g).statics[StaticKind::NoMoveFrom.index()]
+    lines::lines(g)
+        .statics(StaticKind::NoMoveFrom)
         .iter()
         .any(|r| static_hits(g, &static_ctx(r.unit, r.mission, r.controller, g), r.s, u))
 }
@@ -226,7 +227,7 @@ pub fn move_unit(g: &mut GameState, uid: Uid, dest: i32, by: i32) -> bool {
     }
     affect(g, uid, by);
     if by != g.u(uid).controller && replaced_by_hide(g, uid, Event::Move, by) {
-        return true;
+        return false; // a move replaced by a hide is no move: nothing counts it, no trigger fires
     }
     let (from, ctl) = (g.u(uid).mission, g.u(uid).controller);
     g.missions[from as usize].sides[ctl as usize].retain(|&x| x != uid);
@@ -265,17 +266,26 @@ pub fn hide_unit(g: &mut GameState, uid: Uid, by: i32) -> bool {
     true
 }
 
+/// Defeat `uid` by an effect of player `by`; false if it was not defeated (immune, or hidden
+/// instead: a defeat replaced by a hide is no defeat, so no "defeated" value, count, "if you do" or
+/// "when you defeat" follows). `decider`: the player who carries the defeat out (FAQ "The
+/// Decider"; `by` unless the effect makes the opponent defeat their own characters), the one "when
+/// you defeat" triggers look at. Immunity ("enemy effects") looks at whose effect it is.
 pub fn defeat_unit(g: &mut GameState, uid: Uid, by: i32) -> bool {
+    defeat_by(g, uid, by, by)
+}
+
+pub fn defeat_by(g: &mut GameState, uid: Uid, by: i32, decider: i32) -> bool {
     if immune(g, g.u(uid), Event::Defeat, by) {
         return false;
     }
     affect(g, uid, by);
     if replaced_by_hide(g, uid, Event::Defeat, by) {
-        return true;
+        return false;
     }
     let u = g.u(uid).clone();
     let mut to_hand = false;
-    for r in lines::lines(g).statics[StaticKind::DefeatToHand.index()].iter() {
+    for r in lines::lines(g).statics(StaticKind::DefeatToHand).iter() {
         // friendly characters: not the card itself (no character is friendly to itself)
         if r.controller == u.owner && u.controller == u.owner && (r.unit < 0 || r.unit != u.uid) {
             to_hand = true;
@@ -293,8 +303,22 @@ pub fn defeat_unit(g: &mut GameState, uid: Uid, by: i32) -> bool {
         discounted: false,
         ..u
     };
-    fire(g, TriggerOn::Defeated, Some(&ghost), &[(vars::BY, Val::Int(by as i64))]);
+    fire(g, TriggerOn::Defeated, Some(&ghost), &[(vars::BY, Val::Int(decider as i64))]);
     true
+}
+
+/// An effect reveals a hidden character without playing it (SS-118's "reveal and defeat"): it is
+/// face-up from now on (its continuous lines apply, it is seen), but no MAIN or AMBUSH applies and
+/// it is not a play.
+pub fn turn_face_up(g: &mut GameState, uid: Uid) {
+    let Some(u) = g.unit_mut(uid) else { return };
+    if !u.hidden {
+        return;
+    }
+    u.hidden = false;
+    let ctl = u.controller;
+    g.board_version += 1;
+    g.emit(Ev::TurnedUp(ctl, uid));
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,6 +9,17 @@ use crate::state::GameState;
 /// A full game with uniformly random legal decisions, drawn by `random.Random(seed ^ 0x5EED)` as
 /// the reference engine's `play_random_game` does.
 pub fn random_game(cat: &'static Catalog, a: &GameDeck, b: &GameDeck, seed: i128) -> Result<GameState, ApplyError> {
+    random_game_checked(cat, a, b, seed, false)
+}
+
+/// The same, checking every invariant after every decision when `check` (the invariant run).
+pub fn random_game_checked(
+    cat: &'static Catalog,
+    a: &GameDeck,
+    b: &GameDeck,
+    seed: i128,
+    check: bool,
+) -> Result<GameState, ApplyError> {
     let mut g = setup::new_game(cat, a, b, seed, false, None).map_err(|e| ApplyError::Illegal(e.0))?;
     let mut rng = PyRandom::new(seed ^ 0x5EED);
     while !g.is_terminal() {
@@ -18,6 +29,45 @@ pub fn random_game(cat: &'static Catalog, a: &GameDeck, b: &GameDeck, seed: i128
         }
         let a = g.pending.as_ref().expect("pending").nth(rng.below(n));
         apply::apply(&mut g, a)?;
+        if check {
+            crate::invariants::check(&g).map_err(|e| {
+                ApplyError::Stall(format!("invariant broken after decision {} (round {}): {e}", g.decisions, g.round))
+            })?;
+        }
     }
     Ok(g)
+}
+
+/// Totals of a run of random games: how many, decisions, and the failures (game index, message).
+#[derive(Debug, Default)]
+pub struct RandomRun {
+    pub games: usize,
+    pub decisions: i64,
+    pub failures: Vec<(usize, String)>,
+}
+
+/// Random games between deck pairs: game i plays `decks[pairs[i].0]` against `decks[pairs[i].1]`
+/// with seed `seeds[i]`. A panic inside a game is caught and counted as a failure.
+pub fn random_games(
+    cat: &'static Catalog,
+    decks: &[GameDeck],
+    pairs: &[(usize, usize)],
+    seeds: &[i128],
+    check: bool,
+) -> RandomRun {
+    let mut run = RandomRun::default();
+    for (i, (&(a, b), &seed)) in pairs.iter().zip(seeds).enumerate() {
+        let r = std::panic::catch_unwind(|| random_game_checked(cat, &decks[a], &decks[b], seed, check));
+        run.games += 1;
+        match r {
+            Ok(Ok(g)) => run.decisions += g.decisions,
+            Ok(Err(e)) => run.failures.push((i, e.to_string())),
+            Err(p) => {
+                let msg =
+                    p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
+                run.failures.push((i, format!("panic: {}", msg.unwrap_or_default())));
+            }
+        }
+    }
+    run
 }

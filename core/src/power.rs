@@ -52,16 +52,13 @@ pub fn power_of(g: &GameState, uid: i32) -> i64 {
 /// The statics of one kind in force, each with its context (built once per board version in
 /// the reference engine; cheap enough to build per call here).
 fn with_ctx(g: &GameState, kind: StaticKind) -> Vec<(Ctx, &'static Static)> {
-    lines::lines(g).statics[kind.index()]
-        .iter()
-        .map(|r| (static_ctx(r.unit, r.mission, r.controller, g), r.s))
-        .collect()
+    lines::lines(g).statics(kind).iter().map(|r| (static_ctx(r.unit, r.mission, r.controller, g), r.s)).collect()
 }
 
 /// The Power of every character in play at once.
 fn table(g: &GameState) -> PowerTable {
     let mut power: Vec<Option<i64>> = vec![None; g.units.len()];
-    let mut units = Vec::new();
+    let mut units = Vec::with_capacity(24);
     for m in &g.missions {
         for side in &m.sides {
             for &uid in side {
@@ -195,6 +192,7 @@ pub fn side_power(g: &GameState, mi: usize, player: i32) -> i64 {
         return v;
     }
     let v = side_total(g, mi, player, &t);
+    drop(t); // (the memo must be unshared for make_mut to fill it in place)
     let mut cache = g.power_cache.borrow_mut();
     let table = Arc::make_mut(&mut cache);
     if table.sides.len() <= mi {
@@ -223,7 +221,7 @@ fn side_total(g: &GameState, mi: usize, player: i32, t: &PowerTable) -> i64 {
     for &a in &g.missions[mi].attachments[player as usize] {
         found += attachment_power(g, a, None);
     }
-    for r in lines::lines(g).statics[StaticKind::SidePower.index()].iter() {
+    for r in lines::lines(g).statics(StaticKind::SidePower).iter() {
         if r.mission != mi as i32 || (r.controller != -1 && r.controller != player) {
             continue;
         }
@@ -248,7 +246,7 @@ pub fn mission_leader(g: &GameState, mi: usize) -> i32 {
 pub fn mission_points(g: &GameState, mi: usize) -> i64 {
     let m = &g.missions[mi];
     let mut pts = g.card(m.card).points.unwrap_or(0) + RANK_BONUS[m.rank];
-    for r in lines::lines(g).statics[StaticKind::MissionPoints.index()].iter() {
+    for r in lines::lines(g).statics(StaticKind::MissionPoints).iter() {
         if r.mission == mi as i32 {
             pts += number(g, &static_ctx(r.unit, r.mission, r.controller, g), &r.s.n, false);
         }

@@ -178,6 +178,7 @@ fn ev_to_py<'py>(py: Python<'py>, g: &GameState, round: i32, e: &Ev) -> PyResult
         Ev::DiscardAttachment(p, c) => (round, "discard_attachment", *p, cid(*c)).into_pyobject(py)?,
         Ev::MoveAttachment(p, c, u) => (round, "move_attachment", *p, cid(*c), *u).into_pyobject(py)?,
         Ev::Duplicate(p, c, m) => (round, "duplicate", *p, cid(*c), *m).into_pyobject(py)?,
+        Ev::TurnedUp(p, u) => (round, "turned_up", *p, *u).into_pyobject(py)?,
     };
     let _ = g;
     Ok(t)
@@ -466,6 +467,11 @@ impl Game {
         crate::power::mission_points(&self.g, mi)
     }
 
+    /// Check every invariant; raises EngineError naming the first broken one.
+    fn check_invariants(&self) -> PyResult<()> {
+        crate::invariants::check(&self.g).map_err(EngineError::new_err)
+    }
+
     fn round_log<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let mut out = Vec::new();
         for entry in &self.g.round_log {
@@ -523,6 +529,29 @@ fn describe(card_id: &str) -> PyResult<Vec<String>> {
     guard("describe", || Ok(crate::language::render::describe_card(cat(), card)))
 }
 
+/// (games, decisions, failures as (game index, message)).
+type RunTotals = (usize, i64, Vec<(usize, String)>);
+
+/// Many random games in one call, the GIL released (the speed and invariant runs): `decks` is a
+/// list of (cards, missions) version-id lists; game i plays `pairs[i]` with `seeds[i]`. Returns
+/// (games, decisions, [(game index, error)]).
+#[pyfunction]
+#[pyo3(signature = (decks, pairs, seeds, check=false))]
+fn play_random_games(
+    py: Python<'_>,
+    decks: Vec<(Vec<String>, Vec<String>)>,
+    pairs: Vec<(usize, usize)>,
+    seeds: Vec<i128>,
+    check: bool,
+) -> PyResult<RunTotals> {
+    let decks = decks.into_iter().map(|(c, m)| deck_from(c, m, String::new())).collect::<PyResult<Vec<_>>>()?;
+    if pairs.len() != seeds.len() || pairs.iter().any(|&(a, b)| a >= decks.len() || b >= decks.len()) {
+        return Err(PyValueError::new_err("pairs and seeds differ in length, or a pair names a missing deck"));
+    }
+    let run = py.detach(|| crate::play::random_games(cat(), &decks, &pairs, &seeds, check));
+    Ok((run.games, run.decisions, run.failures))
+}
+
 /// The card files compiled into the core: (file name, TOML text).
 #[pyfunction]
 fn card_files() -> Vec<(&'static str, &'static str)> {
@@ -534,6 +563,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_function(wrap_pyfunction!(play_random_game, m)?)?;
     m.add_function(wrap_pyfunction!(card_files, m)?)?;
+    m.add_function(wrap_pyfunction!(play_random_games, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;

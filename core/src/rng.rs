@@ -24,7 +24,8 @@ impl PyRandom {
         if key.is_empty() {
             key.push(0);
         }
-        PyRandom { mt: Box::new(Mt::new_with_key(key)) }
+        // (a slice iterator: the key is cycled over 624 times, and cloning it must not allocate)
+        PyRandom { mt: Box::new(Mt::new_with_key(key.iter().copied())) }
     }
 
     pub fn next_u32(&mut self) -> u32 {

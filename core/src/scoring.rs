@@ -20,8 +20,7 @@ pub fn evaluate(g: &mut GameState, mi: usize) {
         return;
     }
     let lines = lines::lines(g);
-    let times =
-        if lines.statics[StaticKind::ScoreTwice.index()].iter().any(|r| r.mission == mi as i32) { 2 } else { 1 };
+    let times = if lines.statics(StaticKind::ScoreTwice).iter().any(|r| r.mission == mi as i32) { 2 } else { 1 };
     let mut frames = Vec::new();
     for _ in 0..times {
         // ⧗ score_twice: points and SCORE effects again
@@ -51,7 +50,7 @@ pub fn evaluate(g: &mut GameState, mi: usize) {
         }
     }
     let loser = 1 - winner;
-    for r in lines.triggers[TriggerOn::LostMission.index()].iter() {
+    for r in lines.triggers(TriggerOn::LostMission).iter() {
         if r.unit >= 0 && g.in_play(r.unit) && r.mission == mi as i32 && r.controller == loser {
             frames.push(trigger_frame(g, r.unit, r.mission, r.controller, r.t, &[], r.inst));
         }

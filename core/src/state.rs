@@ -216,6 +216,37 @@ impl Opt {
     }
 }
 
+fn py_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
+}
+
+/// Options read as the Python side writes them (`None`, `True`, `3`, `(0, -1, 2)`).
+impl std::fmt::Display for Opt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Opt::Skip => f.write_str("None"),
+            Opt::Bool(b) => f.write_str(py_bool(*b)),
+            Opt::Int(i) => write!(f, "{i}"),
+            Opt::Place(a, b, c) => write!(f, "({a}, {b}, {c})"),
+            Opt::Line(a, b) => write!(f, "({a}, {b})"),
+        }
+    }
+}
+
+/// Actions read as the Python side writes them (`('play', 3, 0, False, -1)`).
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Action::Pass => f.write_str("('pass',)"),
+            Action::Play(c, m, h, o) => write!(f, "('play', {c}, {m}, {}, {o})", py_bool(*h)),
+            Action::Reveal(u) => write!(f, "('reveal', {u})"),
+            Action::Attach(c, m, h, hid) => write!(f, "('attach', {c}, {m}, {h}, {})", py_bool(*hid)),
+            Action::RevealAttachment(c) => write!(f, "('reveal_attachment', {c})"),
+            Action::Choose(o) => write!(f, "('choose', {o})"),
+        }
+    }
+}
+
 /// One legal move: a main action of the Action phase, or an answer to another decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
@@ -367,7 +398,6 @@ pub enum FrameStep {
         card: u16,
         index: u8,
         applies: crate::effects::Applies,
-        stack: u8,
     },
     /// Simultaneous triggers: the turn player picks which resolves first.
     Order(Vec<Frame>),
@@ -488,6 +518,8 @@ pub enum Ev {
     MoveAttachment(i32, u16, Uid),
     /// a duplicate name arrived and was discarded: (owner, card, mission)
     Duplicate(i32, u16, i32),
+    /// a hidden character turned face-up by an effect, not played
+    TurnedUp(i32, Uid),
 }
 
 /// Which continuous lines are in force, and every static and trigger grouped by kind, worked
@@ -496,8 +528,24 @@ pub enum Ev {
 pub struct LinesCache {
     /// (unit or -1, mission, controller, the card's continuous line (card index, line index), instance)
     pub lines: Vec<ActiveLine>,
-    pub statics: Vec<Vec<StaticRef>>,
-    pub triggers: Vec<Vec<TriggerRef>>,
+    /// every static in force, grouped by kind (board order within a kind): `static_at[k]..static_at[k + 1]`
+    pub statics_flat: Vec<StaticRef>,
+    pub static_at: [u32; crate::language::STATIC_KINDS + 1],
+    pub triggers_flat: Vec<TriggerRef>,
+    pub trigger_at: [u32; crate::language::TRIGGER_KINDS + 1],
+}
+
+impl LinesCache {
+    /// The statics of one kind in force, in board order.
+    pub fn statics(&self, kind: crate::language::StaticKind) -> &[StaticRef] {
+        let k = kind.index();
+        &self.statics_flat[self.static_at[k] as usize..self.static_at[k + 1] as usize]
+    }
+    /// The triggers of one moment in force, in board order.
+    pub fn triggers(&self, on: crate::language::TriggerOn) -> &[TriggerRef] {
+        let k = on.index();
+        &self.triggers_flat[self.trigger_at[k] as usize..self.trigger_at[k + 1] as usize]
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -692,7 +740,7 @@ pub mod vars {
     use crate::language::VarId;
     use crate::names::Interner;
 
-    pub const NAMES: [&str; 45] = [
+    pub const NAMES: [&str; 46] = [
         "played",
         "hidden",
         "hidden_power",
@@ -738,6 +786,7 @@ pub mod vars {
         "target",
         "returned_name",
         "looked_name",
+        "copied",
     ];
     macro_rules! ids {
         ($($name:ident = $i:expr),* $(,)?) => { $( pub const $name: VarId = VarId($i); )* };
@@ -785,6 +834,7 @@ pub mod vars {
         PLAYER = 39,
         ATTACHMENT = 40,
         HOST = 41,
+        COPIED = 45,
     );
 
     pub fn interner() -> Interner {
@@ -793,5 +843,25 @@ pub mod vars {
             i.id(n);
         }
         i
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::vars;
+
+    #[test]
+    fn engine_var_ids_match_their_names() {
+        let i = vars::interner();
+        for (id, name) in [
+            (vars::PLAYED, "played"),
+            (vars::DEFEATED_NAME, "defeated_name"),
+            (vars::CHOSEN_MISSION, "chosen_mission"),
+            (vars::UPGRADED_POWER, "upgraded_power"),
+            (vars::HOST, "host"),
+            (vars::COPIED, "copied"),
+        ] {
+            assert_eq!(i.get(name), Some(id.0), "{name}");
+        }
     }
 }

@@ -51,7 +51,7 @@ pub struct View {
 /// Hidden characters `player` may look at any time (⧗ see_hidden).
 pub fn seen_hidden(g: &GameState, player: i32) -> Vec<Uid> {
     let mut out = Vec::new();
-    for r in lines::lines(g).statics[StaticKind::SeeHidden.index()].iter() {
+    for r in lines::lines(g).statics(StaticKind::SeeHidden).iter() {
         if r.controller != player {
             continue;
         }

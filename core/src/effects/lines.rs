@@ -26,7 +26,7 @@ fn push_card(out: &mut Vec<ActiveLine>, card: &Card, unit: Uid, mission: i32, co
 }
 
 fn rebuild(g: &GameState) {
-    let mut out: Vec<ActiveLine> = Vec::new();
+    let mut out: Vec<ActiveLine> = Vec::with_capacity(16);
     for (mi, m) in g.missions.iter().enumerate() {
         let mi = mi as i32;
         push_card(&mut out, g.card(m.card), -1, mi, -1, m.card);
@@ -57,38 +57,60 @@ fn rebuild(g: &GameState) {
         }
     }
     let cat = g.cat;
-    let mut statics: Vec<Vec<StaticRef>> = vec![Vec::new(); STATIC_KINDS];
-    let mut triggers: Vec<Vec<TriggerRef>> = vec![Vec::new(); TRIGGER_KINDS];
+    // group by kind with counting passes: three vectors in all, however many kinds are in force
+    let mut static_at = [0u32; STATIC_KINDS + 1];
+    let mut trigger_at = [0u32; TRIGGER_KINDS + 1];
     for l in &out {
         let line = &cat.cards[l.card as usize].continuous[l.line as usize];
         for s in &line.statics {
-            statics[s.kind.index()].push(StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s });
+            static_at[s.kind.index() + 1] += 1;
         }
         for t in &line.triggers {
-            triggers[t.on.index()].push(TriggerRef {
-                unit: l.unit,
-                mission: l.mission,
-                controller: l.controller,
-                t,
-                inst: l.inst,
-            });
+            trigger_at[t.on.index() + 1] += 1;
         }
     }
-    *g.lines.borrow_mut() = Arc::new(LinesCache { lines: out, statics, triggers });
+    for k in 0..STATIC_KINDS {
+        static_at[k + 1] += static_at[k];
+    }
+    for k in 0..TRIGGER_KINDS {
+        trigger_at[k + 1] += trigger_at[k];
+    }
+    let mut statics_flat: Vec<Option<StaticRef>> = vec![None; static_at[STATIC_KINDS] as usize];
+    let mut triggers_flat: Vec<Option<TriggerRef>> = vec![None; trigger_at[TRIGGER_KINDS] as usize];
+    let mut s_fill = static_at;
+    let mut t_fill = trigger_at;
+    for l in &out {
+        let line = &cat.cards[l.card as usize].continuous[l.line as usize];
+        for s in &line.statics {
+            let k = s.kind.index();
+            statics_flat[s_fill[k] as usize] =
+                Some(StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s });
+            s_fill[k] += 1;
+        }
+        for t in &line.triggers {
+            let k = t.on.index();
+            triggers_flat[t_fill[k] as usize] =
+                Some(TriggerRef { unit: l.unit, mission: l.mission, controller: l.controller, t, inst: l.inst });
+            t_fill[k] += 1;
+        }
+    }
+    let statics_flat = statics_flat.into_iter().map(|x| x.expect("filled")).collect();
+    let triggers_flat = triggers_flat.into_iter().map(|x| x.expect("filled")).collect();
+    *g.lines.borrow_mut() = Arc::new(LinesCache { lines: out, statics_flat, static_at, triggers_flat, trigger_at });
     g.lines_version.set(g.board_version);
 }
 
-/// The statics of one kind in force (a shared snapshot: iterate `.statics[kind]`).
+/// The statics of one kind in force (a copy: the caller may change the board while it iterates).
 pub fn of_kind(g: &GameState, kind: StaticKind) -> Vec<StaticRef> {
-    lines(g).statics[kind.index()].clone()
+    lines(g).statics(kind).to_vec()
 }
 
 pub fn any_static(g: &GameState, kind: StaticKind) -> bool {
-    !lines(g).statics[kind.index()].is_empty()
+    !lines(g).statics(kind).is_empty()
 }
 
 pub fn triggers_of(g: &GameState, on: TriggerOn) -> Vec<TriggerRef> {
-    lines(g).triggers[on.index()].clone()
+    lines(g).triggers(on).to_vec()
 }
 
 /// The context a static is read from: its card's controller, unit and mission.

@@ -118,14 +118,7 @@ impl Applies {
 /// changes, stands as a `Line` until the lines above it (and the triggers they caused) have
 /// resolved; the others are settled by the play itself (MAIN, UPGRADE, AMBUSH, FIRST STRIKE) and
 /// are built now.
-pub fn lines_frame_steps(
-    g: &GameState,
-    card: &'static Card,
-    blank: bool,
-    applies: Applies,
-    mi: i32,
-    stack: usize,
-) -> Vec<FrameStep> {
+pub fn lines_frame_steps(g: &GameState, card: &'static Card, blank: bool, applies: Applies, mi: i32) -> Vec<FrameStep> {
     let mut steps: Vec<FrameStep> = Vec::new();
     if blank {
         return steps;
@@ -142,9 +135,9 @@ pub fn lines_frame_steps(
             continue; // a price, already paid less (actions::play_cost)
         }
         if line.timing == Timing::Duel || dueled.contains(&line.timing) {
-            steps.push(FrameStep::Line { card: card.index, index: i as u8, applies, stack: stack.min(255) as u8 });
+            steps.push(FrameStep::Line { card: card.index, index: i as u8, applies });
         } else {
-            steps.extend(line_now(g, card, i, applies, mi, stack));
+            steps.extend(line_now(g, card, i, applies, mi));
         }
     }
     steps
@@ -156,14 +149,7 @@ pub fn lines_frame_steps(
 /// timing applies replace or extend the line they modify (`as_main` makes the modified line apply
 /// on every play); a modifier that only repeats a line which does not apply now ("UPGRADE: repeat
 /// the AMBUSH effect") applies as a line of its own.
-pub fn line_now(
-    g: &GameState,
-    card: &'static Card,
-    index: usize,
-    applies: Applies,
-    mi: i32,
-    stack: usize,
-) -> Vec<FrameStep> {
+pub fn line_now(g: &GameState, card: &'static Card, index: usize, applies: Applies, mi: i32) -> Vec<FrameStep> {
     let effects: &'static [EffectLine] = &card.effects;
     let line = &effects[index];
     let holds = |l: &EffectLine| -> bool {
@@ -179,10 +165,10 @@ pub fn line_now(
             continue;
         }
         let Some(m) = l.encoding.as_ref().and_then(|e| e.modifier.as_ref()) else { continue };
-        // "UPGRADE: AMBUSH effect: …" also holds when an upgraded character is revealed
-        let upgraded_reveal =
-            l.timing == Timing::Upgrade && l.modifies == Some(Timing::Ambush) && applies.ambush && stack > 1;
-        if holds(l) || upgraded_reveal {
+        // (an UPGRADE modifier holds only when the card is played as an upgrade: revealing a
+        // hidden upgraded stack is not one, so "UPGRADE: AMBUSH effect …" needs a play that is both,
+        // an upgrade whose AMBUSH applies too, SS-107)
+        if holds(l) {
             if m.mode == ModMode::AsMain {
                 promoted = true;
             } else {
@@ -192,18 +178,9 @@ pub fn line_now(
     }
     let enc = line.encoding.as_ref().expect("an instant line");
     if !(holds(line) || promoted) {
-        let mut out = Vec::new();
-        for m in mods {
-            // only "repeat the X effect" stands on its own
-            if m.mode == ModMode::Also && m.steps.iter().all(|s| s.verb == Verb::Repeat) {
-                out.extend(line_steps(
-                    &refs(&m.steps),
-                    Label { card: card.index, what: LabelWhat::Repeat(index as u8) },
-                    false,
-                ));
-            }
-        }
-        return out;
+        // ("repeat the X effect" is never a modifier: it is an instant line of its own, with its
+        // own yes/no; the catalog tests check it)
+        return Vec::new();
     }
     let mut body: Vec<&'static Step> = refs(&enc.steps);
     for m in mods {
@@ -230,17 +207,15 @@ pub fn play_frame(
     let card = g.unit_card(&u);
     let mi = u.mission;
     let lines = lines::lines(g);
-    if from_hand
-        && !ambush
-        && lines.statics[crate::language::StaticKind::AmbushOnPlay.index()].iter().any(|r| r.mission == mi)
+    if from_hand && !ambush && lines.statics(crate::language::StaticKind::AmbushOnPlay).iter().any(|r| r.mission == mi)
     {
         ambush = true; // ⧗ ambush_on_play: "played here from hand, its AMBUSH effects apply too"
     }
     let applies =
         Applies { main: true, upgrade, ambush, first_strike: g.players[player as usize].plays_this_round == 1 };
     let blank = lines::blanked(g, &u);
-    let mut steps = lines_frame_steps(g, card, blank, applies, mi, u.stack.len());
-    for r in lines.statics[crate::language::StaticKind::GrantLine.index()].iter() {
+    let mut steps = lines_frame_steps(g, card, blank, applies, mi);
+    for r in lines.statics(crate::language::StaticKind::GrantLine).iter() {
         let s = r.s;
         if r.mission != mi {
             continue;
@@ -291,7 +266,7 @@ pub fn attach_frame(g: &mut GameState, player: i32, inst: i32, host: Uid, mi: i3
         first_strike: p.plays_this_round == 0 && p.attached_this_round == 1,
     };
     let where_ = if host >= 0 { g.u(host).mission } else { mi };
-    let steps = lines_frame_steps(g, card, false, applies, where_, 1);
+    let steps = lines_frame_steps(g, card, false, applies, where_);
     if steps.is_empty() {
         return None;
     }
@@ -322,16 +297,12 @@ pub fn score_frame(g: &mut GameState, player: i32, unit: Uid, mi: i32, attachmen
     };
     let mut steps = Vec::new();
     if !blank {
-        for (li, line) in card.effects.iter().enumerate() {
+        for line in &card.effects {
             if line.timing == Timing::Score
                 && line.kind == Kind::Instant
                 && let Some(enc) = &line.encoding
             {
-                steps.extend(line_steps(
-                    &refs(&enc.steps),
-                    Label { card: card.index, what: LabelWhat::Line(li as u8) },
-                    false,
-                ));
+                steps.extend(line_steps(&refs(&enc.steps), Label { card: card.index, what: LabelWhat::Score }, false));
             }
         }
     }
@@ -445,13 +416,13 @@ pub fn run_top(g: &mut GameState) -> Res<()> {
             frame.choices.clear();
             Ok(())
         }
-        FrameStep::Line { card, index, applies, stack } => {
-            let (card, index, applies, stack) = (*card, *index, *applies, *stack);
+        FrameStep::Line { card, index, applies } => {
+            let (card, index, applies) = (*card, *index, *applies);
             let ci = frame.ctx;
             follow_source(g, ci);
             // judged now, after the lines above: replaced by its steps, if any
             let card = &g.cat.cards[card as usize];
-            let here = line_now(g, card, index as usize, applies, g.ctxs[ci].mission, stack as usize);
+            let here = line_now(g, card, index as usize, applies, g.ctxs[ci].mission);
             let frame = &mut g.stack[fi];
             frame.steps.splice(pc..pc + 1, here);
             frame.choices.clear();
@@ -502,6 +473,25 @@ pub fn pick_units(
     chooser: Option<i32>,
     exclude: &[Uid],
 ) -> Res<Vec<Uid>> {
+    pick_units_if(g, fi, sel, chooser, exclude, &|_, _| true)
+}
+
+/// A predicate on the characters an effect can affect (not immune to it, not held by a no-move
+/// static …).
+pub type Can<'a> = &'a dyn Fn(&GameState, Uid) -> bool;
+
+/// `pick_units`, offering only the characters the effect can affect when there is a choice.
+///
+/// Reading "an effect targets what it can affect": those it cannot affect stay where they are,
+/// and still count among the characters that remain ("until only N remain").
+pub fn pick_units_if(
+    g: &mut GameState,
+    fi: usize,
+    sel: &'static Selector,
+    chooser: Option<i32>,
+    exclude: &[Uid],
+    can: Can<'_>,
+) -> Res<Vec<Uid>> {
     let ctx = ctx_of(g, fi);
     let cands: Vec<Uid> = select(g, &ctx, sel, false).into_iter().filter(|x| !exclude.contains(x)).collect();
     if sel.self_ || sel.var.is_some() || sel.is_all() {
@@ -513,26 +503,27 @@ pub fn pick_units(
         let mut out = Vec::new();
         for mi in 0..g.missions.len() {
             let here: Vec<Uid> = cands.iter().copied().filter(|&x| g.u(x).mission == mi as i32).collect();
-            out.extend(pick_among(g, fi, player, sel, here)?);
+            out.extend(pick_among(g, fi, player, sel, here, can)?);
         }
         return Ok(out);
     }
-    pick_among(g, fi, player, sel, cands)
+    pick_among(g, fi, player, sel, cands, can)
 }
 
-fn pick_among(g: &mut GameState, fi: usize, player: i32, sel: &'static Selector, cands: Vec<Uid>) -> Res<Vec<Uid>> {
+fn pick_among(
+    g: &mut GameState,
+    fi: usize,
+    player: i32,
+    sel: &'static Selector,
+    cands: Vec<Uid>,
+    can: Can<'_>,
+) -> Res<Vec<Uid>> {
     let prompt = Prompt::Target(sel);
+    let offered: Vec<Uid> = cands.iter().copied().filter(|&x| can(g, x)).collect();
     let (form, n) = match &sel.count {
         CountForm::One | CountForm::All => {
-            let pick = choose(
-                g,
-                fi,
-                player,
-                DecisionKind::Target,
-                cands.iter().map(|&x| Opt::Int(x)).collect(),
-                false,
-                prompt,
-            )?;
+            let opts = offered.iter().map(|&x| Opt::Int(x)).collect();
+            let pick = choose(g, fi, player, DecisionKind::Target, opts, false, prompt)?;
             return Ok(match pick {
                 Opt::Int(x) => vec![x],
                 _ => vec![],
@@ -546,9 +537,11 @@ fn pick_among(g: &mut GameState, fi: usize, player: i32, sel: &'static Selector,
     let n = number(g, &ctx_of(g, fi), n, false);
     let mut out: Vec<Uid> = Vec::new();
     if form == 1 {
-        // "until only N remain": the chooser must pick the others one by one
-        for _ in 0..(cands.len() as i64 - n).max(0) {
-            let left: Vec<Opt> = cands.iter().filter(|x| !out.contains(x)).map(|&x| Opt::Int(x)).collect();
+        // "until only N remain": the chooser must pick the others one by one, among those the
+        // effect can affect (the others remain, and count among the N)
+        let picks = (cands.len() as i64 - n).max(0).min(offered.len() as i64);
+        for _ in 0..picks {
+            let left: Vec<Opt> = offered.iter().filter(|x| !out.contains(x)).map(|&x| Opt::Int(x)).collect();
             match choose(g, fi, player, DecisionKind::Target, left, false, prompt.clone())? {
                 Opt::Int(x) => out.push(x),
                 _ => break,
@@ -561,7 +554,7 @@ fn pick_among(g: &mut GameState, fi: usize, player: i32, sel: &'static Selector,
         if form == 0 && out.len() as i64 >= n {
             break;
         }
-        let mut left: Vec<Uid> = cands.iter().copied().filter(|x| !out.contains(x)).collect();
+        let mut left: Vec<Uid> = offered.iter().copied().filter(|x| !out.contains(x)).collect();
         if form == 2 {
             left.retain(|&x| crate::power::power_of(g, x) <= budget);
         } else if form == 3 {

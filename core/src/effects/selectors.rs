@@ -213,7 +213,7 @@ fn matches_extra(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool)
         return false;
     }
     if let Some(w) = &sel.with_attachment
-        && !u.attachments.iter().any(|&a| !g.att_is_hidden(a) && card_fits(w, g.card(a)))
+        && !u.attachments.iter().any(|&a| attachment_card_fits(g, Some(w), a))
     {
         return false;
     }
@@ -298,7 +298,7 @@ pub fn candidates(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<Uid> {
     if sel.var.is_some() || (!this && side == Side::Any) {
         return g.all_uids();
     }
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(12);
     let missions: Vec<usize> = if !this {
         (0..g.missions.len()).collect()
     } else if ctx.mission >= 0 {
@@ -414,7 +414,7 @@ pub fn phantoms(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<i32> {
         return vec![];
     }
     let found = lines::lines(g);
-    let found = &found.statics[StaticKind::Phantom.index()];
+    let found = found.statics(StaticKind::Phantom);
     if found.is_empty() {
         return vec![];
     }
@@ -555,7 +555,7 @@ fn condition_extra(g: &GameState, ctx: &Ctx, cond: &Condition, core: bool) -> bo
     }
     if let Some(s) = &cond.self_attached {
         match g.unit(ctx.source) {
-            Some(src) if src.attachments.iter().any(|&a| !g.att_is_hidden(a) && card_fits(s, g.card(a))) => {}
+            Some(src) if src.attachments.iter().any(|&a| attachment_card_fits(g, Some(s), a)) => {}
             _ => return false,
         }
     }
@@ -685,10 +685,35 @@ pub fn attachment_fits(g: &GameState, ctx: &Ctx, sel: Option<&Selector>, at: Att
     if sel.other && inst == ctx.card {
         return false;
     }
+    attachment_card_fits(g, Some(sel), inst)
+}
+
+/// A card filter tested against an attachment in play. Reading "a face-down attachment is an
+/// attachment with no name, keyword or group" (like a hidden character): it fits a filter that
+/// names none of them (and counts as cost 0), so it is an attachment for counts, discards, moves
+/// and "with an attachment", never a Senbon or a Weapon.
+pub fn attachment_card_fits(g: &GameState, sel: Option<&Selector>, inst: Inst) -> bool {
+    let Some(sel) = sel else { return true };
     if g.att_is_hidden(inst) {
-        return sel.names.is_empty() && sel.keyword.is_none() && sel.keywords.is_empty() && sel.group.is_none();
+        return facedown_fits(sel);
     }
     card_fits(sel, g.card(inst))
+}
+
+fn facedown_fits(sel: &Selector) -> bool {
+    if !sel.names.is_empty()
+        || sel.keyword.is_some()
+        || !sel.keywords.is_empty()
+        || sel.group.is_some()
+        || sel.name_has.is_some()
+        || sel.printed_cost_max.is_some()
+    {
+        return false;
+    }
+    if sel.card_type == Some(CardTypeSel::Character) {
+        return false;
+    }
+    sel.cost_max.is_none_or(|m| m >= 0)
 }
 
 pub fn select_attachments(g: &GameState, ctx: &Ctx, sel: Option<&Selector>) -> Vec<AttachmentAt> {

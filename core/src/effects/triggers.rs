@@ -46,7 +46,7 @@ fn var_is(vars_: &[(VarId, Val)], v: VarId, n: i32) -> bool {
 /// Collect the continuous triggers that react to `on` for `unit` and chain them.
 pub fn fire(g: &mut GameState, on: TriggerOn, unit: Option<&Unit>, vars_: &[(VarId, Val)]) {
     let mut frames = Vec::new();
-    for r in lines::lines(g).triggers[on.index()].iter() {
+    for r in lines::lines(g).triggers(on).iter() {
         let t = r.t;
         let src = g.unit(r.unit);
         // a mission's own trigger is decided by the player it concerns
@@ -126,7 +126,7 @@ pub fn fire_moves(g: &mut GameState, moved: &[Uid], mover: i32) {
         return;
     }
     let mut frames = Vec::new();
-    for r in lines::lines(g).triggers[TriggerOn::Moved.index()].iter() {
+    for r in lines::lines(g).triggers(TriggerOn::Moved).iter() {
         let t = r.t;
         let Some(who) = &t.who else { continue };
         if t.by_you && mover != r.controller {
@@ -156,7 +156,7 @@ pub fn fire_moves(g: &mut GameState, moved: &[Uid], mover: i32) {
 /// force (`mission`: only those standing in that mission).
 pub fn fire_all(g: &mut GameState, on: TriggerOn, mission: i32) {
     let mut frames = Vec::new();
-    for r in lines::lines(g).triggers[on.index()].iter() {
+    for r in lines::lines(g).triggers(on).iter() {
         if mission >= 0 && r.mission != mission {
             continue;
         }

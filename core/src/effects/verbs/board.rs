@@ -3,22 +3,58 @@
 
 use super::int;
 use crate::actions::{has_name_on_side, name_on_side, reveal_price};
-use crate::board::{self as b, affect, cannot_move, defeat_unit, hide_unit, immune, leave_play, move_unit, new_unit};
+use crate::board::{
+    self as b, affect, cannot_move, defeat_by, defeat_unit, hide_unit, immune, leave_play, move_unit, new_unit,
+    turn_face_up,
+};
 use crate::control::{discard_duplicate, return_control};
 use crate::effects::lines::{self, static_ctx};
 use crate::effects::selectors::{card_fits_opt, condition, cost_of, select};
 use crate::effects::triggers::fire_moves;
-use crate::effects::{Res, choose, ctx_of, here, pick_units, set_var, yes_no};
+use crate::effects::{Can, Res, choose, ctx_of, here, pick_units, pick_units_if, set_var, yes_no};
 use crate::language::{Dest, Event, StaticKind, Step};
 use crate::power::{power_of, static_hits};
 use crate::state::{DecisionKind, Ev, GameState, Opt, Prompt, Uid, Val, vars};
 
+/// Where `uid` may be moved by this effect (`arriving`: (mission, side, name) of the characters
+/// the same effect moves before it).
+fn move_dests(
+    g: &GameState,
+    me: i32,
+    uid: Uid,
+    to: Dest,
+    here_mi: i32,
+    arriving: &[(i32, i32, crate::names::NameId)],
+) -> Vec<i32> {
+    let u = g.u(uid);
+    let mut dests: Vec<i32> = if to == Dest::This || (to == Dest::ToOrFrom && u.mission != here_mi) {
+        if u.mission != here_mi { vec![here_mi] } else { vec![] }
+    } else {
+        (0..g.missions.len() as i32).filter(|&i| i != u.mission).collect()
+    };
+    let key = g.unit_card(u).name_key;
+    // a hidden character's name counts only for a move by its own controller (who knows it): the
+    // options must not tell the opponent what a hidden card is (the one moved included); a
+    // duplicate the mover could not see is discarded on arrival (board::move_unit)
+    let known = u.controller == me;
+    let ctl = u.controller;
+    if known || !u.hidden {
+        dests.retain(|&i| !name_on_side(g, i as usize, ctl, key, -1, !known) && !arriving.contains(&(i, ctl, key)));
+    }
+    dests
+}
+
 pub fn move_(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     let sel = step.selector().expect("move takes a selector");
-    let targets = pick_units(g, fi, sel, None, &[])?;
     let to = step.opts.to.unwrap_or(Dest::Other);
     let here_mi = here(g, fi);
     let me = ctx_of(g, fi).player;
+    // a character the move cannot affect (a no-move static, an immunity, nowhere to go) is no target
+    let can = |g: &GameState, x: Uid| {
+        let u = g.u(x);
+        !cannot_move(g, u) && !immune(g, u, Event::Move, me) && !move_dests(g, me, x, to, here_mi, &[]).is_empty()
+    };
+    let targets = pick_units_if(g, fi, sel, None, &[], &can)?;
     let mut plan: Vec<(Uid, i32)> = Vec::new();
     // (mission, side, name) of characters moved by this effect
     let mut arriving: Vec<(i32, i32, crate::names::NameId)> = Vec::new();
@@ -28,20 +64,9 @@ pub fn move_(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
         if cannot_move(g, u) {
             continue;
         }
-        let mut dests: Vec<i32> = if to == Dest::This || (to == Dest::ToOrFrom && u.mission != here_mi) {
-            if u.mission != here_mi { vec![here_mi] } else { vec![] }
-        } else {
-            (0..g.missions.len() as i32).filter(|&i| i != u.mission).collect()
-        };
         let key = g.unit_card(u).name_key;
-        // a hidden character's name counts only for a move by its own controller (who knows it):
-        // the options must not tell the opponent what a hidden card is (the one moved included);
-        // a duplicate the mover could not see is discarded on arrival (board::move_unit)
-        let known = u.controller == me;
         let ctl = u.controller;
-        if known || !u.hidden {
-            dests.retain(|&i| !name_on_side(g, i as usize, ctl, key, -1, !known) && !arriving.contains(&(i, ctl, key)));
-        }
+        let dests = move_dests(g, me, uid, to, here_mi, &arriving);
         let Some(dest) = crate::effects::choose_mission(g, fi, me, dests, "mission to move to")? else { continue };
         arriving.push((dest, ctl, key));
         plan.push((uid, dest));
@@ -70,15 +95,15 @@ pub fn move_(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
 }
 
 /// The targets of a step, plus those of its `and` selector: one snapshot for both.
-fn two_targets(g: &mut GameState, fi: usize, step: &'static Step, exclude: &[Uid]) -> Res<Vec<Uid>> {
+fn two_targets(g: &mut GameState, fi: usize, step: &'static Step, exclude: &[Uid], can: Can<'_>) -> Res<Vec<Uid>> {
     let me = ctx_of(g, fi).player;
     let chooser = if step.opts.chooser_opponent { Some(1 - me) } else { None };
     let sel = step.selector().expect("a selector");
-    let mut first = pick_units(g, fi, sel, chooser, exclude)?;
+    let mut first = pick_units_if(g, fi, sel, chooser, exclude, can)?;
     if let Some(and) = &step.opts.and {
         let mut ex = exclude.to_vec();
         ex.extend(&first);
-        let more = pick_units(g, fi, and, chooser, &ex)?;
+        let more = pick_units_if(g, fi, and, chooser, &ex, can)?;
         first.extend(more);
     }
     Ok(first)
@@ -134,7 +159,9 @@ fn sacrificed(g: &mut GameState, uid: Uid, protect: &[(Uid, Uid)]) -> bool {
 pub fn hide(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     // a character already hidden cannot be hidden again: it is never a legal target
     let already: Vec<Uid> = g.all_uids().into_iter().filter(|&x| g.u(x).hidden).collect();
-    let targets: Vec<Uid> = two_targets(g, fi, step, &already)?.into_iter().filter(|&x| !g.u(x).hidden).collect();
+    let by = ctx_of(g, fi).player;
+    let can = |g: &GameState, x: Uid| !immune(g, g.u(x), Event::Hide, by);
+    let targets: Vec<Uid> = two_targets(g, fi, step, &already, &can)?.into_iter().filter(|&x| !g.u(x).hidden).collect();
     let protect = protections(g, fi, &targets, Event::Hide)?;
     if let Some(&first) = targets.first() {
         let p = power_of(g, first);
@@ -201,10 +228,19 @@ fn discard_order(g: &mut GameState, fi: usize, step: &'static Step, targets: Vec
 }
 
 pub fn defeat(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
-    let targets = two_targets(g, fi, step, &[])?;
+    let me = ctx_of(g, fi).player;
+    // FAQ "The Decider": "the opponent chooses and defeats their characters" is carried out by them
+    let decider = if step.opts.chooser_opponent { 1 - me } else { me };
+    let can = |g: &GameState, x: Uid| !immune(g, g.u(x), Event::Defeat, me);
+    let targets = two_targets(g, fi, step, &[], &can)?;
+    if step.opts.reveal {
+        for &uid in &targets {
+            // "reveal and defeat" (SS-118): turned face-up first, then defeated
+            turn_face_up(g, uid);
+        }
+    }
     let protect = protections(g, fi, &targets, Event::Defeat)?;
     let targets = discard_order(g, fi, step, targets)?;
-    let me = ctx_of(g, fi).player;
     let mut n = 0;
     for uid in targets {
         if !g.in_play(uid) || sacrificed(g, uid, &protect) {
@@ -213,8 +249,8 @@ pub fn defeat(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
         let u = g.u(uid);
         let card = g.unit_card(u);
         let (power, cost) = (card.power(), cost_of(g, u));
-        let name = if u.hidden && !step.opts.reveal { Val::None } else { Val::Name(card.name_key.0) };
-        if defeat_unit(g, uid, me) {
+        let name = if u.hidden { Val::None } else { Val::Name(card.name_key.0) };
+        if defeat_by(g, uid, me, decider) {
             n += 1;
             set_var(g, fi, vars::DEFEATED_POWER, int(power)); // printed Power, hidden or not (the card is seen)
             set_var(g, fi, vars::DEFEATED_COST, int(cost));

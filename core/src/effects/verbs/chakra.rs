@@ -50,8 +50,13 @@ pub fn pay_chakra(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> 
     Ok(())
 }
 
+/// Gain the Edge, unless the opponent holds it locked for the round (KS-148: "you can't lose it
+/// this round": no effect takes it from them, a lock of your own included).
 pub fn gain_edge(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     let me = ctx_of(g, fi).player;
+    if g.edge_locked >= 0 && g.edge_locked != me {
+        return Ok(());
+    }
     g.edge = me;
     if step.opts.lock {
         g.edge_locked = me;

@@ -20,7 +20,12 @@ fn plain(what: &'static str) -> Label {
 /// "Apply the MAIN effect again": the card's line of that timing, once more, in the same context.
 pub fn repeat(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     let ci = g.stack[fi].ctx;
-    let card = g.card(g.ctxs[ci].card);
+    // a line of this card again (of the card copied, in a copied line)
+    let inst = match g.ctxs[ci].get(vars::COPIED) {
+        Some(Val::Int(c)) => *c as i32,
+        _ => g.ctxs[ci].card,
+    };
+    let card = g.card(inst);
     let timing = step.opts.line.as_deref().and_then(Timing::parse).unwrap_or(Timing::Main);
     for line in &card.effects {
         if line.timing == timing
@@ -34,8 +39,10 @@ pub fn repeat(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     Ok(())
 }
 
-/// The instant lines of `card` another character may copy: encoded, not a copy itself (a copy of
-/// a copy could chain forever), and not UPGRADE when `non_upgrade`.
+/// The instant lines of `card` another character may copy: encoded, an effect (not a line made
+/// only of "play this paying N less": that is a price), not a copy itself (a copy of a copy could
+/// chain forever), and not UPGRADE when `non_upgrade`. DUEL and FIRST STRIKE lines are instant
+/// effects too: the copier applies them without meeting their requirement.
 pub fn copyable_lines(card: &Card, non_upgrade: bool) -> Vec<usize> {
     card.effects
         .iter()
@@ -45,7 +52,16 @@ pub fn copyable_lines(card: &Card, non_upgrade: bool) -> Vec<usize> {
                 && l.encoding
                     .as_ref()
                     .is_some_and(|e| !e.steps.is_empty() && !e.steps.iter().any(|s| s.verb == Verb::Copy))
-                && matches!(l.timing, Timing::Main | Timing::Upgrade | Timing::Ambush | Timing::Score)
+                && matches!(
+                    l.timing,
+                    Timing::Main
+                        | Timing::Upgrade
+                        | Timing::Ambush
+                        | Timing::Score
+                        | Timing::Duel
+                        | Timing::FirstStrike
+                )
+                && !l.only_cheaper()
                 && !(non_upgrade && l.timing == Timing::Upgrade)
         })
         .map(|(i, _)| i)
@@ -63,7 +79,7 @@ pub fn copy(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
                 .into_iter()
                 .filter(|&x| {
                     let u = g.u(x);
-                    !u.hidden && !copyable_lines(g.unit_card(u), non_upgrade).is_empty()
+                    !u.hidden && !blanked(g, u) && !copyable_lines(g.unit_card(u), non_upgrade).is_empty()
                 })
                 .map(Opt::Int)
                 .collect();
@@ -95,7 +111,9 @@ pub fn copy(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
         return Ok(());
     };
     let line = &card.effects[li as usize];
-    let cctx = Ctx::at(ctx.player, ctx.source, here(g, fi), ctx.card);
+    // "repeat the MAIN effect" in the copied line names the MAIN effect of the card copied
+    let mut cctx = Ctx::at(ctx.player, ctx.source, here(g, fi), ctx.card);
+    cctx.set(vars::COPIED, Val::Int(inst as i64));
     let ci = g.new_ctx(cctx);
     let enc = line.encoding.as_ref().expect("copyable lines are encoded");
     g.stack.push(plain_frame(enc.steps.iter(), ci, Label { card: card.index, what: LabelWhat::Copy }));

@@ -15,7 +15,7 @@ pub fn powerup_amount(g: &GameState, uid: Uid, mut n: i64) -> i64 {
     if unit_has_static(g, u, StaticKind::NoTokens) {
         return 0;
     }
-    for r in lines::lines(g).statics[StaticKind::PowerupBonus.index()].iter() {
+    for r in lines::lines(g).statics(StaticKind::PowerupBonus).iter() {
         let ctx = static_ctx(r.unit, r.mission, r.controller, g);
         if static_hits(g, &ctx, r.s, u) && condition(g, &ctx, r.s.cond.as_ref(), true) {
             n += number(g, &ctx, &r.s.n, false);
