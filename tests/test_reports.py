@@ -2,7 +2,7 @@
 
 The expected values are counted here from the game specs (``reportkit.SPECS``) with plain
 loops, independently of the reports' Polars code, and the intervals are asked of
-statsmodels/scipy directly.
+scipy directly (tests/test_stats.py checks mythos' formulas against statsmodels' values).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 from PIL import Image as PILImage
-from scipy.stats import hypergeom
-from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
+from scipy.stats import beta as beta_dist
+from scipy.stats import binomtest, hypergeom
 from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -50,8 +50,19 @@ def rd(db):
         yield r
 
 
-def wilson(k, n):
-    return proportion_confint(k, n, alpha=0.05, method="wilson")
+def wilson(k, n, alpha=0.05):
+    """scipy's Wilson interval: a reference independent of mythos' formula."""
+    ci = binomtest(k, n).proportion_ci(1 - alpha, method="wilson")
+    return ci.low, ci.high
+
+
+def confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", alpha=0.05):
+    """Newcomb's hybrid score interval (1998, method 10) from scipy's Wilson intervals."""
+    assert method == "newcomb"
+    p1, p2 = k1 / n1, k2 / n2
+    (l1, u1), (l2, u2) = wilson(k1, n1, alpha), wilson(k2, n2, alpha)
+    d = p1 - p2
+    return d - ((p1 - l1) ** 2 + (u2 - p2) ** 2) ** 0.5, d + ((u1 - p1) ** 2 + (p2 - l2) ** 2) ** 0.5
 
 
 def seats_of(deck):
@@ -96,7 +107,7 @@ def test_win_rate_against_the_field(rd):
     assert fr.low < fr.rate < fr.high
     # one opponent: the interval is that matchup's Jeffreys interval (Monte Carlo error aside)
     single = winrate_report.field_rate(cells, "Alpha", parse_field(rd, "Beta=1"))
-    jl, jh = proportion_confint(14, 20, alpha=0.05, method="jeffreys")
+    jl, jh = beta_dist.ppf([0.025, 0.975], 14.5, 6.5)  # the Jeffreys interval
     assert single.low == pytest.approx(jl, abs=0.01) and single.high == pytest.approx(jh, abs=0.01)
     # the mirror share counts exactly one half, with no uncertainty
     assert field_interval([], 0.5) == (0.5, 0.5)

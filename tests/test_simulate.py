@@ -189,7 +189,7 @@ def test_db_commands(tmp_path, specs):
     res = runner.invoke(app, ["db", "delete", "r1", "--yes", "--db", str(db)])
     assert res.exit_code == 0
     res = runner.invoke(app, ["db", "show", "r1", "--db", str(db)])
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # an unknown run is bad input, in `db` as in `report`
 
 
 def test_dask_local_cluster_equals_local_run(tmp_path, specs):
