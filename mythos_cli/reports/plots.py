@@ -67,7 +67,7 @@ def matrix_heatmap(decks: Sequence[str], cells: dict, path: Path, title: str) ->
         for j, b in enumerate(decks):
             cell = cells.get((a, b))
             if cell is None or cell[3] == 0:
-                text, color = ("mirror\n50%" if a == b else "not\nplayed"), "#555555"
+                text, color = ("mirror\nnot played" if a == b else "not\nplayed"), "#555555"
             elif cell[4]:
                 text, color = f"50%\nmirror\nn={cell[3]}", "#333333"
             else:

@@ -18,11 +18,11 @@ from mythos_cli.reports import curve as curve_report
 from mythos_cli.reports import mulligan as mulligan_report
 from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
-from mythos_cli.reports.data import (CHEAP_COST, MIN_GAMES, RunData, card_facts, mission_name,
+from mythos_cli.reports.data import (CHEAP_COST, MIN_GAMES, ReportError, RunData, card_facts, mission_name,
                                      parse_field, resolve_deck, slug)
 from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, num, pct, pp
 from mythos_cli.reports.stats import difference, wilson
-from mythos_cli.reports.winrate import field_rate, matrix, missing_field_error
+from mythos_cli.reports.winrate import deck_field, field_rate, field_text, matrix, missing_field_error
 
 
 def mission_picks(rd: RunData, deck: str) -> list[dict]:
@@ -48,20 +48,27 @@ def mission_picks(rd: RunData, deck: str) -> list[dict]:
 def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
            min_games: int = MIN_GAMES) -> ReportResult:
     deck = resolve_deck(rd, deck)
-    field = parse_field(rd, field_spec)
+    explicit = bool(field_spec and field_spec.strip())
+    field = deck_field(parse_field(rd, field_spec), deck, explicit)
+    if not field:
+        raise ReportError(f"{deck} is the only opponent of run {rd.run_id}: there is no field to prepare it against",
+                          "prepare the deck it played instead, or give --field \"DECK=share,…\"")
     cells = matrix(rd)
     fr = field_rate(cells, deck, field)
     if fr.missing:
         raise missing_field_error(rd, fr)
     seats = rd.seats.filter(pl.col("deck") == deck)
     overall = wilson(int(seats["won"].sum()), seats.height)
-    matchups = []
+    matchups, mirror = [], None
     for opp, share in sorted(field.items(), key=lambda kv: kv[0]):
-        if opp == deck:
-            continue
         c = cells[(deck, opp)]
+        if opp == deck:  # named in --field: the mirror, 50% by construction, shown so the shares add up
+            mirror = {"opponent": opp, "field_share": share, "mirror": True, "win_rate": 0.5, "ci95": [0.5, 0.5],
+                      "games": c.rate.games // 2, "wins": None, "ties_by_edge": c.ties_by_edge // 2 if c.played else 0}
+            continue
         matchups.append({"opponent": opp, "field_share": share, **c.rate.to_dict(), "ties_by_edge": c.ties_by_edge})
     matchups.sort(key=lambda m: -m["win_rate"])
+    shown = matchups + ([mirror] if mirror else [])
     names = dict(card_facts(rd).select("card", "name").iter_rows())
     hands = mulligan_report.opening_hands(rd, [deck])
     mull = mulligan_report.analyse_deck(rd, deck, hands, names, min_games)
@@ -79,7 +86,7 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
 
     doc.add(Heading("Against the field"))
     shares = ", ".join(f"{d} {100 * s:.0f}%" for d, s in field.items())
-    doc.add(Para(f"Field: {shares}. Expected win rate **{pct(fr.rate)}** (95% interval {interval(fr.low, fr.high)}; "
+    doc.add(Para(f"Field: {field_text(field)}. Expected win rate **{pct(fr.rate)}** (95% interval {interval(fr.low, fr.high)}; "
                  f"{fr.games} games against these decks; a mirror counts 50%). Over all its games in the run the "
                  f"deck won {pct(overall.rate)} ({interval(overall.low, overall.high)}, n={overall.games})."))
     if matchups:
@@ -90,8 +97,9 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
         doc.add(Image(img, "matchups"),
                 Table("Matchups (best first)", ["opponent", "field share", "games", "win rate", "95% CI",
                                                 "ties by Edge"],
-                      [[m["opponent"], pct(m["field_share"], 0), str(m["games"]), pct(m["win_rate"]),
-                        interval(*m["ci95"]), str(m["ties_by_edge"])] for m in matchups]))
+                      [[m["opponent"] + (" (mirror)" if m.get("mirror") else ""), pct(m["field_share"], 0),
+                        str(m["games"]), pct(m["win_rate"]) + (" by construction" if m.get("mirror") else ""),
+                        interval(*m["ci95"]), str(m["ties_by_edge"])] for m in shown]))
 
     doc.add(Heading("Mulligans"), *mulligan_report.deck_blocks(mull, folder, "prep-mulligan", min_games,
                                                                level=3)[1:])
@@ -118,7 +126,7 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
 
     numbers = {
         "deck": deck, "field": field, "min_games": min_games,
-        "vs_field": fr.to_dict(), "overall": overall.to_dict(), "matchups": matchups,
+        "vs_field": fr.to_dict(), "overall": overall.to_dict(), "matchups": matchups, "mirror": mirror,
         "best_matchups": matchups[:3], "worst_matchups": matchups[::-1][:3],
         "mulligan": mulligan_report.public(mull),
         "curve": {k: v for k, v in cur.items() if not k.startswith("_")},
@@ -126,8 +134,8 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
         "missions": missions,
     }
     term = Table(f"{deck}: matchups against the field", ["opponent", "share", "games", "win rate", "95% CI"],
-                 [[m["opponent"], pct(m["field_share"], 0), str(m["games"]), pct(m["win_rate"]),
-                   interval(*m["ci95"])] for m in matchups])
+                 [[m["opponent"] + (" (mirror)" if m.get("mirror") else ""), pct(m["field_share"], 0),
+                   str(m["games"]), pct(m["win_rate"]), interval(*m["ci95"])] for m in shown])
     return ReportResult("prep", rd.run_id, str(rd.db), numbers, files, summary, [term], list(rd.warnings))
 
 
@@ -138,9 +146,14 @@ def _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games) -> 
         fav = sum(1 for m in matchups if m["ci95"][0] > 0.5)
         unfav = sum(1 for m in matchups if m["ci95"][1] < 0.5)
         best, worst = matchups[0], matchups[-1]
-        lines.append(f"Best matchup: {best['opponent']} ({pct(best['win_rate'], 0)}, n={best['games']}); worst: "
-                     f"{worst['opponent']} ({pct(worst['win_rate'], 0)}, n={worst['games']}). Clearly favoured in "
-                     f"{fav} and clearly behind in {unfav} of {len(matchups)} matchups (intervals clear of 50%).")
+        if len(matchups) == 1:
+            verdict = "clearly favoured" if fav else "clearly behind" if unfav else "not clearly ahead or behind"
+            lines.append(f"Only matchup: {best['opponent']} ({pct(best['win_rate'], 0)}, "
+                         f"{interval(*best['ci95'])}, n={best['games']}): {verdict} (interval against 50%).")
+        else:
+            lines.append(f"Best matchup: {best['opponent']} ({pct(best['win_rate'], 0)}, n={best['games']}); worst: "
+                         f"{worst['opponent']} ({pct(worst['win_rate'], 0)}, n={worst['games']}). Clearly favoured in "
+                         f"{fav} and clearly behind in {unfav} of {len(matchups)} matchups (intervals clear of 50%).")
     lines.append("Mulligan: " + mull["recommendation"]["short"] + ".")
     ch = cur["cheap_odds"]["by_round"]
     wasted = sum(c["wasted"]["mean"] or 0 for c in cur["chakra"])

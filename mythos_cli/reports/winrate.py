@@ -2,7 +2,13 @@
 
 A cell (A, B) counts every game between A and B whichever seat each sat in, so
 (B, A) = 1 − (A, B) on the same games (and Wilson intervals mirror exactly). A deck against
-itself wins 50% by construction (one of its two copies wins every mirror game).
+itself wins 50% by construction (one of its two copies wins every mirror game); a mirror that
+was not played is shown as not played, never as a 50% cell.
+
+The field: ``--field`` as given (a deck named in it meets itself in that share, at 50%), or by
+default the run's opponents in equal shares, each deck leaving itself out (it was not its own
+opponent). A deck is rated against the field only when it played every other deck of it; a
+field of one deck gives exactly that matchup's figures, so the two directions of a pair agree.
 """
 
 from __future__ import annotations
@@ -28,12 +34,18 @@ class Cell:
     ties_by_edge: int  # games of the pair decided by the Edge tie-break
     mirror: bool
 
+    @property
+    def played(self) -> bool:
+        return self.rate.games > 0
+
     def to_dict(self) -> dict:
         d = {"deck": self.deck, "opponent": self.opponent, **self.rate.to_dict(), "ties_by_edge": self.ties_by_edge,
              "mirror": self.mirror}
-        if self.mirror:
+        if self.mirror and self.played:
             d.update(win_rate=0.5, ci95=[0.5, 0.5], games=self.rate.games // 2, wins=None,
                      note="a deck against itself wins 50% by construction")
+        elif self.mirror:
+            d.update(win_rate=None, ci95=[None, None], games=0, wins=None, note="mirror not played")
         return d
 
 
@@ -51,7 +63,7 @@ def matrix(rd: RunData) -> dict[tuple[str, str], Cell]:
         else:
             cells[(a, b)] = Cell(a, b, wilson(r["wins"], r["n"]), r["ties"], False)
     for d in rd.deck_names:  # the diagonal exists whether or not mirrors were played
-        cells.setdefault((d, d), Cell(d, d, Rate(0, 0, 0.5, 0.5), 0, True))
+        cells.setdefault((d, d), Cell(d, d, wilson(0, 0), 0, True))
     return cells
 
 
@@ -63,14 +75,35 @@ class FieldRate:
     high: float | None
     games: int  # games against the field's decks
     missing: tuple[str, ...]  # field decks this deck never played
+    field: dict = None  # the field this deck is rated against (without itself by default)
+
+    @property
+    def rated(self) -> bool:
+        return self.rate is not None
 
     def to_dict(self) -> dict:
         return {"deck": self.deck, "win_rate": self.rate, "ci95": [self.low, self.high], "games": self.games,
-                "missing_matchups": list(self.missing)}
+                "missing_matchups": list(self.missing), "field": self.field or {}}
+
+
+def deck_field(field: dict[str, float], deck: str, explicit: bool) -> dict[str, float]:
+    """The field a deck is rated against: an explicit field as given, the default one without
+    the deck itself (renormalised; empty when the deck is the whole default field)."""
+    if explicit or deck not in field:
+        return field
+    rest = {d: w for d, w in field.items() if d != deck}
+    total = sum(rest.values())
+    return {d: w / total for d, w in rest.items()} if total > 0 else {}
 
 
 def field_rate(cells: dict[tuple[str, str], Cell], deck: str, field: dict[str, float]) -> FieldRate:
-    """Σ share·(win rate against that deck); the mirror share counts 50%."""
+    """Σ share·(win rate against that deck); a mirror share counts 50%.
+
+    A field of one other deck gives that matchup's rate and Wilson interval exactly (so B
+    against A is 1 − A against B, figure for figure); a mixed field gets the interval of the
+    sum of the matchups' Jeffreys posteriors."""
+    if not field:
+        return FieldRate(deck, None, None, None, 0, (), {})
     parts, games, missing = [], 0, []
     constant = 0.0
     for opp, share in field.items():
@@ -86,10 +119,13 @@ def field_rate(cells: dict[tuple[str, str], Cell], deck: str, field: dict[str, f
         parts.append((share, cell.rate.wins, cell.rate.games))
         games += cell.rate.games
     if missing:
-        return FieldRate(deck, None, None, None, games, tuple(missing))
+        return FieldRate(deck, None, None, None, games, tuple(missing), field)
+    if len(parts) == 1 and constant == 0.0:
+        r = wilson(parts[0][1], parts[0][2])
+        return FieldRate(deck, r.rate, r.low, r.high, games, (), field)
     point = constant + sum(w * k / n for w, k, n in parts)
     low, high = field_interval(parts, constant)
-    return FieldRate(deck, point, low, high, games, ())
+    return FieldRate(deck, point, low, high, games, (), field)
 
 
 def _split(seats: pl.DataFrame, by: str) -> list[dict]:
@@ -98,9 +134,9 @@ def _split(seats: pl.DataFrame, by: str) -> list[dict]:
     return [{"deck": r["deck"], by: r[by], **wilson(r["wins"], r["n"]).to_dict()} for r in agg.iter_rows(named=True)]
 
 
-def compute(rd: RunData, field: dict[str, float]) -> dict:
+def compute(rd: RunData, field: dict[str, float], explicit: bool = True) -> dict:
     cells = matrix(rd)
-    rates = {d: field_rate(cells, d, field) for d in rd.deck_names}
+    rates = {d: field_rate(cells, d, deck_field(field, d, explicit)) for d in rd.deck_names}
     order = sorted(rd.deck_names, key=lambda d: (rates[d].rate is None, -(rates[d].rate or 0), d))
     seats = rd.seats
     first = seats.filter(pl.col("first_edge"))
@@ -130,17 +166,18 @@ def compute(rd: RunData, field: dict[str, float]) -> dict:
 
 
 def _cell_text(c: Cell | None) -> str:
-    if c is not None and c.mirror:
-        return "50%"
     if c is None or c.rate.games == 0:
         return "—"
+    if c.mirror:
+        return "50%"
     return pct(c.rate.rate, 0)
 
 
 def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str | None = None) -> ReportResult:
     field = parse_field(rd, field_spec)
+    explicit = bool(field_spec and field_spec.strip())
     focus = resolve_deck(rd, deck) if deck else None
-    res = compute(rd, field)
+    res = compute(rd, field, explicit)
     order, cells, rates = res["order"], res["cells"], res["field_rates"]
     folder = run_folder(out, rd.run_id)
     doc = Document(f"Win rates — run {rd.run_id}")
@@ -155,7 +192,7 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
     doc.add(Heading("Matchup matrix"),
             Para("Each cell is the row deck's win rate against the column deck over all their games, either "
                  "seat; the opposite cell is its complement on the same games. A deck against itself wins "
-                 "50% by construction. Intervals are Wilson 95%."),
+                 "50% by construction; a pair that was not played is grey. Intervals are Wilson 95%."),
             Image(heat, "matchup matrix"))
     rows = []
     for a in order:
@@ -167,24 +204,27 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
                          interval(c.rate.low, c.rate.high), str(c.ties_by_edge)])
     doc.add(Table("Every matchup", ["deck", "opponent", "games", "wins", "win rate", "95% CI", "ties by Edge"],
                   rows, left=2))
-    term_matrix = Table(f"run {rd.run_id}: row deck's win rate against the column deck (mirror 50% by construction)",
+    term_matrix = Table(f"run {rd.run_id}: row deck's win rate against the column deck (— not played)",
                         ["deck"] + [f"{i + 1}" for i in range(len(order))],
                         [[f"{i + 1}. {a}"] + [_cell_text(cells.get((a, b))) for b in order]
                          for i, a in enumerate(order)])
 
     # the field
-    shares = ", ".join(f"{d} {100 * s:.0f}%" for d, s in field.items())
+    shares = field_text(field)
     field_rows = []
     for d in order:
         if focus and d != focus:
             continue
         fr = rates[d]
-        field_rows.append([d, pct(fr.rate), interval(fr.low, fr.high), str(fr.games),
-                           ", ".join(fr.missing) if fr.missing else ""])
-    field_table = Table("Win rate against the field", ["deck", "vs field", "95% CI", "games", "not played against"],
+        why = ("never played " + ", ".join(fr.missing) if fr.missing
+               else "" if fr.rated else "it is the whole field")
+        field_rows.append([d, pct(fr.rate), interval(fr.low, fr.high), str(fr.games), why])
+    how = ("Field: " + shares + (". A deck named in it meets itself there at 50%." if explicit else
+                                 " (the run's opponents, equal shares; each deck is rated against the others)."))
+    field_table = Table("Win rate against the field", ["deck", "vs field", "95% CI", "games", "not rated because"],
                         field_rows,
-                        note=f"Field: {shares}. A mirror counts 50%. Interval: weighted sum of Jeffreys posteriors "
-                             "of the matchups (Monte Carlo).")
+                        note=how + " Interval: a field of one deck is that matchup's Wilson interval; a mixed "
+                                   "field, the weighted sum of the matchups' Jeffreys posteriors (Monte Carlo).")
     shown = [d for d in order if rates[d].rate is not None and (not focus or d == focus)]
     doc.add(Heading("Against the field"), field_table)
     if shown:
@@ -225,16 +265,26 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
                    for r in tb["by_deck"] if not focus or r["deck"] == focus]))
     files = write_document(doc, folder, "winrate" if not focus else f"winrate-{slug(focus)}")
 
-    best = [d for d in order if rates[d].rate is not None]
+    best = [d for d in order if rates[d].rated]
     summary = []
-    if best:
+    if len(best) > 1 and not focus:
         summary.append(f"Best against the field: {best[0]} {pct(rates[best[0]].rate)} "
                        f"({interval(rates[best[0]].low, rates[best[0]].high)}); "
-                       f"worst: {best[-1]} {pct(rates[best[-1]].rate)}.")
+                       f"worst: {best[-1]} {pct(rates[best[-1]].rate)} "
+                       f"({interval(rates[best[-1]].low, rates[best[-1]].high)}).")
+    elif len(best) == 1 and not focus:
+        fr = rates[best[0]]
+        summary.append(f"{best[0]}: {pct(fr.rate)} against {field_text(fr.field)} "
+                       f"({interval(fr.low, fr.high)}, n={fr.games}).")
     if focus:
         fr = rates[focus]
-        summary.insert(0, f"{focus}: {pct(fr.rate)} against the field ({interval(fr.low, fr.high)})"
-                       + (f"; never played {', '.join(fr.missing)}" if fr.missing else "") + ".")
+        if fr.rated:
+            summary.insert(0, f"{focus}: {pct(fr.rate)} against {field_text(fr.field)} ({interval(fr.low, fr.high)}, "
+                           f"n={fr.games}).")
+        elif fr.missing:
+            summary.insert(0, f"{focus}: not rated against the field: it never played {', '.join(fr.missing)}.")
+        else:
+            summary.insert(0, f"{focus}: not rated against the field: it is the whole field (give --field).")
     summary.append(f"First Edge holder won {pct(fe.rate)} ({interval(fe.low, fe.high)}); "
                    f"{tb['decided_by_edge']} games went to the Edge tie-break.")
     numbers = {
@@ -252,6 +302,13 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
                         [term_matrix, field_table], list(rd.warnings))
 
 
+def field_text(field: dict[str, float]) -> str:
+    """``Sand Village 40%, Hidden Ambush 60%`` (one deck: its name alone)."""
+    if len(field) == 1:
+        return next(iter(field))
+    return ", ".join(f"{d} {100 * s:.0f}%" for d, s in field.items()) or "no deck"
+
+
 def _rate_cells(r: dict | None) -> list[str]:
     if r is None:
         return ["0", "—", "—"]
@@ -263,4 +320,5 @@ def missing_field_error(rd: RunData, fr: FieldRate) -> ReportError:
                        "drop them from --field, or simulate them: mythos simulate DECK --vs OPPONENT")
 
 
-__all__ = ["Cell", "FieldRate", "compute", "field_rate", "matrix", "missing_field_error", "report"]
+__all__ = ["Cell", "FieldRate", "compute", "deck_field", "field_rate", "field_text", "matrix", "missing_field_error",
+           "report"]
