@@ -27,6 +27,7 @@ DECK = typer.Option(None, "--deck", help="Only this deck (a name, part of it, or
 OUT = typer.Option(Path("reports"), "--out", help="Folder for the reports (files go to OUT/RUN/).")
 JSON = typer.Option(False, "--json", help="Print the numbers as JSON instead of the summary.")
 FIELD = typer.Option(None, "--field", help="The field: 'deck=share,deck=share' (default: the run's opponents, equal).")
+EXAMPLES = typer.Option(False, "--examples", help="List the games each matchup lost, to replay with `mythos replay`.")
 MIN = typer.Option(MIN_GAMES, "--min-games", min=1, help="Fewer games than this: a rate is flagged and not ranked.")
 
 
@@ -58,9 +59,10 @@ def _render(result: ReportResult, as_json: bool) -> None:
 
 
 def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: Path, as_json: bool,
-         field: Optional[str] = None, min_games: int = MIN_GAMES) -> None:
+         field: Optional[str] = None, min_games: int = MIN_GAMES, examples: bool = False) -> None:
     try:
-        result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games)
+        result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
+                             examples=examples)
     except ReportError as exc:
         fail(escape(exc.message), escape(exc.hint) if exc.hint else None, code=exc.code)
     _render(result, as_json)
@@ -68,14 +70,14 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
 
 @app.command("winrate")
 def winrate(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, field: Optional[str] = FIELD,
-            out_dir: Path = OUT, as_json: bool = JSON) -> None:
+            out_dir: Path = OUT, examples: bool = EXAMPLES, as_json: bool = JSON) -> None:
     """Matchup matrix (Wilson 95% intervals), win rate against a field, splits by first Edge and policy.
 
     Examples:
       mythos report winrate --db mythos.duckdb
       mythos report winrate --field "Leaf Village Team 7=30,Sand Village=20,Hidden Ambush=50"
     """
-    _run("winrate", db, run, deck, out_dir, as_json, field=field)
+    _run("winrate", db, run, deck, out_dir, as_json, field=field, examples=examples)
 
 
 @app.command("mulligan")
@@ -113,7 +115,7 @@ def cards(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, o
 @app.command("prep")
 def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="The deck to prepare."),
          db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, field: Optional[str] = FIELD,
-         out_dir: Path = OUT, min_games: int = MIN, as_json: bool = JSON) -> None:
+         out_dir: Path = OUT, min_games: int = MIN, examples: bool = EXAMPLES, as_json: bool = JSON) -> None:
     """One tournament-prep report (Markdown + self-contained HTML) for one deck against a field.
 
     Examples:
@@ -122,4 +124,4 @@ def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="Th
     """
     if deck_arg and deck and deck_arg != deck:
         fail(f"two decks given: {escape(deck_arg)!r} and --deck {escape(deck)!r}", "give one", code=2)
-    _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games)
+    _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games, examples=examples)

@@ -1,7 +1,7 @@
 """Reports on a simulation run: win rates, mulligans, curves, cards and tournament prep.
 
 Data is read from DuckDB through ``mythos_cli.store.read``, aggregated with Polars, judged
-with statsmodels/scipy, drawn with matplotlib (Agg) and written as Markdown + PNG (the prep
+with scipy, drawn with matplotlib (Agg) and written as Markdown + PNG (the prep
 report also as one self-contained HTML page) under ``<out>/<run>/``.
 
 >>> from mythos_cli.reports import make_report
@@ -21,7 +21,8 @@ KINDS = ("winrate", "mulligan", "curve", "cards", "prep")
 
 
 def make_report(kind: str, db: Path | str, *, run: str | None = None, deck: str | None = None,
-                out: Path | str = "reports", field: str | None = None, min_games: int = MIN_GAMES) -> ReportResult:
+                out: Path | str = "reports", field: str | None = None, min_games: int = MIN_GAMES,
+                examples: bool = False) -> ReportResult:
     """Build one report of a run (default: the newest finished run) and write its files.
 
     Raises ``ReportError`` for every problem the user can fix (missing or locked database,
@@ -36,7 +37,7 @@ def make_report(kind: str, db: Path | str, *, run: str | None = None, deck: str 
     with open_run(db, run) as rd:
         try:
             if kind == "winrate":
-                return winrate.report(rd, out, field_spec=field, deck=deck)
+                return winrate.report(rd, out, field_spec=field, deck=deck, examples=examples)
             if kind == "mulligan":
                 return mulligan.report(rd, out, deck=deck, min_games=min_games)
             if kind == "curve":
@@ -46,7 +47,7 @@ def make_report(kind: str, db: Path | str, *, run: str | None = None, deck: str 
             if not deck:
                 raise ReportError("the prep report is about one deck: give it",
                                   "e.g. mythos report prep \"Leaf Village Team 7\" --field \"Sand Village=50,…\"")
-            return prep.report(rd, out, deck, field_spec=field, min_games=min_games)
+            return prep.report(rd, out, deck, field_spec=field, min_games=min_games, examples=examples)
         except StoreError as exc:
             raise ReportError(str(exc)) from None
         except OSError as exc:  # a plot or page that cannot be written

@@ -68,6 +68,19 @@ def run_preamble(rd: RunData) -> list[Para]:
     return [run_header(rd)] + [Para(f"**Warning:** {w}") for w in rd.warnings]
 
 
+def examples_table(rd: RunData, pairs: list[tuple[str, str]], limit: int = 5) -> tuple[list[dict], Table]:
+    """The first games each deck lost to each opponent, with the command that replays one."""
+    rows, found = [], []
+    for deck, opp in pairs:
+        games = rd.losses(deck, opp, limit)
+        found.append({"deck": deck, "opponent": opp, "lost_games": games,
+                      "replay": f"mythos replay {rd.run_id} {games[0]} --db {rd.db}" if games else None})
+        rows.append([deck, opp, ", ".join(map(str, games)) or "none lost",
+                     f"mythos replay {rd.run_id} {games[0]}" if games else ""])
+    return found, Table(f"Games to look at: the first losses of each matchup (replay one with mythos replay RUN GAME)",
+                        ["deck", "opponent", "lost games", "replay the first"], rows, left=4)
+
+
 def write_document(doc: Document, folder: Path, stem: str, html: bool = False) -> list[Path]:
     """Write ``<stem>.md`` (and ``<stem>.html``); the images are already in ``folder``."""
     written = []

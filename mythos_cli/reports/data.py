@@ -64,6 +64,15 @@ class RunData:
     def deck_names(self) -> list[str]:
         return sorted(self.decks)
 
+    def losses(self, deck: str, opponent: str, limit: int = 5) -> list[int]:
+        """Game numbers of the first games ``deck`` lost to ``opponent`` (for ``mythos replay``)."""
+        from mythos_cli.store.read import losses
+
+        try:
+            return losses(self.store, self.run_id, deck, opponent, limit)
+        except StoreError as exc:
+            raise ReportError(str(exc)) from None
+
     def events(self, events: tuple[str, ...], decks: list[str] | None = None) -> pl.DataFrame:
         try:
             return run_card_events(self.store, self.run_id, events, decks)

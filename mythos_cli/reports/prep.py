@@ -17,7 +17,7 @@ from mythos_cli.reports import cards as cards_report
 from mythos_cli.reports import curve as curve_report
 from mythos_cli.reports import mulligan as mulligan_report
 from mythos_cli.reports import plots
-from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
+from mythos_cli.reports.base import ReportResult, examples_table, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import (CHEAP_COST, MIN_GAMES, ReportError, RunData, card_facts, mission_name,
                                      parse_field, resolve_deck, slug)
 from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, num, pct, pp
@@ -46,7 +46,7 @@ def mission_picks(rd: RunData, deck: str) -> list[dict]:
 
 
 def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
-           min_games: int = MIN_GAMES) -> ReportResult:
+           min_games: int = MIN_GAMES, examples: bool = False) -> ReportResult:
     deck = resolve_deck(rd, deck)
     explicit = bool(field_spec and field_spec.strip())
     field = deck_field(parse_field(rd, field_spec), deck, explicit)
@@ -136,7 +136,11 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
     term = Table(f"{deck}: matchups against the field", ["opponent", "share", "games", "win rate", "95% CI"],
                  [[m["opponent"] + (" (mirror)" if m.get("mirror") else ""), pct(m["field_share"], 0),
                    str(m["games"]), pct(m["win_rate"]), interval(*m["ci95"])] for m in shown])
-    return ReportResult("prep", rd.run_id, str(rd.db), numbers, files, summary, [term], list(rd.warnings))
+    tables = [term]
+    if examples:
+        numbers["examples"], table = examples_table(rd, [(deck, m["opponent"]) for m in matchups])
+        tables.append(table)
+    return ReportResult("prep", rd.run_id, str(rd.db), numbers, files, summary, tables, list(rd.warnings))
 
 
 def _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games) -> list[str]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import polars as pl
 
 from mythos_cli.reports import plots
-from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
+from mythos_cli.reports.base import ReportResult, examples_table, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import ReportError, RunData, parse_field, resolve_deck, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct
 from mythos_cli.reports.stats import Rate, field_interval, wilson
@@ -173,7 +173,8 @@ def _cell_text(c: Cell | None) -> str:
     return pct(c.rate.rate, 0)
 
 
-def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str | None = None) -> ReportResult:
+def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str | None = None,
+           examples: bool = False) -> ReportResult:
     field = parse_field(rd, field_spec)
     explicit = bool(field_spec and field_spec.strip())
     focus = resolve_deck(rd, deck) if deck else None
@@ -298,8 +299,13 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
         "policy_vs_policy": res["policy_vs_policy"],
         "tiebreaks": {k: v for k, v in tb.items()},
     }
-    return ReportResult("winrate", rd.run_id, str(rd.db), numbers, files, summary,
-                        [term_matrix, field_table], list(rd.warnings))
+    tables = [term_matrix, field_table]
+    if examples:
+        pairs = [(a, b) for a in order for b in order if a != b and cells.get((a, b)) and cells[(a, b)].played
+                 and (not focus or a == focus)]
+        numbers["examples"], table = examples_table(rd, pairs)
+        tables.append(table)
+    return ReportResult("winrate", rd.run_id, str(rd.db), numbers, files, summary, tables, list(rd.warnings))
 
 
 def field_text(field: dict[str, float]) -> str:
