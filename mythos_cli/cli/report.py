@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
 from mythos_cli.cli.output import err, fail, out, print_json
@@ -28,6 +29,11 @@ OUT = typer.Option(Path("reports"), "--out", help="Folder for the reports (files
 JSON = typer.Option(False, "--json", help="Print the numbers as JSON instead of the summary.")
 FIELD = typer.Option(None, "--field", help="The field: 'deck=share,deck=share' (default: the run's opponents, equal).")
 EXAMPLES = typer.Option(False, "--examples", help="List the games each matchup lost, to replay with `mythos replay`.")
+CHECK = typer.Option(None, "--check-policy", metavar="POLICY",
+                     help="Replay a sample of the run's matchups (same seeds) with this player for both sides and "
+                          "show how far each matchup moves, e.g. lookahead.")
+CHECK_GAMES = typer.Option(30, "--check-games", min=1, help="Games per matchup for --check-policy.")
+WORKERS = typer.Option(0, "--workers", "-w", min=0, help="Processes for --check-policy (0, the default: all cores).")
 MIN = typer.Option(MIN_GAMES, "--min-games", min=1, help="Fewer games than this: a rate is flagged and not ranked.")
 
 
@@ -59,10 +65,20 @@ def _render(result: ReportResult, as_json: bool) -> None:
 
 
 def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: Path, as_json: bool,
-         field: Optional[str] = None, min_games: int = MIN_GAMES, examples: bool = False) -> None:
+         field: Optional[str] = None, min_games: int = MIN_GAMES, examples: bool = False,
+         check_policy: Optional[str] = None, check_games: int = 30, workers: int = 0) -> None:
     try:
-        result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
-                             examples=examples)
+        if check_policy:
+            with Progress(TextColumn("[bold]checking with " + escape(check_policy)), BarColumn(),
+                          MofNCompleteColumn(), TextColumn("games"), TimeRemainingColumn(), console=err,
+                          transient=True) as bar:
+                task = bar.add_task("check", total=None)
+                result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
+                                     examples=examples, check_policy=check_policy, check_games=check_games,
+                                     workers=workers, progress=lambda n: bar.advance(task, n))
+        else:
+            result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
+                                 examples=examples)
     except ReportError as exc:
         fail(escape(exc.message), escape(exc.hint) if exc.hint else None, code=exc.code)
     _render(result, as_json)
@@ -70,14 +86,16 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
 
 @app.command("winrate")
 def winrate(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, field: Optional[str] = FIELD,
-            out_dir: Path = OUT, examples: bool = EXAMPLES, as_json: bool = JSON) -> None:
+            out_dir: Path = OUT, examples: bool = EXAMPLES, check_policy: Optional[str] = CHECK,
+            check_games: int = CHECK_GAMES, workers: int = WORKERS, as_json: bool = JSON) -> None:
     """Matchup matrix (Wilson 95% intervals), win rate against a field, splits by first Edge and policy.
 
     Examples:
       mythos report winrate --db mythos.duckdb
       mythos report winrate --field "Leaf Village Team 7=30,Sand Village=20,Hidden Ambush=50"
     """
-    _run("winrate", db, run, deck, out_dir, as_json, field=field, examples=examples)
+    _run("winrate", db, run, deck, out_dir, as_json, field=field, examples=examples, check_policy=check_policy,
+         check_games=check_games, workers=workers)
 
 
 @app.command("mulligan")
@@ -115,7 +133,8 @@ def cards(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, o
 @app.command("prep")
 def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="The deck to prepare."),
          db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, field: Optional[str] = FIELD,
-         out_dir: Path = OUT, min_games: int = MIN, examples: bool = EXAMPLES, as_json: bool = JSON) -> None:
+         out_dir: Path = OUT, min_games: int = MIN, examples: bool = EXAMPLES, check_policy: Optional[str] = CHECK,
+         check_games: int = CHECK_GAMES, workers: int = WORKERS, as_json: bool = JSON) -> None:
     """One tournament-prep report (Markdown + self-contained HTML) for one deck against a field.
 
     Examples:
@@ -124,4 +143,5 @@ def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="Th
     """
     if deck_arg and deck and deck_arg != deck:
         fail(f"two decks given: {escape(deck_arg)!r} and --deck {escape(deck)!r}", "give one", code=2)
-    _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games, examples=examples)
+    _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games, examples=examples,
+         check_policy=check_policy, check_games=check_games, workers=workers)

@@ -54,13 +54,12 @@ def run_folder(out: Path | str, run_id: str) -> Path:
 
 
 def run_header(rd: RunData) -> Para:
+    from mythos_cli.reports.players import players_line
+
     info = rd.info
-    pol = info.get("policy_a"), info.get("policy_b")
-    policies = pol[0] if pol[0] == pol[1] else f"{pol[0]} (studied decks) vs {pol[1]} (opponents)"
-    mull = info.get("mulligan") or "each policy's own"
     return Para(f"Run `{rd.run_id}` in `{rd.db}`: {rd.games.height} games ({info.get('status')}), "
-                f"{len(rd.decks)} decks, policy {policies}, mulligan rule {mull}, seed {info.get('seed')}, "
-                f"engine {info.get('engine_version')}.")
+                f"{len(rd.decks)} decks, seed {info.get('seed')}, engine {info.get('engine_version')}. "
+                f"**{players_line(rd)}**")
 
 
 def run_preamble(rd: RunData) -> list[Para]:

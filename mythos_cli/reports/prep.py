@@ -46,7 +46,7 @@ def mission_picks(rd: RunData, deck: str) -> list[dict]:
 
 
 def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
-           min_games: int = MIN_GAMES, examples: bool = False) -> ReportResult:
+           min_games: int = MIN_GAMES, examples: bool = False, players: tuple | None = None) -> ReportResult:
     deck = resolve_deck(rd, deck)
     explicit = bool(field_spec and field_spec.strip())
     field = deck_field(parse_field(rd, field_spec), deck, explicit)
@@ -82,6 +82,8 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
     summary = _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games)
     doc = Document(f"Tournament prep: {deck}")
     doc.add(*run_preamble(rd))
+    if players and len(players[0]) > 1 or players and players[1]:
+        doc.add(Heading("Players"), Bullets(players[0][1:]), *players[1])
     doc.add(Heading("Summary"), Bullets(summary))
 
     doc.add(Heading("Against the field"))

@@ -22,7 +22,7 @@ import polars as pl
 from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, examples_table, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import ReportError, RunData, parse_field, resolve_deck, slug
-from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct
+from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, pct
 from mythos_cli.reports.stats import Rate, field_interval, wilson
 
 
@@ -174,7 +174,7 @@ def _cell_text(c: Cell | None) -> str:
 
 
 def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str | None = None,
-           examples: bool = False) -> ReportResult:
+           examples: bool = False, players: tuple | None = None) -> ReportResult:
     field = parse_field(rd, field_spec)
     explicit = bool(field_spec and field_spec.strip())
     focus = resolve_deck(rd, deck) if deck else None
@@ -183,6 +183,8 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
     folder = run_folder(out, rd.run_id)
     doc = Document(f"Win rates — run {rd.run_id}")
     doc.add(*run_preamble(rd))
+    if players and len(players[0]) > 1 or players and players[1]:
+        doc.add(Heading("Players"), Bullets(players[0][1:]), *players[1])
 
     # the matrix
     heat = plots.matrix_heatmap(order, {k: (c.rate.rate, c.rate.low, c.rate.high,
