@@ -325,7 +325,9 @@ def test_prep_report_with_embedded_images(db, tmp_path):
     assert len(embedded) == len(pngs) >= 4
     assert sorted(base64.b64decode(e) for e in embedded) == sorted(p.read_bytes() for p in pngs)
     assert "<img" in html and 'src="prep' not in html  # no image is linked: the page travels alone
-    assert len(res.summary) >= 5 and "40.0%" in res.summary[0]
+    assert res.summary[0].startswith("Players: ")  # every summary names the players first
+    expected = next(s for s in res.summary if s.startswith("Against this field"))
+    assert len(res.summary) >= 5 and "40.0%" in expected
 
 
 def test_document_rendering():
