@@ -21,12 +21,15 @@ from mythos_cli.reports.base import ReportResult, examples_table, run_folder, ru
 from mythos_cli.reports.data import (CHEAP_COST, MIN_GAMES, ReportError, RunData, card_facts, mission_name,
                                      parse_field, resolve_deck, slug)
 from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, num, pct, pp
-from mythos_cli.reports.stats import difference, wilson
+from mythos_cli.reports.stats import difference, family, verdict, wilson
 from mythos_cli.reports.winrate import deck_field, field_rate, field_text, matrix, missing_field_error
 
 
-def mission_picks(rd: RunData, deck: str) -> list[dict]:
-    """Win rate of the deck with each of its own missions in play, and without it."""
+def mission_picks(rd: RunData, deck: str, min_games: int = MIN_GAMES) -> list[dict]:
+    """Win rate of the deck with each of its own missions in play, and without it.
+
+    A mission is judged only with ``min_games`` games on each side, and the judged missions
+    together (Bonferroni): "better" or "worse" means the interval of the difference is clear of 0."""
     seats = rd.seats.filter(pl.col("deck") == deck)
     own = (seats.select("game_no", "seat", "missions", "mission_owners")
            .explode("missions", "mission_owners")
@@ -41,7 +44,14 @@ def mission_picks(rd: RunData, deck: str) -> list[dict]:
         a = wilson(int(inp["won"].sum()), inp.height)
         b = wilson(int(outp["won"].sum()), outp.height)
         out.append({"mission": m, "name": mission_name(m), "in_play": a.to_dict(), "not_in_play": b.to_dict(),
-                    "difference": difference(a, b).to_dict()})
+                    "difference": difference(a, b).to_dict(),
+                    "enough_games": a.games >= min_games and b.games >= min_games, "_rates": (a, b)})
+    judged = [m for m in out if m["enough_games"]]
+    for m, d in zip(judged, family([m["_rates"] for m in judged])):
+        m["difference"].update(ci_family=[d.low, d.high], family_size=len(judged), verdict=verdict(d.low, d.high))
+    for m in out:
+        m.pop("_rates")
+        m["difference"].setdefault("verdict", None)
     return out
 
 
@@ -75,7 +85,7 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
     facts, events, rounds = curve_report.load(rd, [deck])
     cur = curve_report.analyse_deck(rd, deck, facts, events, rounds)
     crd = cards_report.analyse_deck(rd, deck, events, names, min_games)
-    missions = mission_picks(rd, deck)
+    missions = mission_picks(rd, deck, min_games)
 
     folder = run_folder(out, rd.run_id)
     stem = f"prep-{slug(deck)}"
@@ -119,11 +129,15 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
                           reference=overall.rate, reference_label=f"deck {pct(overall.rate, 0)}")
     doc.add(Image(img, "missions"),
             Table("Missions", ["mission", "in play: n", "win rate", "95% CI", "not in play: n", "win rate",
-                               "difference", "95% CI"],
+                               "difference", "95% CI (3 at once)", "verdict"],
                   [[f"{m['mission']} {m['name']}", str(m["in_play"]["games"]), pct(m["in_play"]["win_rate"]),
                     interval(*m["in_play"]["ci95"]), str(m["not_in_play"]["games"]),
                     pct(m["not_in_play"]["win_rate"]), pp(m["difference"]["diff"]),
-                    interval(*m["difference"]["ci95"], points=True)] for m in missions]))
+                    interval(*m["difference"].get("ci_family", m["difference"]["ci95"]), points=True),
+                    m["difference"]["verdict"] or f"fewer than {min_games} games"] for m in missions],
+                  note=(f"A mission is judged with at least {min_games} games with it and without it; the "
+                        "intervals hold for the judged missions at once (Bonferroni). Better/worse: the "
+                        "interval is clear of 0; unclear: it spans 0, so no pick is advised.")))
     files = write_document(doc, folder, stem, html=True)
 
     numbers = {
@@ -170,29 +184,27 @@ def _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games) -> 
     if worst_round is not None:
         line += f", most in round {worst_round['round']} ({num(worst_round['wasted']['mean'], 1)})"
     lines.append(line + ".")
-    ranked = [c for c in crd["cards"] if c["enough_games"]]
-    strong = [c for c in ranked if c["improvement_when_drawn"]["ci95"][0] is not None
-              and c["improvement_when_drawn"]["ci95"][0] > 0]
-    weak = [c for c in ranked if c["improvement_when_drawn"]["ci95"][1] is not None
-            and c["improvement_when_drawn"]["ci95"][1] < 0]
-    if ranked:
-        strong.sort(key=lambda c: -c["improvement_when_drawn"]["diff"])
-        weak.sort(key=lambda c: c["improvement_when_drawn"]["diff"])
-        s = ", ".join(f"{c['name']} ({pp(c['improvement_when_drawn']['diff'], 0)})" for c in strong[:3]) or "none clearly"
-        w = ", ".join(f"{c['name']} ({pp(c['improvement_when_drawn']['diff'], 0)})" for c in weak[:3]) or "none clearly"
-        lines.append(f"Cards: pulling their weight (wins more when drawn, interval above 0): {s}; "
-                     f"dragging (interval below 0): {w}.")
+    lines.append("Cards: " + cards_report.card_verdicts(crd, min_games))
+    judged = [m for m in missions if m["enough_games"]]
+    if not judged:
+        lines.append(f"Missions: too few games to judge a mission (fewer than {min_games} with it or without it); "
+                     "simulate more games.")
     else:
-        lines.append(f"Cards: no card has {min_games} games in hand and not seen yet; simulate more games.")
-    ms = [m for m in missions if m["difference"]["diff"] is not None]
-    if ms:
-        ms.sort(key=lambda m: -m["difference"]["diff"])
-        b, w = ms[0], ms[-1]
-        lines.append(f"Missions: best with {b['name']} in play ({pct(b['in_play']['win_rate'], 0)} vs "
-                     f"{pct(b['not_in_play']['win_rate'], 0)} without); weakest {w['name']} "
-                     f"({pp(w['difference']['diff'], 0)}"
-                     + (", interval below 0: consider another mission)" if w["difference"]["ci95"][1] < 0 else ")")
-                     + ".")
+        good = [m for m in judged if m["difference"]["verdict"] == "better"]
+        bad = [m for m in judged if m["difference"]["verdict"] == "worse"]
+
+        def one(m):
+            return (f"{m['name']} ({pct(m['in_play']['win_rate'], 0)} with it vs "
+                    f"{pct(m['not_in_play']['win_rate'], 0)} without, {pp(m['difference']['diff'], 0)}, "
+                    f"{interval(*m['difference']['ci_family'], points=True)})")
+        if good or bad:
+            lines.append("Missions: " + "; ".join(
+                ([f"clearly better with {', '.join(one(m) for m in good)}"] if good else [])
+                + ([f"clearly worse with {', '.join(one(m) for m in bad)}: consider another mission"] if bad else []))
+                + ".")
+        else:
+            lines.append(f"Missions: no mission clearly changes the win rate ({len(judged)} judged, every interval "
+                         "spans 0): keep the ones you like.")
     return lines
 
 

@@ -138,3 +138,17 @@ def mean_interval(values: Sequence[float] | np.ndarray, alpha: float = ALPHA) ->
     sem = float(x.std(ddof=1)) / math.sqrt(x.size)
     low, high = t_dist.interval(1 - alpha, x.size - 1, loc=m, scale=sem)
     return Mean(m, float(low), float(high), int(x.size))
+
+
+def family(diffs: list[tuple[Rate, Rate]], alpha: float = ALPHA) -> list[Diff]:
+    """Differences judged together: each gets Newcomb's interval at ``alpha / m`` (Bonferroni over
+    the m comparisons), so that "clearly better" holds for the whole list at 95%, not each line."""
+    m = max(1, len(diffs))
+    return [difference(a, b, alpha / m) for a, b in diffs]
+
+
+def verdict(low: float | None, high: float | None, at: float = 0.0) -> str:
+    """``better`` (interval above ``at``), ``worse`` (below) or ``unclear`` (it spans ``at``)."""
+    if low is None or high is None or (isinstance(low, float) and math.isnan(low)):
+        return "unclear"
+    return "better" if low > at else "worse" if high < at else "unclear"
