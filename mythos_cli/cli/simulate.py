@@ -196,18 +196,33 @@ DB_OPT = typer.Option(DEFAULT_DB, "--db", help="DuckDB file.")
 
 
 @db_app.command("runs")
-def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json")) -> None:
-    """List the runs in a database.  Example: mythos db runs --db mythos.duckdb"""
+def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", help="Every column, as JSON.")) -> None:
+    """List the runs in a database: whole run ids, status, games, players and decks.
+
+    Example: mythos db runs --db mythos.duckdb
+    """
+    from mythos_cli.store.read import run_decks
+
     with _open(db) as store:
         df = store.runs()
+        decks = run_decks(store)
     if as_json:
-        print_json(df.to_dicts())
+        print_json([r | decks.get(r["run_id"], {}) for r in df.to_dicts()])
         return
-    table = Table(title=f"runs in {db}")
-    for c in df.columns:
-        table.add_column(c)
-    for row in df.iter_rows():
-        table.add_row(*[str(v) for v in row])
+    table = Table(title=f"runs in {db}", title_justify="left")
+    table.add_column("run", no_wrap=True, style="bold")
+    table.add_column("status")
+    table.add_column("games", justify="right")
+    table.add_column("players", overflow="fold")
+    table.add_column("decks (studied vs opponents)", overflow="fold", ratio=1)
+    for r in df.iter_rows(named=True):
+        d = decks.get(r["run_id"], {})
+        studied, opps = d.get("studied", []), d.get("opponents", [])
+        pa, pb = (str(r["policy_a"] or "").split(":")[0], str(r["policy_b"] or "").split(":")[0])
+        who = "round robin: " + ", ".join(studied) if studied == opps else \
+            f"{', '.join(studied)} vs {', '.join(opps)}"
+        table.add_row(str(r["run_id"]), str(r["status"]), f"{r['stored_games']}/{r['planned_games']}",
+                      pa if pa == pb else f"{pa} vs {pb}", who)
     out.print(table)
 
 

@@ -23,7 +23,7 @@ import polars as pl
 from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
-from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct, pp
+from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, num, pct, pp
 from mythos_cli.reports.stats import difference, family, verdict, wilson
 
 TOP = 8  # cards shown at each end of the plot
@@ -58,6 +58,14 @@ def analyse_deck(rd: RunData, deck: str, events: pl.DataFrame, names: dict[str, 
     copies = Counter(rd.decks[deck].cards)
     seats = rd.seats.filter(pl.col("deck") == deck)
     deck_rate = wilson(int(seats["won"].sum()), seats.height)
+    # played (face up, hidden, as an upgrade or an attachment; a reveal is the same card again): win rate
+    # when the card was played, and the round of its first play
+    played = (rd.events(("played",), [deck]).filter(pl.col("how") != "reveal")
+              .group_by("game_no", "seat", "card").agg(pl.col("round").min().alias("first_round"))
+              .join(seats.select("game_no", "seat", "won"), on=["game_no", "seat"], how="inner")
+              .group_by("card").agg(pl.len().alias("n"), pl.col("won").sum().alias("w"),
+                                    pl.col("first_round").mean().alias("avg_round")))
+    played_by = {r["card"]: r for r in played.iter_rows(named=True)}
     rows, pairs = [], []
     for r in agg.iter_rows(named=True):
         oh, gd = wilson(r["oh_w"], r["oh_n"]), wilson(r["gd_w"], r["gd_n"])
@@ -69,6 +77,8 @@ def analyse_deck(rd: RunData, deck: str, events: pl.DataFrame, names: dict[str, 
             "opening_hand": oh.to_dict(), "drawn_later": gd.to_dict(), "in_hand": gih.to_dict(),
             "never_seen": gns.to_dict(), "improvement_when_drawn": difference(gih, gns).to_dict(),
             "enough_games": gih.games >= min_games and gns.games >= min_games,
+            "played": wilson(played_by.get(r["card"], {}).get("w", 0), played_by.get(r["card"], {}).get("n", 0)).to_dict(),
+            "average_round_played": played_by.get(r["card"], {}).get("avg_round"),
         })
     # the improvement when drawn is judged for every ranked card at once (Bonferroni over them)
     judged = [i for i, r in enumerate(rows) if r["enough_games"]]
@@ -128,12 +138,14 @@ def deck_blocks(a: dict, folder: Path, prefix: str, level: int = 2) -> list:
                      str(c["drawn_later"]["games"]), _rate(c["drawn_later"], mg),
                      str(c["in_hand"]["games"]), _rate(c["in_hand"], mg), interval(*c["in_hand"]["ci95"]),
                      str(c["never_seen"]["games"]), _rate(c["never_seen"], mg),
+                     str(c["played"]["games"]), _rate(c["played"], mg), num(c["average_round_played"], 1),
                      pp(iwd["diff"]), interval(*iwd.get("ci_family", iwd["ci95"]), points=True)])
     blocks.append(Table("Cards (sorted by win rate in hand; cards short of games last)",
                         ["card", "copies", "OH n", "OH WR", "GD n", "GD WR", "GIH n", "GIH WR", "GIH 95% CI",
-                         "GNS n", "GNS WR", "IWD", "IWD CI (all cards)"], rows,
+                         "GNS n", "GNS WR", "PL n", "PL WR", "avg round", "IWD", "IWD CI (all cards)"], rows,
                         note=(f"OH: in the opening (kept) hand. GD: drawn later, not in the opening hand. GIH: in "
-                              f"hand (OH or GD). GNS: never seen. IWD: GIH WR − GNS WR, with a 95% interval for all the ranked cards at once "
+                              f"hand (OH or GD). GNS: never seen. PL: played (face up, hidden, as an upgrade or attachment); avg round: "
+                              f"the round of its first play. IWD: GIH WR − GNS WR, with a 95% interval for all the ranked cards at once "
                               f"(Bonferroni over them; per card where a card is short of games). * fewer than {mg} games. "
                               f"Every card was in the deck in all {a['games']} games.")))
     return blocks

@@ -115,6 +115,8 @@ def seat_frame(games: pl.DataFrame) -> pl.DataFrame:
             pl.col(f"score_{o}").alias("opponent_score"),
             pl.col("missions"),
             pl.col("mission_owners"),
+            pl.col("decisions"),
+            pl.col("round_scores_0").list.len().alias("rounds"),
         ))
     return pl.concat(parts).sort("game_no", "seat")
 

@@ -22,8 +22,8 @@ import polars as pl
 from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, examples_table, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import ReportError, RunData, parse_field, resolve_deck, slug
-from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, pct
-from mythos_cli.reports.stats import Rate, field_interval, wilson
+from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, num, pct, pp
+from mythos_cli.reports.stats import Rate, difference, field_interval, mean_interval, wilson
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,22 @@ def _split(seats: pl.DataFrame, by: str) -> list[dict]:
     return [{"deck": r["deck"], by: r[by], **wilson(r["wins"], r["n"]).to_dict()} for r in agg.iter_rows(named=True)]
 
 
+def by_matchup(seats: pl.DataFrame) -> list[dict]:
+    """Per played pair (deck, opponent): going first (holding the Edge first) against second, the
+    score margin and the game length, HSReplay-style."""
+    out = []
+    pairs = seats.filter(pl.col("deck") != pl.col("opponent")).partition_by("deck", "opponent", as_dict=True)
+    for (deck, opp), part in sorted(pairs.items()):
+        first, second = part.filter(pl.col("first_edge")), part.filter(~pl.col("first_edge"))
+        f = wilson(int(first["won"].sum()), first.height)
+        s = wilson(int(second["won"].sum()), second.height)
+        margin = mean_interval((part["score"] - part["opponent_score"]).to_numpy())
+        out.append({"deck": deck, "opponent": opp, "games": part.height, "first": f.to_dict(), "second": s.to_dict(),
+                    "first_minus_second": difference(f, s).to_dict(), "score_margin": margin.to_dict(),
+                    "rounds": float(part["rounds"].mean()), "decisions": float(part["decisions"].mean())})
+    return out
+
+
 def compute(rd: RunData, field: dict[str, float], explicit: bool = True) -> dict:
     cells = matrix(rd)
     rates = {d: field_rate(cells, d, deck_field(field, d, explicit)) for d in rd.deck_names}
@@ -155,6 +171,7 @@ def compute(rd: RunData, field: dict[str, float], explicit: bool = True) -> dict
         "cells": cells,
         "field_rates": rates,
         "by_first_edge": _split(seats, "first_edge"),
+        "by_matchup": by_matchup(seats),
         "first_edge_holder": overall_first,
         "by_policy": _split(seats, "policy"),
         "policy_vs_policy": [{"policy": r["policy"], "opponent_policy": r["opponent_policy"],
@@ -169,8 +186,8 @@ def _cell_text(c: Cell | None) -> str:
     if c is None or c.rate.games == 0:
         return "—"
     if c.mirror:
-        return "50%"
-    return pct(c.rate.rate, 0)
+        return "50"
+    return f"{100 * c.rate.rate:.0f}"  # no % sign: ten decks fit in 100 columns
 
 
 def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str | None = None,
@@ -207,7 +224,7 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
                          interval(c.rate.low, c.rate.high), str(c.ties_by_edge)])
     doc.add(Table("Every matchup", ["deck", "opponent", "games", "wins", "win rate", "95% CI", "ties by Edge"],
                   rows, left=2))
-    term_matrix = Table(f"run {rd.run_id}: row deck's win rate against the column deck (— not played)",
+    term_matrix = Table(f"run {rd.run_id}: row deck's win rate (%) against the column deck (— not played)",
                         ["deck"] + [f"{i + 1}" for i in range(len(order))],
                         [[f"{i + 1}. {a}"] + [_cell_text(cells.get((a, b))) for b in order]
                          for i, a in enumerate(order)])
@@ -254,6 +271,17 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
         edge_rows.append([d, *(_rate_cells(w)), *(_rate_cells(wo))])
     doc.add(Table("By first Edge holder", ["deck", "Edge first: n", "win rate", "95% CI", "no Edge first: n",
                                            "win rate", "95% CI"], edge_rows))
+    doc.add(Table("Each matchup: going first or second, score margin, game length",
+                  ["deck", "opponent", "games", "first: WR", "second: WR", "first − second", "95% CI",
+                   "score margin", "95% CI", "decisions a game"],
+                  [[m["deck"], m["opponent"], str(m["games"]), f"{pct(m['first']['win_rate'])} n={m['first']['games']}",
+                    f"{pct(m['second']['win_rate'])} n={m['second']['games']}", pp(m["first_minus_second"]["diff"]),
+                    interval(*m["first_minus_second"]["ci95"], points=True), num(m["score_margin"]["mean"], 1),
+                    _span(m["score_margin"]["ci95"]), num(m["decisions"], 0)]
+                   for m in res["by_matchup"] if not focus or m["deck"] == focus],
+                  left=2, note="First: the deck held the Edge first, so it played first in round 1. Score margin: "
+                               "its points minus the opponent's (t interval). Every game lasts 4 rounds; "
+                               "decisions counts both players' choices, effect targets included."))
     pol_rows = [[r["deck"], r["policy"], *_rate_cells(r)] for r in res["by_policy"] if not focus or r["deck"] == focus]
     doc.add(Table("By policy (the deck's own)", ["deck", "policy", "games", "win rate", "95% CI"], pol_rows, left=2))
     if res["policy_vs_policy"]:
@@ -297,6 +325,7 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
         "vs_field": [rates[d].to_dict() for d in order],
         "first_edge_holder": fe.to_dict(),
         "by_first_edge": res["by_first_edge"],
+        "by_matchup": res["by_matchup"],
         "by_policy": res["by_policy"],
         "policy_vs_policy": res["policy_vs_policy"],
         "tiebreaks": {k: v for k, v in tb.items()},
@@ -315,6 +344,10 @@ def field_text(field: dict[str, float]) -> str:
     if len(field) == 1:
         return next(iter(field))
     return ", ".join(f"{d} {100 * s:.0f}%" for d, s in field.items()) or "no deck"
+
+
+def _span(ci: list) -> str:
+    return "—" if ci[0] is None else f"{ci[0]:+.1f} to {ci[1]:+.1f}"
 
 
 def _rate_cells(r: dict | None) -> list[str]:

@@ -1,6 +1,8 @@
 """Run a planned simulation on a local process pool or a Dask cluster; one writer stores it.
 
-Workers play batches and hand back Polars frames; the calling process is the only writer.
+Workers play batches and hand back Polars frames; the calling process is the only writer, and
+it lets go of the file between writes every couple of seconds (``Store.release``), so that
+``mythos db runs`` and the reports can read what is stored so far from another terminal.
 It stores finished batches in transactions: every batch that is ready when the writer looks
 goes into the same transaction, up to ``MAX_GROUP_GAMES`` games (a transaction's fixed cost,
 some 10 ms, is then paid once for all of them, so a writer that falls behind catches up),
@@ -113,6 +115,7 @@ def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, b
         elif workers <= 1:
             for i, b in todo:
                 store.write_batch(run_id, i, run_batch(run_id, config, i, b, cards))
+                store.release()  # now and then, so that reports can read the run meanwhile
                 stored += len(b)
                 if progress:
                     progress(len(b))
@@ -185,6 +188,7 @@ def _run_pool(store, run_id, config, cards, todo, workers, progress, stored) -> 
             wait(pending, return_when=FIRST_COMPLETED)
             ready = [(*pending.pop(fut), fut) for fut in [f for f in pending if f.done()]]
             stored += store_ready(store, run_id, ready, progress)
+            store.release()  # now and then, so that reports can read the run meanwhile
     finally:
         for fut in pending:
             fut.cancel()
@@ -224,6 +228,7 @@ def _run_dask(store, run_id, config, cards, todo, scheduler, progress, stored) -
             futures[fut] = (i, b)
         for finished in as_completed(list(futures)).batches():  # every future done by now, at once
             stored += store_ready(store, run_id, [(*futures.pop(f), f) for f in finished], progress)
+            store.release()
     finally:
         client.close()
     return stored

@@ -72,3 +72,19 @@ def losses(store: Store, run_id: str, deck: str, opponent: str, limit: int = 5) 
                        " OR (deck_1 = $d AND deck_0 = $o AND winner = 0)) ORDER BY game_no LIMIT $n",
                 {"run": run_id, "d": deck, "o": opponent, "n": limit})
     return df["game_no"].to_list() if df.height else []
+
+
+def run_decks(store: Store) -> dict[str, dict[str, list[str]]]:
+    """Per run: the names of its studied decks and of its opponents (from its configuration)."""
+    import json
+
+    out: dict[str, dict[str, list[str]]] = {}
+    for run_id, cfg in store.con.execute("SELECT run_id, config FROM runs").fetchall():
+        try:
+            c = json.loads(cfg) if isinstance(cfg, str) else (cfg or {})
+            names = [d["name"] for d in c.get("decks", [])]
+            out[run_id] = {"studied": [names[i] for i in c.get("studied", []) if i < len(names)],
+                           "opponents": [names[i] for i in c.get("opponents", []) if i < len(names)]}
+        except (ValueError, KeyError, TypeError):
+            out[run_id] = {"studied": [], "opponents": []}
+    return out
