@@ -97,3 +97,25 @@ def test_the_mulligan_chart_draws_no_random_hand_line_on_few_games(db, tmp_path,
 def test_red_and_green_only_for_clear_intervals():
     assert clear_colors([0.55, 0.2, 0.4, float("nan")], [0.7, 0.45, 0.6, float("nan")], 0.5) == [WIN, LOSS, MUTED,
                                                                                                   MUTED]
+
+
+def test_compare_two_lists_side_by_side(db, tmp_path):
+    from scipy.stats import binomtest
+
+    res = make_report("compare", db, deck="Alpha", deck_b="Beta", out=tmp_path)
+    n = res.numbers
+    assert n["common_opponents"] == ["Gamma"]
+    m = n["matchups"][0]
+    assert (m["a"]["wins"], m["a"]["games"], m["b"]["wins"], m["b"]["games"]) == (3, 10, 5, 10)
+    assert m["a_minus_b"]["diff"] == pytest.approx(-0.2)
+    # Newcomb from scipy's Wilson intervals (one comparison: no correction)
+    (l1, u1), (l2, u2) = [(c.low, c.high) for c in (binomtest(3, 10).proportion_ci(method="wilson"),
+                                                     binomtest(5, 10).proportion_ci(method="wilson"))]
+    lo = -0.2 - ((0.3 - l1) ** 2 + (u2 - 0.5) ** 2) ** 0.5
+    hi = -0.2 + ((u1 - 0.3) ** 2 + (0.5 - l2) ** 2) ** 0.5
+    assert m["a_minus_b"]["ci95"] == pytest.approx([lo, hi]) and m["a_minus_b"]["verdict"] == "unclear"
+    assert res.summary[0].startswith("Players:") and "not clearly apart" in res.summary[1]
+    assert any(f.suffix == ".html" for f in res.files)
+    # the same deck in two runs
+    res = make_report("compare", db, deck="Alpha", deck_b="Alpha", run_b="partial", out=tmp_path)
+    assert res.numbers["b"]["run"] == "partial" and "The two lists hold the same cards." in res.summary

@@ -145,3 +145,29 @@ def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="Th
         fail(f"two decks given: {escape(deck_arg)!r} and --deck {escape(deck)!r}", "give one", code=2)
     _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games, examples=examples,
          check_policy=check_policy, check_games=check_games, workers=workers)
+
+
+@app.command("compare")
+def compare(deck_a: str = typer.Argument(..., metavar="DECK_A", help="The first list (a deck of the run)."),
+            deck_b: Optional[str] = typer.Argument(None, metavar="DECK_B",
+                                                   help="The second list (default: DECK_A again, with --run-b)."),
+            db: Path = DB, run: Optional[str] = RUN,
+            run_b: Optional[str] = typer.Option(None, "--run-b", help="DECK_B's run (default: the same run)."),
+            db_b: Optional[Path] = typer.Option(None, "--db-b", help="DECK_B's database (default: the same file)."),
+            out_dir: Path = OUT, as_json: bool = JSON) -> None:
+    """List A against list B: two decks of a run, or one deck in two runs, side by side on their common opponents, with the difference and its interval.
+
+    Examples:
+
+      mythos report compare "Leaf Village Team 7" "Sand Village"
+
+      mythos report compare leaf --run before --run-b after      # the same deck in two runs
+    """
+    if deck_b is None and run_b is None and db_b is None:
+        fail("give a second deck, or the run of the same deck with --run-b RUN", "e.g. mythos report compare leaf sand")
+    try:
+        result = make_report("compare", db, run=run, deck=deck_a, deck_b=deck_b or deck_a, run_b=run_b, db_b=db_b,
+                             out=out_dir)
+    except ReportError as exc:
+        fail(escape(exc.message), escape(exc.hint) if exc.hint else None, code=exc.code)
+    _render(result, as_json)

@@ -18,13 +18,14 @@ from mythos_cli.reports.base import ReportResult
 from mythos_cli.reports.data import MIN_GAMES, ReportError, open_run
 from mythos_cli.store import StoreError
 
-KINDS = ("winrate", "mulligan", "curve", "cards", "prep")
+KINDS = ("winrate", "mulligan", "curve", "cards", "prep", "compare")
 
 
 def make_report(kind: str, db: Path | str, *, run: str | None = None, deck: str | None = None,
                 out: Path | str = "reports", field: str | None = None, min_games: int = MIN_GAMES,
                 examples: bool = False, check_policy: str | None = None, check_games: int = 30,
-                workers: int = 0, progress=None) -> ReportResult:
+                workers: int = 0, progress=None, deck_b: str | None = None, run_b: str | None = None,
+                db_b: Path | str | None = None) -> ReportResult:
     """Build one report of a run (default: the newest finished run) and write its files.
 
     Every report's header and summary name the run's players and budgets; ``winrate`` and
@@ -33,6 +34,8 @@ def make_report(kind: str, db: Path | str, *, run: str | None = None, deck: str 
 
     Raises ``ReportError`` for every problem the user can fix (missing or locked database,
     unknown run or deck, empty run, bad ``field``, unwritable ``out``)."""
+    if kind == "compare":
+        return _compare(db, run, deck, deck_b, run_b, db_b, out, min_games)
     result = _make(kind, db, run=run, deck=deck, out=out, field=field, min_games=min_games, examples=examples,
                    check_policy=check_policy, check_games=check_games, workers=workers, progress=progress)
     return result
@@ -93,6 +96,30 @@ def _make(kind, db, *, run, deck, out, field, min_games, examples, check_policy,
         except OSError as exc:  # a plot or page that cannot be written
             raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}",
                               "choose a writable folder with --out") from None
+
+
+def _compare(db, run, deck, deck_b, run_b, db_b, out, min_games) -> ReportResult:
+    from mythos_cli.reports import compare
+
+    if not deck or not deck_b:
+        raise ReportError("compare takes two decks", "e.g. mythos report compare leaf sand, or one deck with --run-b RUN")
+    out = Path(out)
+    with open_run(db, run) as ra:
+        if (run_b is None or run_b == ra.run_id) and db_b is None:
+            rb = ra
+            return _guarded(lambda: compare.report(ra, rb, out, deck, deck_b), out)
+        with open_run(db_b or db, run_b) as rb:
+            return _guarded(lambda: compare.report(ra, rb, out, deck, deck_b), out)
+
+
+def _guarded(fn, out):
+    try:
+        return fn()
+    except StoreError as exc:
+        raise ReportError(str(exc)) from None
+    except OSError as exc:
+        raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}",
+                          "choose a writable folder with --out") from None
 
 
 def _check(rd, policy: str, games: int, deck: str | None, workers: int, progress):
