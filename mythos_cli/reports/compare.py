@@ -91,11 +91,10 @@ def report(rd_a: RunData, rd_b: RunData, out: Path, deck_a: str, deck_b: str) ->
                                                    "verdict"], rows, left=1,
                   note="A − B: the first list's win rate minus the second's, Newcomb intervals for every matchup at "
                        "once (Bonferroni); unclear: the interval spans 0.")
-    img = plots.rate_bars([m["opponent"] for m in matchups], [m["a_minus_b"]["diff"] + 0.5 for m in matchups],
-                          [m["a_minus_b"]["ci95"][0] + 0.5 for m in matchups],
-                          [m["a_minus_b"]["ci95"][1] + 0.5 for m in matchups], [m["a"]["games"] for m in matchups],
-                          folder / f"{stem}.png", f"{label_a} minus {label_b}, per opponent (50% = no difference)",
-                          reference=0.5, reference_label="no difference", xlabel="0.5 + difference in win rate")
+    img = plots.diff_bars([m["opponent"] for m in matchups], [m["a_minus_b"]["diff"] for m in matchups],
+                          [m["a_minus_b"]["ci95"][0] for m in matchups], [m["a_minus_b"]["ci95"][1] for m in matchups],
+                          [m["a"]["games"] + m["b"]["games"] for m in matchups], folder / f"{stem}.png",
+                          f"{label_a} minus {label_b}, per common opponent (intervals for all at once)")
     doc.add(table, Image(img, "difference per opponent"))
     if cards or missions[0] or missions[1]:
         doc.add(Heading("What differs between the lists"),

@@ -248,9 +248,12 @@ def recommend(random_hand: pl.DataFrame, deck, names: dict[str, str], min_games:
 
 
 def _panel_series(rows: list[dict], label_key: str) -> dict:
+    """A panel's bars; the colour intervals hold for all its bars at once (Bonferroni over them)."""
+    m = max(1, sum(1 for r in rows if r["games"]))
+    fam = [wilson(r["wins"], r["games"], ALPHA / m) for r in rows]
     return {"labels": [str(r[label_key]) for r in rows], "rates": [r["win_rate"] for r in rows],
             "lows": [r["ci95"][0] for r in rows], "highs": [r["ci95"][1] for r in rows],
-            "ns": [r["games"] for r in rows]}
+            "ns": [r["games"] for r in rows], "family": ([f.low for f in fam], [f.high for f in fam])}
 
 
 def deck_blocks(a: dict, folder: Path, prefix: str, min_games: int, level: int = 2) -> list:

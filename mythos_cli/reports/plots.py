@@ -129,13 +129,13 @@ def clear_colors(lows, highs, reference: float) -> list[str]:
     return out
 
 
-def _group_panel(ax, labels, rates, lows, highs, ns, title, reference=None, reference_label=""):
+def _group_panel(ax, labels, rates, lows, highs, ns, title, reference=None, reference_label="", family=None):
     """Bars with intervals; against a reference ``(rate, low, high, n)``, coloured by whether the
     interval is clear of it, and the reference drawn as a line with its own interval as a band."""
     r, err = _errs(rates, lows, highs)
     x = np.arange(len(labels))
     ref = reference[0] if isinstance(reference, tuple) else reference
-    colors = clear_colors(lows, highs, ref) if ref is not None and not _nan(ref) else NEUTRAL
+    colors = clear_colors(*(family or (lows, highs)), ref) if ref is not None and not _nan(ref) else NEUTRAL
     ax.bar(x, np.nan_to_num(r), color=colors, alpha=0.85, width=0.65)
     ax.errorbar(x, r, yerr=err, fmt="none", ecolor="#222222", capsize=3, lw=1)
     for xi, ni in zip(x, ns):
@@ -168,10 +168,10 @@ def mulligan_panel(deck: str, keep_mull: dict, cheap: dict, total: dict, mulliga
                  keep_mull["ns"], "kept vs mulliganed (observed)")
     axes[0].set_ylabel("win rate (95% interval)")
     _group_panel(axes[1], cheap["labels"], cheap["rates"], cheap["lows"], cheap["highs"], cheap["ns"],
-                 "by cheap plays in the opening hand", mulligan_value, ref_label)
+                 "by cheap plays in the opening hand", mulligan_value, ref_label, cheap.get("family"))
     axes[1].set_xlabel("cards of cost ≤ 2 in the kept hand")
     _group_panel(axes[2], total["labels"], total["rates"], total["lows"], total["highs"], total["ns"],
-                 "by total cost of the opening hand", mulligan_value, ref_label)
+                 "by total cost of the opening hand", mulligan_value, ref_label, total.get("family"))
     axes[2].set_xlabel("sum of the 5 cards' costs")
     fig.suptitle(f"{deck}: mulligans and opening hands" + (f" ({note})" if note else ""), fontsize=12)
     return _save(fig, path)
@@ -275,4 +275,28 @@ def cards_panel(deck: str, top: list[dict], bottom: list[dict], deck_rate: float
         axes[0].axhline(y[len(top)], color="#bbbbbb", lw=0.8, ls=":")
         axes[1].axhline(y[len(top)], color="#bbbbbb", lw=0.8, ls=":")
     fig.suptitle(f"{deck}: best and worst cards (at least {min_games} games in hand and not seen)", fontsize=12)
+    return _save(fig, path)
+
+
+def diff_bars(labels: Sequence[str], diffs, lows, highs, ns, path: Path, title: str,
+              xlabel: str = "difference in win rate (points), 95% interval") -> Path:
+    """Horizontal bars of differences from 0 with their intervals: green/red only when clear of 0."""
+    n = len(labels)
+    fig = Figure(figsize=(8.5, max(2.2, 0.42 * n + 1.3)), layout="constrained")
+    ax = fig.add_subplot()
+    d, err = _errs(diffs, lows, highs)
+    y = np.arange(n)[::-1]
+    ax.barh(y, np.nan_to_num(d), color=clear_colors(lows, highs, 0.0), alpha=0.85, height=0.65)
+    ax.errorbar(d, y, xerr=err, fmt="none", ecolor="#222222", capsize=3, lw=1)
+    for yi, di, ni in zip(y, d, ns):
+        if not math.isnan(di):
+            ax.text(1.02, yi, f"{100 * di:+.0f} pp  n={ni}", va="center", fontsize=8,
+                    transform=ax.get_yaxis_transform())
+    ax.axvline(0, color="#444444", lw=1)
+    ax.set_yticks(y, [_wrap(lb, 40) for lb in labels], fontsize=8.5)
+    ax.set_xlim(-1, 1)
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=11)
+    ax.grid(axis="x", alpha=0.3)
     return _save(fig, path)
