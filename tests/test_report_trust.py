@@ -55,6 +55,9 @@ def test_the_weak_deck_is_not_shown_at_50_percent(two, tmp_path):
 def test_the_two_directions_of_a_pair_print_the_same_games(two, tmp_path):
     a = make_report("prep", two, deck=A, out=tmp_path).numbers
     b = make_report("prep", two, deck=B, field=f"{A}=1", out=tmp_path).numbers
+    # B is the whole default field: by default it is prepared against the deck it met, with a warning
+    default_b = make_report("prep", two, deck=B, out=tmp_path)
+    assert default_b.numbers["vs_field"] == b["vs_field"] and "whole default field" in default_b.warnings[0]
     ma, mb = a["matchups"][0], b["matchups"][0]
     assert (ma["games"], ma["wins"] + mb["wins"]) == (mb["games"], ma["games"])
     assert mb["win_rate"] == pytest.approx(1 - ma["win_rate"])

@@ -60,9 +60,13 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
     deck = resolve_deck(rd, deck)
     explicit = bool(field_spec and field_spec.strip())
     field = deck_field(parse_field(rd, field_spec), deck, explicit)
-    if not field:
-        raise ReportError(f"{deck} is the only opponent of run {rd.run_id}: there is no field to prepare it against",
-                          "prepare the deck it played instead, or give --field \"DECK=share,…\"")
+    if not field:  # the deck is the run's whole gauntlet (B of `simulate A --vs B`): the decks it met
+        met = sorted(set(rd.seats.filter((pl.col("deck") == deck) & (pl.col("opponent") != deck))["opponent"]))
+        if not met:
+            raise ReportError(f"{deck} played no other deck in run {rd.run_id}", "give --field \"DECK=share,…\"")
+        field = {d: 1 / len(met) for d in met}
+        rd.warnings.append(f"{deck} is the whole default field of run {rd.run_id}: it is prepared against the decks "
+                           f"it met ({', '.join(met)}), in equal shares")
     cells = matrix(rd)
     fr = field_rate(cells, deck, field)
     if fr.missing:
