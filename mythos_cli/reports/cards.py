@@ -71,14 +71,15 @@ def analyse_deck(rd: RunData, deck: str, events: pl.DataFrame, names: dict[str, 
         oh, gd = wilson(r["oh_w"], r["oh_n"]), wilson(r["gd_w"], r["gd_n"])
         gih, gns = wilson(r["gih_w"], r["gih_n"]), wilson(r["gns_w"], r["gns_n"])
         pairs.append((gih, gns))
+        pl_row = played_by.get(r["card"], {})
         rows.append({
             "card": r["card"], "name": names.get(r["card"], r["card"]), "copies": copies[r["card"]],
             "games_in_deck": r["games"], "deck_win_rate": r["wins"] / r["games"] if r["games"] else None,
             "opening_hand": oh.to_dict(), "drawn_later": gd.to_dict(), "in_hand": gih.to_dict(),
             "never_seen": gns.to_dict(), "improvement_when_drawn": difference(gih, gns).to_dict(),
             "enough_games": gih.games >= min_games and gns.games >= min_games,
-            "played": wilson(played_by.get(r["card"], {}).get("w", 0), played_by.get(r["card"], {}).get("n", 0)).to_dict(),
-            "average_round_played": played_by.get(r["card"], {}).get("avg_round"),
+            "played": wilson(pl_row.get("w", 0), pl_row.get("n", 0)).to_dict(),
+            "average_round_played": pl_row.get("avg_round"),
         })
     # the improvement when drawn is judged for every ranked card at once (Bonferroni over them)
     judged = [i for i, r in enumerate(rows) if r["enough_games"]]
@@ -144,9 +145,10 @@ def deck_blocks(a: dict, folder: Path, prefix: str, level: int = 2) -> list:
                         ["card", "copies", "OH n", "OH WR", "GD n", "GD WR", "GIH n", "GIH WR", "GIH 95% CI",
                          "GNS n", "GNS WR", "PL n", "PL WR", "avg round", "IWD", "IWD CI (all cards)"], rows,
                         note=(f"OH: in the opening (kept) hand. GD: drawn later, not in the opening hand. GIH: in "
-                              f"hand (OH or GD). GNS: never seen. PL: played (face up, hidden, as an upgrade or attachment); avg round: "
-                              f"the round of its first play. IWD: GIH WR − GNS WR, with a 95% interval for all the ranked cards at once "
-                              f"(Bonferroni over them; per card where a card is short of games). * fewer than {mg} games. "
+                              f"hand (OH or GD). GNS: never seen. PL: played (face up, hidden, as an upgrade or "
+                              f"attachment); avg round: the round of its first play. IWD: GIH WR − GNS WR, with a 95% "
+                              f"interval for all the ranked cards at once (Bonferroni over them; per card where a card "
+                              f"is short of games). * fewer than {mg} games. "
                               f"Every card was in the deck in all {a['games']} games.")))
     return blocks
 
