@@ -41,7 +41,8 @@ def test_policy_labels_name_the_budget():
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_report_names_the_players(mixed, tmp_path, kind):
-    res = make_report(kind, mixed, deck="Leaf Village Team 7" if kind == "prep" else None, out=tmp_path)
+    deck = "Leaf Village Team 7" if kind in ("prep", "compare") else None
+    res = make_report(kind, mixed, deck=deck, deck_b="Sand Village" if kind == "compare" else None, out=tmp_path)
     assert res.summary[0].startswith("Players: greedy (one step ahead, no search) for the studied decks, "
                                      "random (uniform choices) for the opponents")
     doc = next(f for f in res.files if f.suffix == ".md").read_text(encoding="utf-8")
