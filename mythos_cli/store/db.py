@@ -120,7 +120,7 @@ def _explain(path: Path, exc: Exception) -> StoreError:
 # whole run by the writer's lock on the side file ``<db>.writer``.
 RELEASE_EVERY = 2.0
 RELEASE_GAP = 0.25
-READ_WAIT = 10.0
+READ_WAIT = 5.0
 WRITE_WAIT = 120.0  # a writer taking its file back waits this long for readers to finish
 
 
