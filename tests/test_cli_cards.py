@@ -54,9 +54,9 @@ def test_show_ambiguous_name_lists_candidates():
 
 def test_show_unknown_suggests_and_fails():
     res = run("cards", "show", "narutoo uzumakii xx")
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # an unknown name is bad input, as an unknown run or deck
     res = run("cards", "show", "KS-108-C")
-    assert res.exit_code == 1
+    assert res.exit_code == 2
     assert "KS-108" in res.stderr and "did you mean" in res.stderr
     assert "Traceback" not in res.output
 

@@ -2,7 +2,7 @@
 
 The expected values are counted here from the game specs (``reportkit.SPECS``) with plain
 loops, independently of the reports' Polars code, and the intervals are asked of
-statsmodels/scipy directly.
+scipy directly (tests/test_stats.py checks mythos' formulas against statsmodels' values).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 from PIL import Image as PILImage
-from scipy.stats import hypergeom
-from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
+from scipy.stats import beta as beta_dist
+from scipy.stats import binomtest, hypergeom
 from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -50,8 +50,19 @@ def rd(db):
         yield r
 
 
-def wilson(k, n):
-    return proportion_confint(k, n, alpha=0.05, method="wilson")
+def wilson(k, n, alpha=0.05):
+    """scipy's Wilson interval: a reference independent of mythos' formula."""
+    ci = binomtest(k, n).proportion_ci(1 - alpha, method="wilson")
+    return ci.low, ci.high
+
+
+def confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", alpha=0.05):
+    """Newcomb's hybrid score interval (1998, method 10) from scipy's Wilson intervals."""
+    assert method == "newcomb"
+    p1, p2 = k1 / n1, k2 / n2
+    (l1, u1), (l2, u2) = wilson(k1, n1, alpha), wilson(k2, n2, alpha)
+    d = p1 - p2
+    return d - ((p1 - l1) ** 2 + (u2 - p2) ** 2) ** 0.5, d + ((u1 - p1) ** 2 + (p2 - l2) ** 2) ** 0.5
 
 
 def seats_of(deck):
@@ -76,7 +87,9 @@ def test_matchup_matrix_is_complementary_with_wilson_intervals(rd):
     assert (cells[("Beta", "Gamma")].rate.wins, cells[("Beta", "Gamma")].rate.games) == (5, 10)
     mirror = cells[("Gamma", "Gamma")]
     assert mirror.mirror and mirror.to_dict()["win_rate"] == 0.5 and mirror.to_dict()["games"] == 2
-    assert cells[("Alpha", "Alpha")].mirror and cells[("Alpha", "Alpha")].to_dict()["win_rate"] == 0.5
+    # a mirror that was never played is no 50% cell
+    unplayed = cells[("Alpha", "Alpha")].to_dict()
+    assert cells[("Alpha", "Alpha")].mirror and unplayed["win_rate"] is None and unplayed["games"] == 0
     # ties by Edge, counted per pair: games 0 and 15 are Alpha–Beta, game 33 is Beta–Gamma
     assert ab.ties_by_edge == ba.ties_by_edge == 2
     assert cells[("Beta", "Gamma")].ties_by_edge == 1
@@ -86,18 +99,25 @@ def test_win_rate_against_the_field(rd):
     cells = winrate_report.matrix(rd)
     equal = parse_field(rd, None)
     assert equal == pytest.approx({"Alpha": 1 / 3, "Beta": 1 / 3, "Gamma": 1 / 3})
-    # Alpha: mirror 50%, Beta 70%, Gamma 30%
+    # the default field leaves the deck itself out: Alpha against Beta 70% and Gamma 30%
+    alpha_field = winrate_report.deck_field(equal, "Alpha", explicit=False)
+    assert alpha_field == pytest.approx({"Beta": 0.5, "Gamma": 0.5})
+    assert winrate_report.field_rate(cells, "Alpha", alpha_field).rate == pytest.approx((0.7 + 0.3) / 2)
+    beta_field = winrate_report.deck_field(equal, "Beta", explicit=False)
+    assert winrate_report.field_rate(cells, "Beta", beta_field).rate == pytest.approx((0.3 + 0.5) / 2)
+    # a field that names the deck: its mirror share counts 50%
     assert winrate_report.field_rate(cells, "Alpha", equal).rate == pytest.approx((0.5 + 0.7 + 0.3) / 3)
-    assert winrate_report.field_rate(cells, "Beta", equal).rate == pytest.approx((0.3 + 0.5 + 0.5) / 3)
     field = parse_field(rd, "beta=1, Gamma=3")
     assert field == pytest.approx({"Beta": 0.25, "Gamma": 0.75})
     fr = winrate_report.field_rate(cells, "Alpha", field)
     assert fr.rate == pytest.approx(0.25 * 0.7 + 0.75 * 0.3) and fr.games == 30
     assert fr.low < fr.rate < fr.high
-    # one opponent: the interval is that matchup's Jeffreys interval (Monte Carlo error aside)
+    # one opponent: exactly that matchup's rate and Wilson interval (both directions agree)
     single = winrate_report.field_rate(cells, "Alpha", parse_field(rd, "Beta=1"))
-    jl, jh = proportion_confint(14, 20, alpha=0.05, method="jeffreys")
-    assert single.low == pytest.approx(jl, abs=0.01) and single.high == pytest.approx(jh, abs=0.01)
+    assert (single.rate, single.low, single.high) == pytest.approx((0.7, *wilson(14, 20)))
+    # a mixed field: the sum of Jeffreys posteriors; one part of weight 1 is the Jeffreys interval
+    jl, jh = beta_dist.ppf([0.025, 0.975], 14.5, 6.5)
+    assert field_interval([(1.0, 14, 20)]) == pytest.approx((jl, jh), abs=0.01)
     # the mirror share counts exactly one half, with no uncertainty
     assert field_interval([], 0.5) == (0.5, 0.5)
 
@@ -305,7 +325,9 @@ def test_prep_report_with_embedded_images(db, tmp_path):
     assert len(embedded) == len(pngs) >= 4
     assert sorted(base64.b64decode(e) for e in embedded) == sorted(p.read_bytes() for p in pngs)
     assert "<img" in html and 'src="prep' not in html  # no image is linked: the page travels alone
-    assert len(res.summary) >= 5 and "40.0%" in res.summary[0]
+    assert res.summary[0].startswith("Players: ")  # every summary names the players first
+    expected = next(s for s in res.summary if s.startswith("Against this field"))
+    assert len(res.summary) >= 5 and "40.0%" in expected
 
 
 def test_document_rendering():

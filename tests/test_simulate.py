@@ -189,7 +189,7 @@ def test_db_commands(tmp_path, specs):
     res = runner.invoke(app, ["db", "delete", "r1", "--yes", "--db", str(db)])
     assert res.exit_code == 0
     res = runner.invoke(app, ["db", "show", "r1", "--db", str(db)])
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # an unknown run is bad input, in `db` as in `report`
 
 
 def test_dask_local_cluster_equals_local_run(tmp_path, specs):
@@ -204,3 +204,37 @@ def test_dask_local_cluster_equals_local_run(tmp_path, specs):
     a, b = dump(tmp_path / "local.duckdb", "r"), dump(tmp_path / "dask.duckdb", "r")
     for t in ORDER:
         assert a[t].equals(b[t]), t
+
+
+def test_reports_read_a_run_while_it_writes(tmp_path):
+    """From another terminal: `db runs` and a report read what is stored so far; a second writer is refused."""
+    db = tmp_path / "live.duckdb"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    decks = default_gauntlet()
+    cmd = [sys.executable, "-m", "mythos_cli", "simulate", decks[0], "--vs", decks[1], "--games", "1200", "--workers",
+           "2", "--batch-size", "20", "--db", str(db), "--run-name", "live", "--quiet"]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if db.exists():
+                res = runner.invoke(app, ["db", "runs", "--db", str(db), "--json"])
+                if res.exit_code == 0:
+                    run = json.loads(res.stdout)[0]
+                    if run["status"] == "running" and 0 < run["stored_games"] < run["planned_games"]:
+                        seen.append(run["stored_games"])
+                        rep = runner.invoke(app, ["report", "winrate", "--db", str(db), "--run", "live", "--out",
+                                                  str(tmp_path / "rep"), "--json"])
+                        assert rep.exit_code == 0, rep.output
+                        assert "running" in json.loads(rep.stdout)["warnings"][0]
+                        second = runner.invoke(app, ["db", "delete", "live", "--yes", "--db", str(db)])
+                        assert second.exit_code == 2 and "in use" in second.output
+                        break
+            time.sleep(0.2)
+        assert seen, "the running simulation's database could not be read"
+    finally:
+        out = proc.communicate(timeout=300)[1]
+    assert proc.returncode == 0, out
+    with open_store(db, read_only=True) as s:
+        assert s.run("live")["status"] == "finished" and s.table("games", "live").height == 1200

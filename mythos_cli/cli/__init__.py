@@ -5,14 +5,36 @@ from __future__ import annotations
 import sys
 
 import typer
+import typer.core
 
 from mythos_cli import __version__
 from mythos_cli.cli import cards as cards_cli
 from mythos_cli.cli import decks as decks_cli
 from mythos_cli.cli import ladder as ladder_cli
+from mythos_cli.cli import replay as replay_cli
 from mythos_cli.cli import report as report_cli
 from mythos_cli.cli import scenario as scenario_cli
 from mythos_cli.cli import simulate as simulate_cli
+
+
+def _hide_flag_types() -> None:
+    """Typer 0.2x shows a flag as ``--json <bool>``, as if it took a value (``--json true``
+    would then read ``true`` as a file): show flags bare, as click and uv do. The typer pin
+    in pyproject.toml (``<0.30``) makes a newer typer a deliberate upgrade, with this re-checked
+    (tests/test_cli_polish.py reads every command's help)."""
+    option = getattr(typer.core, "TyperOption", None)
+    show = getattr(option, "display_type_rich", None)
+    if show is None or getattr(show, "_mythos", False):
+        return
+
+    def display_type_rich(self, ctx):
+        return None if getattr(self, "is_flag", False) else show(self, ctx)
+
+    display_type_rich._mythos = True
+    option.display_type_rich = display_type_rich
+
+
+_hide_flag_types()
 
 app = typer.Typer(
     name="mythos",
@@ -33,6 +55,7 @@ app.command("simulate")(simulate_cli.simulate)
 app.command("ladder")(ladder_cli.ladder)
 app.add_typer(simulate_cli.db_app, name="db")
 app.add_typer(report_cli.app, name="report")
+app.command("replay")(replay_cli.replay)
 
 
 def _version(value: bool) -> None:

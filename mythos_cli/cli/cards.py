@@ -153,7 +153,7 @@ def show(
         hint = "did you mean " + ", ".join(f"{c.id} {c.full_name}" for c in found.suggestions) + "?"
     if as_json:
         print_json({"query": ref, "error": found.problem, "suggestions": [c.id for c in found.suggestions]})
-        raise typer.Exit(1)
+        raise typer.Exit(2)
     fail(found.problem or f"no card matches {ref!r}", hint or "try `mythos cards list --name PART`")
 
 

@@ -161,6 +161,31 @@ def _table(title: str, rows: dict, label: str, bar: bool = False) -> Table:
     return table
 
 
+def _card_list(deck) -> Table:
+    """Every card of the list (not the missions, which have their own table), cheapest first."""
+    table = Table(title="Cards", title_justify="left")
+    for col, just in (("qty", "right"), ("id", "left"), ("card", "left"), ("cost", "right"), ("power", "right"),
+                      ("type", "left"), ("section", "left")):
+        table.add_column(col, justify=just, overflow="fold" if col == "card" else "ellipsis")
+    rows = [e for e in deck.entries if e.section != "missions"]
+    sections = {e.section for e in rows}
+
+    def key(e):
+        c = e.card
+        return (c.cost if c is not None and c.cost is not None else 99, e.version or e.ref)
+
+    for e in sorted(rows, key=key):
+        c = e.card
+        name = c.full_name if c is not None else (e.label or e.ref)
+        table.add_row(str(e.qty), e.printing or (c.id if c else ""), escape(name),
+                      "" if c is None or c.cost is None else str(c.cost),
+                      "" if c is None or c.power is None else str(c.power), c.type if c else "",
+                      e.section if len(sections) > 1 else "")
+    if len(sections) <= 1:
+        table.columns.pop()
+    return table
+
+
 @app.command("show")
 def show(
     file: str = typer.Argument(..., metavar="FILE", help=INPUT_HELP),
@@ -184,10 +209,14 @@ def show(
         raise typer.Exit(v.exit_code or 1)
     stats = deck_stats(v.deck)
     if as_json:
-        print_json({"verdict": v.to_dict(), "stats": stats.to_dict()})
+        cards = [{"qty": e.qty, "id": e.printing or (e.card.id if e.card else None), "ref": e.ref, "section": e.section,
+                  "name": e.card.full_name if e.card else None, "cost": e.card.cost if e.card else None,
+                  "power": e.card.power if e.card else None} for e in v.deck.entries]
+        print_json({"verdict": v.to_dict(), "stats": stats.to_dict(), "cards": cards})
         return
     title = escape(stats.name or v.source)
     out.print(f"[bold]{title}[/] — {v.construction} list, {_counts(v)}", highlight=False, soft_wrap=True)
+    out.print(_card_list(v.deck))
     if stats.curve:
         out.print(_table("Cost curve", stats.curve, "cost", bar=True))
         out.print(_table("Card types", stats.types, "type"))

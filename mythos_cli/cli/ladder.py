@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -25,13 +26,15 @@ def ladder(
     seed: int = typer.Option(1, "--seed"),
     policies: str = typer.Option(DEFAULT, "--policies", help="Comma-separated policy specs (use ; to separate "
                                  "specs that carry parameters, e.g. 'greedy;lookahead:sims=20,width=3')."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Processes."),
-    as_json: bool = typer.Option(False, "--json"),
+    workers: int = typer.Option(0, "--workers", "-w", min=0, help="Processes (0, the default: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the ratings as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar on stderr; results and errors only."),
 ) -> None:
     """Round-robin between policies on mirrored seats and decks; Bradley-Terry ratings with 95% intervals.
 
     Example: mythos ladder --games 100 --workers 2
     """
+    workers = workers or os.cpu_count() or 1
     sep = ";" if ";" in policies else ","
     specs = [p.strip() for p in policies.split(sep) if p.strip()]
     if len(specs) < 2:
@@ -39,12 +42,14 @@ def ladder(
     try:
         deck_specs = load_specs([str(decks)] if decks else default_gauntlet())
     except DeckError as exc:
-        fail(str(exc), "fix the list (`mythos validate FILE`)", code=1)
+        from mythos_cli.cli.simulate import _deck_error
+
+        _deck_error(exc)
     game_decks = [_game_deck(s) for s in deck_specs]
     total = games * len(specs) * (len(specs) - 1) // 2
     try:
         with Progress(TextColumn("[bold]ladder"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=err) as bar:
+                      console=err, disable=quiet) as bar:
             task = bar.add_task("ladder", total=total)
             result = run_ladder(game_decks, specs, games, seed, workers=workers,
                                 progress=lambda n: bar.advance(task, n))

@@ -1,4 +1,15 @@
-"""Shared console helpers for the CLI: rich output to stdout, errors to stderr."""
+"""Shared console helpers for the CLI: rich output to stdout, errors to stderr.
+
+Exit codes, the same in every command (README "Exit codes"):
+
+* ``0`` done;
+* ``1`` done, and the answer is no: a deck that is not legal, a scenario expectation that
+  fails, a run with nothing to report, a confirmation declined, a replay that does not
+  reproduce its stored game;
+* ``2`` bad input: a file that cannot be read, an unknown run, deck or card, a bad option
+  value, a database that is locked, foreign or missing;
+* ``130`` interrupted (Ctrl-C), with what was kept.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +29,10 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
-def fail(message: str, hint: str | None = None, code: int = 1) -> NoReturn:
+OK, NO, BAD_INPUT, INTERRUPTED = 0, 1, 2, 130
+
+
+def fail(message: str, hint: str | None = None, code: int = BAD_INPUT) -> NoReturn:
     # the message and hint are plain text: a "[board]" or a path in brackets must show as written
     err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     if hint:

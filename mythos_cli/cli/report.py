@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
 from mythos_cli.cli.output import err, fail, out, print_json
@@ -27,6 +28,12 @@ DECK = typer.Option(None, "--deck", help="Only this deck (a name, part of it, or
 OUT = typer.Option(Path("reports"), "--out", help="Folder for the reports (files go to OUT/RUN/).")
 JSON = typer.Option(False, "--json", help="Print the numbers as JSON instead of the summary.")
 FIELD = typer.Option(None, "--field", help="The field: 'deck=share,deck=share' (default: the run's opponents, equal).")
+EXAMPLES = typer.Option(False, "--examples", help="List the games each matchup lost, to replay with `mythos replay`.")
+CHECK = typer.Option(None, "--check-policy", metavar="POLICY",
+                     help="Replay a sample of the run's matchups (same seeds) with this player for both sides and "
+                          "show how far each matchup moves, e.g. lookahead.")
+CHECK_GAMES = typer.Option(30, "--check-games", min=1, help="Games per matchup for --check-policy.")
+WORKERS = typer.Option(0, "--workers", "-w", min=0, help="Processes for --check-policy (0, the default: all cores).")
 MIN = typer.Option(MIN_GAMES, "--min-games", min=1, help="Fewer games than this: a rate is flagged and not ranked.")
 
 
@@ -58,9 +65,20 @@ def _render(result: ReportResult, as_json: bool) -> None:
 
 
 def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: Path, as_json: bool,
-         field: Optional[str] = None, min_games: int = MIN_GAMES) -> None:
+         field: Optional[str] = None, min_games: int = MIN_GAMES, examples: bool = False,
+         check_policy: Optional[str] = None, check_games: int = 30, workers: int = 0) -> None:
     try:
-        result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games)
+        if check_policy:
+            with Progress(TextColumn("[bold]checking with " + escape(check_policy)), BarColumn(),
+                          MofNCompleteColumn(), TextColumn("games"), TimeRemainingColumn(), console=err,
+                          transient=True) as bar:
+                task = bar.add_task("check", total=None)
+                result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
+                                     examples=examples, check_policy=check_policy, check_games=check_games,
+                                     workers=workers, progress=lambda n: bar.advance(task, n))
+        else:
+            result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
+                                 examples=examples)
     except ReportError as exc:
         fail(escape(exc.message), escape(exc.hint) if exc.hint else None, code=exc.code)
     _render(result, as_json)
@@ -68,14 +86,16 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
 
 @app.command("winrate")
 def winrate(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, field: Optional[str] = FIELD,
-            out_dir: Path = OUT, as_json: bool = JSON) -> None:
+            out_dir: Path = OUT, examples: bool = EXAMPLES, check_policy: Optional[str] = CHECK,
+            check_games: int = CHECK_GAMES, workers: int = WORKERS, as_json: bool = JSON) -> None:
     """Matchup matrix (Wilson 95% intervals), win rate against a field, splits by first Edge and policy.
 
     Examples:
       mythos report winrate --db mythos.duckdb
       mythos report winrate --field "Leaf Village Team 7=30,Sand Village=20,Hidden Ambush=50"
     """
-    _run("winrate", db, run, deck, out_dir, as_json, field=field)
+    _run("winrate", db, run, deck, out_dir, as_json, field=field, examples=examples, check_policy=check_policy,
+         check_games=check_games, workers=workers)
 
 
 @app.command("mulligan")
@@ -113,7 +133,8 @@ def cards(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, o
 @app.command("prep")
 def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="The deck to prepare."),
          db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, field: Optional[str] = FIELD,
-         out_dir: Path = OUT, min_games: int = MIN, as_json: bool = JSON) -> None:
+         out_dir: Path = OUT, min_games: int = MIN, examples: bool = EXAMPLES, check_policy: Optional[str] = CHECK,
+         check_games: int = CHECK_GAMES, workers: int = WORKERS, as_json: bool = JSON) -> None:
     """One tournament-prep report (Markdown + self-contained HTML) for one deck against a field.
 
     Examples:
@@ -122,4 +143,31 @@ def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="Th
     """
     if deck_arg and deck and deck_arg != deck:
         fail(f"two decks given: {escape(deck_arg)!r} and --deck {escape(deck)!r}", "give one", code=2)
-    _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games)
+    _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games, examples=examples,
+         check_policy=check_policy, check_games=check_games, workers=workers)
+
+
+@app.command("compare")
+def compare(deck_a: str = typer.Argument(..., metavar="DECK_A", help="The first list (a deck of the run)."),
+            deck_b: Optional[str] = typer.Argument(None, metavar="DECK_B",
+                                                   help="The second list (default: DECK_A again, with --run-b)."),
+            db: Path = DB, run: Optional[str] = RUN,
+            run_b: Optional[str] = typer.Option(None, "--run-b", help="DECK_B's run (default: the same run)."),
+            db_b: Optional[Path] = typer.Option(None, "--db-b", help="DECK_B's database (default: the same file)."),
+            out_dir: Path = OUT, as_json: bool = JSON) -> None:
+    """List A against list B: two decks of a run, or one deck in two runs, side by side on their common opponents, with the difference and its interval.
+
+    Examples:
+
+      mythos report compare "Leaf Village Team 7" "Sand Village"
+
+      mythos report compare leaf --run before --run-b after      # the same deck in two runs
+    """
+    if deck_b is None and run_b is None and db_b is None:
+        fail("give a second deck, or the run of the same deck with --run-b RUN", "e.g. mythos report compare leaf sand")
+    try:
+        result = make_report("compare", db, run=run, deck=deck_a, deck_b=deck_b or deck_a, run_b=run_b, db_b=db_b,
+                             out=out_dir)
+    except ReportError as exc:
+        fail(escape(exc.message), escape(exc.hint) if exc.hint else None, code=exc.code)
+    _render(result, as_json)

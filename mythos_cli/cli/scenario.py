@@ -21,10 +21,13 @@ def run(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List every expectation, not only failures."),
     engine: str = typer.Option("python", "--engine", help="Rules engine to play on: python or core (the Rust core)."),
+    summary: bool = typer.Option(False, "--summary", "-s", help="Counts per folder and the failures only."),
 ) -> None:
     """Run scenario files; exit 1 if any expectation fails, 2 if a file cannot be read.
 
     Example: mythos scenario run tests/scenarios/rules/snapshot_kakashi_kabuto.toml --engine core
+
+    Example: mythos scenario run tests/scenarios --summary
     """
     if engine not in ENGINES:
         fail(f"unknown engine {engine!r}", f"--engine takes {' or '.join(ENGINES)}", code=2)
@@ -40,6 +43,23 @@ def run(
     if as_json:
         print_json([{"file": r.path, "name": r.name, "passed": r.passed, "error": r.error,
                      "checks": [{"what": c.what, "ok": c.ok, "detail": c.detail} for c in r.checks]} for r in results])
+    elif summary:
+        folders: dict[str, list] = {}
+        for r in results:
+            folders.setdefault(str(Path(r.path).parent), []).append(r)
+        table = Table(title="Scenarios by folder")
+        for col, just in (("folder", "left"), ("passed", "right"), ("failed", "right")):
+            table.add_column(col, justify=just, overflow="fold")
+        for folder, rs in sorted(folders.items()):
+            bad = sum(not r.passed for r in rs)
+            table.add_row(escape(folder), str(len(rs) - bad), f"[red]{bad}[/]" if bad else "0")
+        out.print(table)
+        for r in results:
+            if not r.passed:
+                detail = r.error or "; ".join(f"{c.what}: {c.detail}" for c in r.checks if not c.ok)
+                out.print(f"[red]✗[/] {escape(str(r.path))}: {escape(detail)}", highlight=False, soft_wrap=True)
+        passed = sum(r.passed for r in results)
+        err.print(f"{passed} passed, {len(results) - passed} failed")
     else:
         table = Table(title="Scenarios")
         for col in ("result", "scenario", "detail"):

@@ -12,57 +12,92 @@ from rich.table import Table
 
 from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import DeckError
-from mythos_cli.policies import PolicySpecError, make_policy
+from mythos_cli.policies import POLICY_NAMES, PolicySpecError, make_policy
+from mythos_cli.policies.mulligan import MULLIGANS
 from mythos_cli.sim import Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
 from mythos_cli.sim.decks import default_gauntlet, unplayable_cards
+from mythos_cli.sim.runner import DASK_HINT, BackendMissing, require_dask
 from mythos_cli.store import StoreError, open_store
 
 DEFAULT_DB = Path("mythos.duckdb")
+POLICY_HELP = f"Choices: {', '.join(POLICY_NAMES)}; parameters after a colon, e.g. lookahead:sims=24."
+MULLIGAN_HELP = f"Mulligan rule for every player: {', '.join(MULLIGANS)} (default: each policy's own)."
+WORKERS_HELP = "Processes (0, the default: all cores)."
+QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar or hints on stderr; results and errors only.")
+# deck inputs that could not be read at all (exit 2, as in `mythos validate`); an illegal list is exit 1
+UNREADABLE = {"missing", "directory", "unreadable", "too-large", "empty", "not-text", "binary"}
 
 
 def _deck_error(exc: DeckError) -> None:
     for p in exc.problems[:8]:
         err.print(f"[red]{p.location or exc.source}[/]: {p.message}" + (f"  [yellow]→ {p.hint}[/]" if p.hint else ""),
                   highlight=False)
+    if any(p.code in UNREADABLE for p in exc.problems):
+        fail(f"cannot read the deck {exc.source or ''}: nothing was simulated",
+             "check the path (`mythos validate FILE` says what is wrong)", code=2)
     fail(f"deck {exc.source or ''} is not a legal Mythos deck: nothing was simulated",
          "fix the list (`mythos validate FILE` explains every problem)", code=1)
 
 
-def _progress() -> Progress:
+def _progress(quiet: bool = False) -> Progress:
     return Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-                    TextColumn("{task.fields[rate]:>7} games/s"), TimeRemainingColumn(), console=err, transient=False)
+                    TextColumn("{task.fields[rate]:>7} games/s"), TimeRemainingColumn(), console=err, transient=False,
+                    disable=quiet)
 
 
 def simulate(
-    decks: list[str] = typer.Argument(None, help="Deck files (or deck codes) to study. Default: every sample deck."),
+    decks: list[str] = typer.Argument(None, metavar="DECK",
+                                      help="Deck files (or deck codes) to study. Default: every sample deck."),
     vs: list[str] = typer.Option(None, "--vs", help="Opponent deck(s); repeat the option."),
     gauntlet: Optional[Path] = typer.Option(None, "--gauntlet", help="A folder of opponent decks. Default: the sample decks."),
     games: int = typer.Option(100, "--games", "-n", min=1, help="Games per matchup (seats alternate)."),
-    policy: str = typer.Option("greedy", "--policy", help="Policy for both players, e.g. greedy, lookahead:sims=50."),
-    policy_a: Optional[str] = typer.Option(None, "--policy-a", help="Policy of the studied decks."),
-    policy_b: Optional[str] = typer.Option(None, "--policy-b", help="Policy of the opponents."),
-    mulligan: Optional[str] = typer.Option(None, "--mulligan", help="keep, heuristic or always (default: the policy's)."),
+    policy: str = typer.Option("greedy", "--policy", help="Player for both sides. " + POLICY_HELP),
+    policy_a: Optional[str] = typer.Option(None, "--policy-a", help="Player of the studied decks (same choices)."),
+    policy_b: Optional[str] = typer.Option(None, "--policy-b", help="Player of the opponents (same choices)."),
+    mulligan: Optional[str] = typer.Option(None, "--mulligan", help=MULLIGAN_HELP),
     seed: int = typer.Option(1, "--seed", help="Run seed: same seed, same games, whatever --workers is."),
-    workers: int = typer.Option(0, "--workers", "-w", help="Processes (default: all cores)."),
+    workers: int = typer.Option(0, "--workers", "-w", min=0, help=WORKERS_HELP),
     db: Path = typer.Option(DEFAULT_DB, "--db", help="DuckDB file to store the run in."),
     run_name: Optional[str] = typer.Option(None, "--run-name", help="A name (id) for the run."),
     mirrors: bool = typer.Option(False, "--mirrors", help="Also play each deck against itself."),
+    round_robin: bool = typer.Option(False, "--round-robin",
+                                     help="Play the given decks against each other, each pair once."),
     resume: Optional[str] = typer.Option(None, "--resume", help="Finish an interrupted run (same results)."),
     backend: str = typer.Option("local", "--backend", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, tcp://HOST:PORT."),
     batch_size: int = typer.Option(50, "--batch-size", min=1, help="Games per stored batch."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    quiet: bool = QUIET,
 ) -> None:
     """Play many games between decks and store every game in DuckDB.
 
+    The default player, greedy, is the fastest and the weakest but one (benchmarks/ladder.md: lookahead beats it 82%, each archetype about 65%). Figures depend on the player, so every report names it; --policy lookahead is stronger and slower.
+
     Examples:
-      mythos simulate                                    # the sample decks against each other
+
+      mythos simulate                       # the sample decks against each other
+
       mythos simulate my-deck.txt --games 500 --workers 2
-      mythos simulate my-deck.txt --vs rival.txt --policy-a lookahead --policy-b greedy
+
+      mythos simulate my-deck.txt --vs rival.txt --policy lookahead
+
+      mythos simulate --round-robin a.txt b.txt c.txt   # each pair once
+
       mythos simulate --resume run-20261129-101500-123
     """
     if backend not in ("local", "dask"):
         fail(f"unknown backend {backend!r}", "use --backend local or --backend dask", code=2)
+    if backend == "dask":
+        try:
+            require_dask()
+        except BackendMissing as exc:
+            fail(str(exc), DASK_HINT, code=2)
+    if round_robin and (vs or gauntlet is not None):
+        fail("--round-robin plays the given decks against each other: it takes no --vs or --gauntlet",
+             "drop --vs/--gauntlet, or drop --round-robin", code=2)
+    if round_robin and (policy_a or policy_b) and (policy_a or policy) != (policy_b or policy):
+        fail("a round robin plays every deck with the same player", "use --policy, not --policy-a/--policy-b",
+             code=2)
     workers = workers or os.cpu_count() or 1
     try:
         store = open_store(db)
@@ -86,7 +121,8 @@ def simulate(
                     fail(f"--gauntlet {gauntlet}: not a folder of deck lists", code=2)
                 try:
                     studied_specs = load_specs(list(decks) if decks else default_gauntlet())
-                    opp_refs = list(vs) if vs else ([str(gauntlet)] if gauntlet else default_gauntlet())
+                    opp_refs = (list(decks) if round_robin and decks else list(vs) if vs
+                                else [str(gauntlet)] if gauntlet else default_gauntlet())
                     opp_specs = load_specs(opp_refs)
                 except DeckError as exc:
                     _deck_error(exc)
@@ -101,17 +137,18 @@ def simulate(
                 studied = sorted({index[(s.name, s.cards, s.missions)] for s in studied_specs})
                 opponents = sorted({index[(s.name, s.cards, s.missions)] for s in opp_specs})
                 config = RunConfig(decks=all_specs, opponents=opponents, studied=studied, games=games, policy_a=pa,
-                                   policy_b=pb, mulligan=mulligan, seed=seed, mirrors=mirrors, batch_size=batch_size)
+                                   policy_b=pb, mulligan=mulligan, seed=seed, mirrors=mirrors, batch_size=batch_size,
+                                   round_robin=round_robin)
                 if not config.plan():
                     fail("no matchups: every deck is its own only opponent", "add --mirrors or more decks", code=2)
-                for name, cards in unplayable_cards(all_specs).items():
+                for name, cards in unplayable_cards(all_specs).items() if not quiet else ():
                     err.print(f"[yellow]warning:[/] {name}: {len(cards)} card(s) with effects the engine cannot play yet "
                               f"(played as vanilla): {', '.join(cards[:6])}{' …' if len(cards) > 6 else ''}")
                 run_id = new_run_id(run_name)
                 start_run(store, config, run_id, run_name or run_id)
             planned = sum(len(b) for b in config.batches())
             already = planned - sum(len(b) for i, b in enumerate(config.batches()) if i not in store.done_batches(run_id))
-            with _progress() as bar:
+            with _progress(quiet) as bar:
                 import time
 
                 t0 = time.perf_counter()
@@ -141,7 +178,8 @@ def simulate(
         table.add_row(r.matchup, str(r.games), f"{100 * r.win_rate:.1f}%", f"{100 * r.low:.1f}–{100 * r.high:.1f}%",
                       str(r.ties_by_edge))
     out.print(table)
-    err.print(f"stored in {db} as run {run_id}; next: mythos report winrate --db {db} --run {run_id}")
+    if not quiet:
+        err.print(f"stored in {db} as run {run_id}; next: mythos report winrate --db {db} --run {run_id}")
 
 
 db_app = typer.Typer(help="Inspect and manage the simulation database.", no_args_is_help=True)
@@ -158,18 +196,33 @@ DB_OPT = typer.Option(DEFAULT_DB, "--db", help="DuckDB file.")
 
 
 @db_app.command("runs")
-def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json")) -> None:
-    """List the runs in a database.  Example: mythos db runs --db mythos.duckdb"""
+def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", help="Every column, as JSON.")) -> None:
+    """List the runs in a database: whole run ids, status, games, players and decks.
+
+    Example: mythos db runs --db mythos.duckdb
+    """
+    from mythos_cli.store.read import run_decks
+
     with _open(db) as store:
         df = store.runs()
+        decks = run_decks(store)
     if as_json:
-        print_json(df.to_dicts())
+        print_json([r | decks.get(r["run_id"], {}) for r in df.to_dicts()])
         return
-    table = Table(title=f"runs in {db}")
-    for c in df.columns:
-        table.add_column(c)
-    for row in df.iter_rows():
-        table.add_row(*[str(v) for v in row])
+    table = Table(title=f"runs in {db}", title_justify="left")
+    table.add_column("run", no_wrap=True, style="bold")
+    table.add_column("status")
+    table.add_column("games", justify="right")
+    table.add_column("players", overflow="fold")
+    table.add_column("decks (studied vs opponents)", overflow="fold", ratio=1)
+    for r in df.iter_rows(named=True):
+        d = decks.get(r["run_id"], {})
+        studied, opps = d.get("studied", []), d.get("opponents", [])
+        pa, pb = (str(r["policy_a"] or "").split(":")[0], str(r["policy_b"] or "").split(":")[0])
+        who = "round robin: " + ", ".join(studied) if studied == opps else \
+            f"{', '.join(studied)} vs {', '.join(opps)}"
+        table.add_row(str(r["run_id"]), str(r["status"]), f"{r['stored_games']}/{r['planned_games']}",
+                      pa if pa == pb else f"{pa} vs {pb}", who)
     out.print(table)
 
 

@@ -1,7 +1,7 @@
 """A round-robin ladder between policies, rated with a Bradley-Terry model.
 
 Every pair of policies plays every ordered pair of decks from both seats, so seat and deck
-advantages cancel. Ratings come from a binomial GLM (statsmodels) on the pairwise results,
+advantages cancel. Ratings come from a binomial GLM (logit link, fitted by IRLS) on the pairwise results,
 with half a win and half a loss added to every pair so that a clean sweep still has a finite
 rating; they are shown on the Elo scale (400 / ln 10 per logit) with 95% intervals.
 """
@@ -107,7 +107,7 @@ def run_ladder(decks: Sequence[GameDeck], specs: Sequence[str], games: int, seed
 
 def bradley_terry(players: list[str], pairwise: dict[tuple[str, str], tuple[int, int]]) -> list[Rating]:
     """Fit strengths with a binomial GLM; the first player is the anchor (rating 0)."""
-    import statsmodels.api as sm
+    from mythos_cli.stats import logistic_fit
 
     rows, wins, trials = [], [], []
     for i, j in itertools.combinations(range(len(players)), 2):
@@ -129,12 +129,9 @@ def bradley_terry(players: list[str], pairwise: dict[tuple[str, str], tuple[int,
         totals[p][1] += n
     if not rows:
         return [Rating(p, 0.0, float("nan"), float("nan"), totals[p][1], totals[p][0]) for p in players]
-    X = np.array(rows)
-    y = np.array(wins) / np.array(trials)
-    model = sm.GLM(y, X, family=sm.families.Binomial(), var_weights=np.array(trials))
-    fit = model.fit()
-    ci = fit.conf_int(0.05)
+    params, ci = logistic_fit(np.array(rows), np.array(wins), np.array(trials))
     out = [Rating(players[0], 0.0, 0.0, 0.0, totals[players[0]][1], totals[players[0]][0])]
     for k, p in enumerate(players[1:]):
-        out.append(Rating(p, fit.params[k] * ELO, ci[k][0] * ELO, ci[k][1] * ELO, totals[p][1], totals[p][0]))
+        out.append(Rating(p, float(params[k] * ELO), float(ci[k][0] * ELO), float(ci[k][1] * ELO), totals[p][1],
+                          totals[p][0]))
     return sorted(out, key=lambda r: -r.elo)

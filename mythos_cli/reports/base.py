@@ -54,18 +54,30 @@ def run_folder(out: Path | str, run_id: str) -> Path:
 
 
 def run_header(rd: RunData) -> Para:
+    from mythos_cli.reports.players import players_line
+
     info = rd.info
-    pol = info.get("policy_a"), info.get("policy_b")
-    policies = pol[0] if pol[0] == pol[1] else f"{pol[0]} (studied decks) vs {pol[1]} (opponents)"
-    mull = info.get("mulligan") or "each policy's own"
     return Para(f"Run `{rd.run_id}` in `{rd.db}`: {rd.games.height} games ({info.get('status')}), "
-                f"{len(rd.decks)} decks, policy {policies}, mulligan rule {mull}, seed {info.get('seed')}, "
-                f"engine {info.get('engine_version')}.")
+                f"{len(rd.decks)} decks, seed {info.get('seed')}, engine {info.get('engine_version')}. "
+                f"**{players_line(rd)}**")
 
 
 def run_preamble(rd: RunData) -> list[Para]:
     """What every report opens with: the run's facts, then any warning about its data."""
     return [run_header(rd)] + [Para(f"**Warning:** {w}") for w in rd.warnings]
+
+
+def examples_table(rd: RunData, pairs: list[tuple[str, str]], limit: int = 5) -> tuple[list[dict], Table]:
+    """The first games each deck lost to each opponent, with the command that replays one."""
+    rows, found = [], []
+    for deck, opp in pairs:
+        games = rd.losses(deck, opp, limit)
+        found.append({"deck": deck, "opponent": opp, "lost_games": games,
+                      "replay": f"mythos replay {rd.run_id} {games[0]} --db {rd.db}" if games else None})
+        rows.append([deck, opp, ", ".join(map(str, games)) or "none lost",
+                     f"mythos replay {rd.run_id} {games[0]}" if games else ""])
+    return found, Table(f"Games to look at: the first losses of each matchup (replay one with mythos replay RUN GAME)",
+                        ["deck", "opponent", "lost games", "replay the first"], rows, left=4)
 
 
 def write_document(doc: Document, folder: Path, stem: str, html: bool = False) -> list[Path]:

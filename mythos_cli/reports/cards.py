@@ -23,8 +23,8 @@ import polars as pl
 from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
-from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct, pp
-from mythos_cli.reports.stats import difference, wilson
+from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, num, pct, pp
+from mythos_cli.reports.stats import difference, family, verdict, wilson
 
 TOP = 8  # cards shown at each end of the plot
 
@@ -58,17 +58,37 @@ def analyse_deck(rd: RunData, deck: str, events: pl.DataFrame, names: dict[str, 
     copies = Counter(rd.decks[deck].cards)
     seats = rd.seats.filter(pl.col("deck") == deck)
     deck_rate = wilson(int(seats["won"].sum()), seats.height)
-    rows = []
+    # played (face up, hidden, as an upgrade or an attachment; a reveal is the same card again): win rate
+    # when the card was played, and the round of its first play
+    played = (rd.events(("played",), [deck]).filter(pl.col("how") != "reveal")
+              .group_by("game_no", "seat", "card").agg(pl.col("round").min().alias("first_round"))
+              .join(seats.select("game_no", "seat", "won"), on=["game_no", "seat"], how="inner")
+              .group_by("card").agg(pl.len().alias("n"), pl.col("won").sum().alias("w"),
+                                    pl.col("first_round").mean().alias("avg_round")))
+    played_by = {r["card"]: r for r in played.iter_rows(named=True)}
+    rows, pairs = [], []
     for r in agg.iter_rows(named=True):
         oh, gd = wilson(r["oh_w"], r["oh_n"]), wilson(r["gd_w"], r["gd_n"])
         gih, gns = wilson(r["gih_w"], r["gih_n"]), wilson(r["gns_w"], r["gns_n"])
+        pairs.append((gih, gns))
+        pl_row = played_by.get(r["card"], {})
         rows.append({
             "card": r["card"], "name": names.get(r["card"], r["card"]), "copies": copies[r["card"]],
             "games_in_deck": r["games"], "deck_win_rate": r["wins"] / r["games"] if r["games"] else None,
             "opening_hand": oh.to_dict(), "drawn_later": gd.to_dict(), "in_hand": gih.to_dict(),
             "never_seen": gns.to_dict(), "improvement_when_drawn": difference(gih, gns).to_dict(),
             "enough_games": gih.games >= min_games and gns.games >= min_games,
+            "played": wilson(pl_row.get("w", 0), pl_row.get("n", 0)).to_dict(),
+            "average_round_played": pl_row.get("avg_round"),
         })
+    # the improvement when drawn is judged for every ranked card at once (Bonferroni over them)
+    judged = [i for i, r in enumerate(rows) if r["enough_games"]]
+    fam = family([(pairs[i][0], pairs[i][1]) for i in judged])
+    for i, d in zip(judged, fam):
+        rows[i]["improvement_when_drawn"].update(ci_family=[d.low, d.high], family_size=len(judged),
+                                                 verdict=verdict(d.low, d.high))
+    for r in rows:
+        r["improvement_when_drawn"].setdefault("verdict", None)
     ranked = sorted((r for r in rows if r["enough_games"]), key=lambda r: -r["in_hand"]["win_rate"])
     if len(ranked) <= 2 * TOP:
         top, bottom = ranked, []
@@ -77,6 +97,21 @@ def analyse_deck(rd: RunData, deck: str, events: pl.DataFrame, names: dict[str, 
     return {"deck": deck, "games": seats.height, "win_rate": deck_rate.to_dict(), "min_games": min_games,
             "cards": sorted(rows, key=lambda r: (not r["enough_games"], -(r["in_hand"]["win_rate"] or 0))),
             "ranked": [r["card"] for r in ranked], "_top": top, "_bottom": bottom}
+
+
+def card_verdicts(a: dict, min_games: int) -> str:
+    """Which cards clearly pull their weight or drag, judged for all ranked cards at once."""
+    ranked = [c for c in a["cards"] if c["enough_games"]]
+    if not ranked:
+        return f"no card has {min_games} games in hand and not seen yet; simulate more games."
+    strong = sorted((c for c in ranked if c["improvement_when_drawn"]["verdict"] == "better"),
+                    key=lambda c: -c["improvement_when_drawn"]["diff"])
+    weak = sorted((c for c in ranked if c["improvement_when_drawn"]["verdict"] == "worse"),
+                  key=lambda c: c["improvement_when_drawn"]["diff"])
+    s = ", ".join(f"{c['name']} ({pp(c['improvement_when_drawn']['diff'], 0)})" for c in strong[:3]) or "none clearly"
+    w = ", ".join(f"{c['name']} ({pp(c['improvement_when_drawn']['diff'], 0)})" for c in weak[:3]) or "none clearly"
+    return (f"pulling their weight (wins more when drawn): {s}; dragging: {w} — judged for the "
+            f"{len(ranked)} cards with enough games at once (Bonferroni).")
 
 
 def _rate(m: dict, min_games: int) -> str:
@@ -104,12 +139,16 @@ def deck_blocks(a: dict, folder: Path, prefix: str, level: int = 2) -> list:
                      str(c["drawn_later"]["games"]), _rate(c["drawn_later"], mg),
                      str(c["in_hand"]["games"]), _rate(c["in_hand"], mg), interval(*c["in_hand"]["ci95"]),
                      str(c["never_seen"]["games"]), _rate(c["never_seen"], mg),
-                     pp(iwd["diff"]), interval(*iwd["ci95"], points=True)])
+                     str(c["played"]["games"]), _rate(c["played"], mg), num(c["average_round_played"], 1),
+                     pp(iwd["diff"]), interval(*iwd.get("ci_family", iwd["ci95"]), points=True)])
     blocks.append(Table("Cards (sorted by win rate in hand; cards short of games last)",
                         ["card", "copies", "OH n", "OH WR", "GD n", "GD WR", "GIH n", "GIH WR", "GIH 95% CI",
-                         "GNS n", "GNS WR", "IWD", "IWD 95% CI"], rows,
+                         "GNS n", "GNS WR", "PL n", "PL WR", "avg round", "IWD", "IWD CI (all cards)"], rows,
                         note=(f"OH: in the opening (kept) hand. GD: drawn later, not in the opening hand. GIH: in "
-                              f"hand (OH or GD). GNS: never seen. IWD: GIH WR − GNS WR. * fewer than {mg} games. "
+                              f"hand (OH or GD). GNS: never seen. PL: played (face up, hidden, as an upgrade or "
+                              f"attachment); avg round: the round of its first play. IWD: GIH WR − GNS WR, with a 95% "
+                              f"interval for all the ranked cards at once (Bonferroni over them; per card where a card "
+                              f"is short of games). * fewer than {mg} games. "
                               f"Every card was in the deck in all {a['games']} games.")))
     return blocks
 
@@ -142,17 +181,10 @@ def report(rd: RunData, out: Path, *, deck: str | None = None, min_games: int = 
                  ["deck", "card", "GIH WR", "GIH n", "IWD"], term_rows, left=2)
     summary = []
     for a in analyses:
-        by = {c["card"]: c for c in a["cards"]}
-        if a["ranked"]:
-            best, worst = by[a["ranked"][0]], by[a["ranked"][-1]]
-            summary.append(f"{a['deck']}: best in hand {best['card']} {best['name']} "
-                           f"({pct(best['in_hand']['win_rate'])}), worst {worst['card']} {worst['name']} "
-                           f"({pct(worst['in_hand']['win_rate'])}).")
-        else:
-            summary.append(f"{a['deck']}: no card has {min_games} games in hand and not seen yet.")
+        summary.append(f"{a['deck']}: " + card_verdicts(a, min_games))
     numbers = {"min_games": min_games,
                "decks": [{k: v for k, v in a.items() if not k.startswith("_")} for a in analyses]}
     return ReportResult("cards", rd.run_id, str(rd.db), numbers, files, summary, [term], list(rd.warnings))
 
 
-__all__ = ["analyse_deck", "card_flags", "deck_blocks", "report"]
+__all__ = ["analyse_deck", "card_flags", "card_verdicts", "deck_blocks", "report"]

@@ -64,6 +64,15 @@ class RunData:
     def deck_names(self) -> list[str]:
         return sorted(self.decks)
 
+    def losses(self, deck: str, opponent: str, limit: int = 5) -> list[int]:
+        """Game numbers of the first games ``deck`` lost to ``opponent`` (for ``mythos replay``)."""
+        from mythos_cli.store.read import losses
+
+        try:
+            return losses(self.store, self.run_id, deck, opponent, limit)
+        except StoreError as exc:
+            raise ReportError(str(exc)) from None
+
     def events(self, events: tuple[str, ...], decks: list[str] | None = None) -> pl.DataFrame:
         try:
             return run_card_events(self.store, self.run_id, events, decks)
@@ -106,6 +115,8 @@ def seat_frame(games: pl.DataFrame) -> pl.DataFrame:
             pl.col(f"score_{o}").alias("opponent_score"),
             pl.col("missions"),
             pl.col("mission_owners"),
+            pl.col("decisions"),
+            pl.col("round_scores_0").list.len().alias("rounds"),
         ))
     return pl.concat(parts).sort("game_no", "seat")
 

@@ -132,6 +132,40 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; padding-bottom: .3em; }
 p.note { color: #59636e; font-size: 0.9em; margin-top: -0.8em; }
 img { max-width: 100%; border: 1px solid #eaeef2; margin: .4em 0 1em; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+th.sortable { cursor: pointer; user-select: none; }
+th.sortable::after { content: " \2195"; color: #8c959f; font-size: .8em; }
+th[aria-sort="ascending"]::after { content: " \2191"; color: #1f2328; }
+th[aria-sort="descending"]::after { content: " \2193"; color: #1f2328; }
+@media (max-width: 640px) { body { margin: 1em auto; font-size: 15px; } table { font-size: .85em; } }
+"""
+
+# Click a column header to sort the table by it (numbers as numbers: "62.5%", "+3.0 pp", "12");
+# a few lines of plain JavaScript, no framework: the page stays one self-contained file.
+_SORT_JS = r"""
+document.querySelectorAll("table.sortable").forEach(function (t) {
+  var heads = t.querySelectorAll("th");
+  heads.forEach(function (th, col) {
+    th.classList.add("sortable");
+    th.addEventListener("click", function () {
+      var rows = Array.prototype.slice.call(t.querySelectorAll("tr")).slice(1);
+      var asc = th.getAttribute("aria-sort") !== "ascending";
+      heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+      function key(r) {
+        var text = r.children[col] ? r.children[col].textContent.trim() : "";
+        var m = text.replace(/\u2212/g, "-").match(/^[+-]?\d+(\.\d+)?/);
+        return m ? parseFloat(m[0]) : text.toLowerCase();
+      }
+      rows.sort(function (a, b) {
+        var x = key(a), y = key(b);
+        if (typeof x !== typeof y) { return typeof x === "number" ? -1 : 1; }
+        return (x < y ? -1 : x > y ? 1 : 0) * (asc ? 1 : -1);
+      });
+      rows.forEach(function (r) { r.parentNode.appendChild(r); });
+    });
+  });
+});
 """
 
 
@@ -156,7 +190,7 @@ def to_html(doc: Document) -> str:
         elif isinstance(b, Bullets):
             body.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in b.items) + "</ul>")
         elif isinstance(b, Table):
-            rows = ["<table>"]
+            rows = ["<div class=\"scroll\"><table class=\"sortable\">"]
             if b.title:
                 rows.append(f"<caption>{_inline(b.title)}</caption>")
             rows.append("<tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in b.columns) + "</tr>")
@@ -164,7 +198,7 @@ def to_html(doc: Document) -> str:
                 cells = "".join(f"<td>{html.escape(str(c))}</td>" if i < b.left else
                                 f"<td class=\"n\">{html.escape(str(c))}</td>" for i, c in enumerate(row))
                 rows.append(f"<tr>{cells}</tr>")
-            rows.append("</table>")
+            rows.append("</table></div>")
             body.append("".join(rows))
             if b.note:
                 body.append(f"<p class=\"note\">{_inline(b.note)}</p>")
@@ -172,5 +206,6 @@ def to_html(doc: Document) -> str:
             data = base64.b64encode(b.path.read_bytes()).decode("ascii")
             body.append(f"<img alt=\"{html.escape(b.alt)}\" src=\"data:image/png;base64,{data}\">")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{html.escape(doc.title)}</title><style>{_CSS}</style></head>\n<body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
+            + "\n".join(body) + f"\n<script>{_SORT_JS}</script>\n</body></html>\n")

@@ -30,8 +30,11 @@ from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import CHEAP_COST, MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct, pp
-from mythos_cli.reports.stats import ALPHA, Diff, Rate, difference, wilson
+from mythos_cli.reports.stats import ALPHA, Diff, Rate, difference, family, verdict, wilson
 
+# A rule that mulligans most hands is offered only when its gain is at least this much even at the
+# low end of its (Bonferroni) interval: ours, a point of win rate, about what a player notices.
+MOSTLY_MULLIGAN_GAIN = 0.01
 SUGGEST = ("run `mythos simulate … --mulligan keep` (every dealt hand is played) or `--mulligan always` (every "
            "opening hand is a fresh random hand): then every game shows how a random hand plays, and the report "
            "can learn which hands to throw back")
@@ -135,15 +138,20 @@ def analyse_deck(rd: RunData, deck: str, hands: pl.DataFrame, names: dict[str, s
         by_total.append({"total_cost": label, "from": a, "to": b, **_rate_of(part).to_dict()})
 
     # key cards: win rate with the card in the kept hand against without it
-    key = []
+    key, pairs = [], []
     for card in sorted({c for c in rd.decks[deck].cards}):
         has = seats.filter(pl.col("hand").list.contains(card))
         hasnt = seats.filter(~pl.col("hand").list.contains(card))
         a, b = _rate_of(has), _rate_of(hasnt)
         d = difference(a, b)
+        pairs.append((a, b))
         key.append({"card": card, "name": names.get(card, card), "in_opening_hand": a.to_dict(),
                     "not_in_opening_hand": b.to_dict(), "difference": d.to_dict(),
                     "enough_games": a.games >= min_games and b.games >= min_games})
+    # judged all at once: a card "clearly" better in the opening hand holds for the whole list
+    judged = [i for i, k in enumerate(key) if k["enough_games"]]
+    for i, d in zip(judged, family([pairs[i] for i in judged])):
+        key[i]["difference"].update(ci_family=[d.low, d.high], family_size=len(judged), verdict=verdict(d.low, d.high))
     ranked = sorted((k for k in key if k["enough_games"]), key=lambda k: -k["difference"]["diff"])
     key_cards = {"best": ranked[:3], "worst": [k for k in ranked[::-1][:3] if k not in ranked[:3]]}
 
@@ -205,7 +213,10 @@ def recommend(random_hand: pl.DataFrame, deck, names: dict[str, str], min_games:
         rules.append(Rule(text, kind, keep, throw, p, w * d.value, w * d.low, w * d.high))
     rules.sort(key=lambda r: -r.gain)
     base = {**base, "rules_tested": m, "candidates": [r.to_dict() for r in rules[:5]]}
-    sure = [r for r in rules if r.low > 0]
+    # a rule that throws most hands back changes most games: its gain must clear the noise of
+    # treating every mulligan as a fresh random hand, not only 0
+    sure = [r for r in rules if r.low > 0 and (r.keep_share >= 0.5 or r.low >= MOSTLY_MULLIGAN_GAIN)]
+    noisy = [r for r in rules if r.low > 0 and r not in sure]
     if sure:
         best = sure[0]
         return {**base, "status": "rule", "rule": best.to_dict(),
@@ -220,6 +231,15 @@ def recommend(random_hand: pl.DataFrame, deck, names: dict[str, str], min_games:
                 "text": (f"No rule could be judged: every rule left fewer than {min_games} random-hand games on "
                          f"one side. To learn one, {SUGGEST}.")}
     best = rules[0]
+    if noisy:
+        n0 = noisy[0]
+        return {**base, "status": "keep_all", "rule": n0.to_dict(),
+                "short": "keep every hand (the only rules that look better mulligan most hands for a gain inside "
+                         "the noise)",
+                "text": (f"Keep every hand. \"{n0.text}\" would mulligan {pct(1 - n0.keep_share, 0)} of hands for "
+                         f"{pp(n0.gain)} (95% CI {interval(n0.low, n0.high, points=True)} pp): a rule that throws "
+                         f"most hands back is offered only when its gain is at least "
+                         f"{pp(MOSTLY_MULLIGAN_GAIN, 0)} at the low end of its interval.")}
     return {**base, "status": "keep_all", "rule": best.to_dict(),
             "short": f"keep every hand (no rule of the {m} tried is clearly better)",
             "text": (f"Keep every hand: no rule of the {m} tried beats it with confidence. The best candidate, "
@@ -228,9 +248,12 @@ def recommend(random_hand: pl.DataFrame, deck, names: dict[str, str], min_games:
 
 
 def _panel_series(rows: list[dict], label_key: str) -> dict:
+    """A panel's bars; the colour intervals hold for all its bars at once (Bonferroni over them)."""
+    m = max(1, sum(1 for r in rows if r["games"]))
+    fam = [wilson(r["wins"], r["games"], ALPHA / m) for r in rows]
     return {"labels": [str(r[label_key]) for r in rows], "rates": [r["win_rate"] for r in rows],
             "lows": [r["ci95"][0] for r in rows], "highs": [r["ci95"][1] for r in rows],
-            "ns": [r["games"] for r in rows]}
+            "ns": [r["games"] for r in rows], "family": ([f.low for f in fam], [f.high for f in fam])}
 
 
 def deck_blocks(a: dict, folder: Path, prefix: str, min_games: int, level: int = 2) -> list:
@@ -242,7 +265,11 @@ def deck_blocks(a: dict, folder: Path, prefix: str, min_games: int, level: int =
         {"labels": ["kept", "mulliganed"], "rates": [kept_r.rate, mull_r.rate], "lows": [kept_r.low, mull_r.low],
          "highs": [kept_r.high, mull_r.high], "ns": [kept_r.games, mull_r.games]},
         _panel_series(a["by_cheap_plays"], "cheap_plays"), _panel_series(a["by_total_cost"], "total_cost"),
-        value.rate if value.games else None, folder / f"{prefix}-{slug(deck)}.png")
+        # the random-hand line only where it rests on enough games (as the keep rule does), with its interval
+        (value.rate, value.low, value.high, value.games) if value.games >= 2 * min_games else None,
+        folder / f"{prefix}-{slug(deck)}.png",
+        note=None if value.games >= 2 * min_games else
+        f"no random-hand line: {value.games} random-hand games (a line needs {2 * min_games})")
     rules = ", ".join(f"{p}: {v['mulligan_rule']} ({pct(v['mulligan_share'], 0)} mulliganed)"
                       for p, v in a["policies"].items())
     d = a["kept_minus_mulliganed"]
@@ -269,12 +296,16 @@ def deck_blocks(a: dict, folder: Path, prefix: str, min_games: int, level: int =
     kc = a["key_cards"]["best"] + a["key_cards"]["worst"]
     if kc:
         blocks.append(Table("Key cards in the opening hand (largest differences)",
-                            ["card", "in hand: n", "win rate", "not in hand: n", "win rate", "difference", "95% CI"],
+                            ["card", "in hand: n", "win rate", "not in hand: n", "win rate", "difference", "95% CI",
+                             "verdict"],
                             [[f"{k['card']} {k['name']}", str(k["in_opening_hand"]["games"]),
                               pct(k["in_opening_hand"]["win_rate"]), str(k["not_in_opening_hand"]["games"]),
                               pct(k["not_in_opening_hand"]["win_rate"]), pp(k["difference"]["diff"]),
-                              interval(*k["difference"]["ci95"], points=True)] for k in kc],
-                            note=f"Cards with at least {min_games} games on each side; Newcomb intervals."))
+                              interval(*k["difference"]["ci_family"], points=True),
+                              k["difference"]["verdict"]] for k in kc],
+                            note=f"Cards with at least {min_games} games on each side; Newcomb intervals for all "
+                                 f"{kc[0]['difference']['family_size']} such cards at once (Bonferroni), so a "
+                                 "'better' or 'worse' holds for the whole list."))
     cands = a["recommendation"]["candidates"]
     if cands:
         blocks.append(Table(f"Best keep rules among the {a['recommendation']['rules_tested']} tried "

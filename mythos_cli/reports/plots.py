@@ -59,21 +59,22 @@ def matrix_heatmap(decks: Sequence[str], cells: dict, path: Path, title: str) ->
     for i, a in enumerate(decks):
         for j, b in enumerate(decks):
             cell = cells.get((a, b))
-            if cell is not None and not cell[4] and cell[3] > 0:
+            # coloured only when the interval is clear of 50%: grey says "no verdict" (or not played)
+            if cell is not None and not cell[4] and cell[3] > 0 and (cell[1] > 0.5 or cell[2] < 0.5):
                 grid[i, j] = cell[0]
-    cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#eeeeee")
+    cmap = matplotlib.colormaps["RdYlGn"].with_extremes(bad="#e6e6e6")
     im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=TwoSlopeNorm(0.5, 0.0, 1.0))
     for i, a in enumerate(decks):
         for j, b in enumerate(decks):
             cell = cells.get((a, b))
             if cell is None or cell[3] == 0:
-                text, color = ("mirror\n50%" if a == b else "not\nplayed"), "#555555"
+                text, color = ("mirror\nnot played" if a == b else "not\nplayed"), "#555555"
             elif cell[4]:
                 text, color = f"50%\nmirror\nn={cell[3]}", "#333333"
             else:
                 rate, low, high, n, _ = cell
                 text = f"{100 * rate:.0f}%\n{100 * low:.0f}–{100 * high:.0f}\nn={n}"
-                color = "white" if abs(rate - 0.5) > 0.28 else "black"
+                color = "white" if abs(rate - 0.5) > 0.3 and (low > 0.5 or high < 0.5) else "black"
             ax.text(j, i, text, ha="center", va="center", fontsize=8.5, color=color, linespacing=1.15)
     labels = [_wrap(d, 16) for d in decks]
     ax.set_xticks(range(k), labels, rotation=35, ha="right", fontsize=9)
@@ -82,7 +83,7 @@ def matrix_heatmap(decks: Sequence[str], cells: dict, path: Path, title: str) ->
     ax.set_ylabel("deck (row wins this share)")
     ax.set_title(title, fontsize=11)
     cbar = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
-    cbar.set_label("win rate of the row deck")
+    cbar.set_label("win rate of the row deck (grey: the interval spans 50%)")
     cbar.ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
     return _save(fig, path)
 
@@ -96,9 +97,8 @@ def rate_bars(labels: Sequence[str], rates, lows, highs, ns, path: Path, title: 
     ax = fig.add_subplot()
     r, err = _errs(rates, lows, highs)
     y = np.arange(n)[::-1]
-    if colors is None:
-        colors = [WIN if (not math.isnan(x) and x >= (reference if reference is not None else 0.5)) else LOSS
-                  for x in r]
+    if colors is None:  # green/red only when the interval is clear of the reference, grey otherwise
+        colors = clear_colors(lows, highs, reference if reference is not None else 0.5)
     ax.barh(y, np.nan_to_num(r), color=colors, alpha=0.85, height=0.65)
     ax.errorbar(r, y, xerr=err, fmt="none", ecolor="#222222", capsize=3, lw=1)
     for yi, ri, hi, ni in zip(y, r, np.asarray(r) + err[1], ns):
@@ -118,17 +118,35 @@ def rate_bars(labels: Sequence[str], rates, lows, highs, ns, path: Path, title: 
     return _save(fig, path)
 
 
-def _group_panel(ax, labels, rates, lows, highs, ns, title, reference=None, reference_label=""):
+def clear_colors(lows, highs, reference: float) -> list[str]:
+    """Green: the interval is above ``reference``; red: below; grey: it spans it (no verdict)."""
+    out = []
+    for lo, hi in zip(lows, highs):
+        if _nan(lo) or _nan(hi):
+            out.append(MUTED)
+        else:
+            out.append(WIN if lo > reference else LOSS if hi < reference else MUTED)
+    return out
+
+
+def _group_panel(ax, labels, rates, lows, highs, ns, title, reference=None, reference_label="", family=None):
+    """Bars with intervals; against a reference ``(rate, low, high, n)``, coloured by whether the
+    interval is clear of it, and the reference drawn as a line with its own interval as a band."""
     r, err = _errs(rates, lows, highs)
     x = np.arange(len(labels))
-    ax.bar(x, np.nan_to_num(r), color=NEUTRAL, alpha=0.85, width=0.65)
+    ref = reference[0] if isinstance(reference, tuple) else reference
+    colors = clear_colors(*(family or (lows, highs)), ref) if ref is not None and not _nan(ref) else NEUTRAL
+    ax.bar(x, np.nan_to_num(r), color=colors, alpha=0.85, width=0.65)
     ax.errorbar(x, r, yerr=err, fmt="none", ecolor="#222222", capsize=3, lw=1)
     for xi, ni in zip(x, ns):
         if not ni:
             ax.text(xi, 0.03, "no games", ha="center", fontsize=8, color="#555555")
-    if reference is not None and not _nan(reference):
-        ax.axhline(reference, color="#c44e52", ls="--", lw=1.2,
-                   label=f"{reference_label} {100 * reference:.0f}%".strip())
+    if ref is not None and not _nan(ref):
+        n_ref = f", n={reference[3]}" if isinstance(reference, tuple) else ""
+        ax.axhline(ref, color="#444444", ls="--", lw=1.2,
+                   label=f"{reference_label} {100 * ref:.0f}%{n_ref}".strip())
+        if isinstance(reference, tuple):
+            ax.axhspan(reference[1], reference[2], color="#444444", alpha=0.12, lw=0)
         ax.legend(loc="upper right", fontsize=7.5, framealpha=0.9)
     ax.set_xticks(x, [f"{lb}\nn={ni}" for lb, ni in zip(labels, ns)], fontsize=8.5)
     ax.set_ylim(0, 1)
@@ -137,11 +155,12 @@ def _group_panel(ax, labels, rates, lows, highs, ns, title, reference=None, refe
     ax.grid(axis="y", alpha=0.3)
 
 
-def mulligan_panel(deck: str, keep_mull: dict, cheap: dict, total: dict, mulligan_value: float | None,
-                   path: Path) -> Path:
+def mulligan_panel(deck: str, keep_mull: dict, cheap: dict, total: dict, mulligan_value: tuple | None,
+                   path: Path, note: str | None = None) -> Path:
     """Keep vs mulligan, then win rate by cheap plays and by total cost of the opening hand.
 
-    Each dict: ``labels, rates, lows, highs, ns``."""
+    Each dict: ``labels, rates, lows, highs, ns``; ``mulligan_value`` is the random-hand win rate
+    ``(rate, low, high, n)`` (None: too few games to draw it)."""
     fig = Figure(figsize=(13, 4.2), layout="constrained")
     axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [0.7, 1.2, 1.2]})
     ref_label = "a random hand wins" if mulligan_value is not None else ""
@@ -149,12 +168,12 @@ def mulligan_panel(deck: str, keep_mull: dict, cheap: dict, total: dict, mulliga
                  keep_mull["ns"], "kept vs mulliganed (observed)")
     axes[0].set_ylabel("win rate (95% interval)")
     _group_panel(axes[1], cheap["labels"], cheap["rates"], cheap["lows"], cheap["highs"], cheap["ns"],
-                 "by cheap plays in the opening hand", mulligan_value, ref_label)
+                 "by cheap plays in the opening hand", mulligan_value, ref_label, cheap.get("family"))
     axes[1].set_xlabel("cards of cost ≤ 2 in the kept hand")
     _group_panel(axes[2], total["labels"], total["rates"], total["lows"], total["highs"], total["ns"],
-                 "by total cost of the opening hand", mulligan_value, ref_label)
+                 "by total cost of the opening hand", mulligan_value, ref_label, total.get("family"))
     axes[2].set_xlabel("sum of the 5 cards' costs")
-    fig.suptitle(f"{deck}: mulligans and opening hands", fontsize=12)
+    fig.suptitle(f"{deck}: mulligans and opening hands" + (f" ({note})" if note else ""), fontsize=12)
     return _save(fig, path)
 
 
@@ -230,7 +249,8 @@ def cards_panel(deck: str, top: list[dict], bottom: list[dict], deck_rate: float
     ys = np.array([yi for yi, _ in real])
     # dots and whiskers on a zoomed axis: bars from 0% would squash the differences that matter
     ax.errorbar(rr, ys, xerr=err, fmt="none", ecolor="#555555", capsize=2.5, lw=0.9)
-    ax.scatter(rr, ys, c=[WIN if v >= deck_rate else LOSS for v in rr], s=36, zorder=3)
+    ax.scatter(rr, ys, c=clear_colors([g["ci95"][0] for g in gih], [g["ci95"][1] for g in gih], deck_rate), s=36,
+               zorder=3)
     ax.axvline(deck_rate, color="#444444", ls="--", lw=1)
     ax.text(deck_rate, n - 0.3, f" deck {100 * deck_rate:.0f}%", fontsize=8, va="bottom")
     lows, highs = rr - err[0], rr + err[1]
@@ -243,15 +263,40 @@ def cards_panel(deck: str, top: list[dict], bottom: list[dict], deck_rate: float
     ax.grid(axis="x", alpha=0.3)
     ax = axes[1]
     iwd = [r["improvement_when_drawn"] for _, r in real]
-    d, derr = _errs([v["diff"] for v in iwd], [v["ci95"][0] for v in iwd], [v["ci95"][1] for v in iwd])
-    ax.barh(ys, d, color=[WIN if v >= 0 else LOSS for v in d], alpha=0.85, height=0.65)
+    ci = [v.get("ci_family", v["ci95"]) for v in iwd]  # the intervals for all ranked cards at once
+    d, derr = _errs([v["diff"] for v in iwd], [c[0] for c in ci], [c[1] for c in ci])
+    ax.barh(ys, d, color=clear_colors([c[0] for c in ci], [c[1] for c in ci], 0.0), alpha=0.85, height=0.65)
     ax.errorbar(d, ys, xerr=derr, fmt="none", ecolor="#222222", capsize=2.5, lw=0.9)
     ax.axvline(0, color="#444444", lw=1)
     ax.xaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("improvement when drawn: in hand − never seen (pp)")
+    ax.set_xlabel("improvement when drawn: in hand − never seen (intervals for all cards at once)")
     ax.grid(axis="x", alpha=0.3)
     if bottom:
         axes[0].axhline(y[len(top)], color="#bbbbbb", lw=0.8, ls=":")
         axes[1].axhline(y[len(top)], color="#bbbbbb", lw=0.8, ls=":")
     fig.suptitle(f"{deck}: best and worst cards (at least {min_games} games in hand and not seen)", fontsize=12)
+    return _save(fig, path)
+
+
+def diff_bars(labels: Sequence[str], diffs, lows, highs, ns, path: Path, title: str,
+              xlabel: str = "difference in win rate (points), 95% interval") -> Path:
+    """Horizontal bars of differences from 0 with their intervals: green/red only when clear of 0."""
+    n = len(labels)
+    fig = Figure(figsize=(8.5, max(2.2, 0.42 * n + 1.3)), layout="constrained")
+    ax = fig.add_subplot()
+    d, err = _errs(diffs, lows, highs)
+    y = np.arange(n)[::-1]
+    ax.barh(y, np.nan_to_num(d), color=clear_colors(lows, highs, 0.0), alpha=0.85, height=0.65)
+    ax.errorbar(d, y, xerr=err, fmt="none", ecolor="#222222", capsize=3, lw=1)
+    for yi, di, ni in zip(y, d, ns):
+        if not math.isnan(di):
+            ax.text(1.02, yi, f"{100 * di:+.0f} pp  n={ni}", va="center", fontsize=8,
+                    transform=ax.get_yaxis_transform())
+    ax.axvline(0, color="#444444", lw=1)
+    ax.set_yticks(y, [_wrap(lb, 40) for lb in labels], fontsize=8.5)
+    ax.set_xlim(-1, 1)
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=11)
+    ax.grid(axis="x", alpha=0.3)
     return _save(fig, path)

@@ -17,16 +17,19 @@ from mythos_cli.reports import cards as cards_report
 from mythos_cli.reports import curve as curve_report
 from mythos_cli.reports import mulligan as mulligan_report
 from mythos_cli.reports import plots
-from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
-from mythos_cli.reports.data import (CHEAP_COST, MIN_GAMES, RunData, card_facts, mission_name,
+from mythos_cli.reports.base import ReportResult, examples_table, run_folder, run_preamble, write_document
+from mythos_cli.reports.data import (CHEAP_COST, MIN_GAMES, ReportError, RunData, card_facts, mission_name,
                                      parse_field, resolve_deck, slug)
 from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, num, pct, pp
-from mythos_cli.reports.stats import difference, wilson
-from mythos_cli.reports.winrate import field_rate, matrix, missing_field_error
+from mythos_cli.reports.stats import difference, family, verdict, wilson
+from mythos_cli.reports.winrate import deck_field, field_rate, field_text, matrix, missing_field_error
 
 
-def mission_picks(rd: RunData, deck: str) -> list[dict]:
-    """Win rate of the deck with each of its own missions in play, and without it."""
+def mission_picks(rd: RunData, deck: str, min_games: int = MIN_GAMES) -> list[dict]:
+    """Win rate of the deck with each of its own missions in play, and without it.
+
+    A mission is judged only with ``min_games`` games on each side, and the judged missions
+    together (Bonferroni): "better" or "worse" means the interval of the difference is clear of 0."""
     seats = rd.seats.filter(pl.col("deck") == deck)
     own = (seats.select("game_no", "seat", "missions", "mission_owners")
            .explode("missions", "mission_owners")
@@ -41,45 +44,65 @@ def mission_picks(rd: RunData, deck: str) -> list[dict]:
         a = wilson(int(inp["won"].sum()), inp.height)
         b = wilson(int(outp["won"].sum()), outp.height)
         out.append({"mission": m, "name": mission_name(m), "in_play": a.to_dict(), "not_in_play": b.to_dict(),
-                    "difference": difference(a, b).to_dict()})
+                    "difference": difference(a, b).to_dict(),
+                    "enough_games": a.games >= min_games and b.games >= min_games, "_rates": (a, b)})
+    judged = [m for m in out if m["enough_games"]]
+    for m, d in zip(judged, family([m["_rates"] for m in judged])):
+        m["difference"].update(ci_family=[d.low, d.high], family_size=len(judged), verdict=verdict(d.low, d.high))
+    for m in out:
+        m.pop("_rates")
+        m["difference"].setdefault("verdict", None)
     return out
 
 
 def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
-           min_games: int = MIN_GAMES) -> ReportResult:
+           min_games: int = MIN_GAMES, examples: bool = False, players: tuple | None = None) -> ReportResult:
     deck = resolve_deck(rd, deck)
-    field = parse_field(rd, field_spec)
+    explicit = bool(field_spec and field_spec.strip())
+    field = deck_field(parse_field(rd, field_spec), deck, explicit)
+    if not field:  # the deck is the run's whole gauntlet (B of `simulate A --vs B`): the decks it met
+        met = sorted(set(rd.seats.filter((pl.col("deck") == deck) & (pl.col("opponent") != deck))["opponent"]))
+        if not met:
+            raise ReportError(f"{deck} played no other deck in run {rd.run_id}", "give --field \"DECK=share,…\"")
+        field = {d: 1 / len(met) for d in met}
+        rd.warnings.append(f"{deck} is the whole default field of run {rd.run_id}: it is prepared against the decks "
+                           f"it met ({', '.join(met)}), in equal shares")
     cells = matrix(rd)
     fr = field_rate(cells, deck, field)
     if fr.missing:
         raise missing_field_error(rd, fr)
     seats = rd.seats.filter(pl.col("deck") == deck)
     overall = wilson(int(seats["won"].sum()), seats.height)
-    matchups = []
+    matchups, mirror = [], None
     for opp, share in sorted(field.items(), key=lambda kv: kv[0]):
-        if opp == deck:
-            continue
         c = cells[(deck, opp)]
+        if opp == deck:  # named in --field: the mirror, 50% by construction, shown so the shares add up
+            mirror = {"opponent": opp, "field_share": share, "mirror": True, "win_rate": 0.5, "ci95": [0.5, 0.5],
+                      "games": c.rate.games // 2, "wins": None, "ties_by_edge": c.ties_by_edge // 2 if c.played else 0}
+            continue
         matchups.append({"opponent": opp, "field_share": share, **c.rate.to_dict(), "ties_by_edge": c.ties_by_edge})
     matchups.sort(key=lambda m: -m["win_rate"])
+    shown = matchups + ([mirror] if mirror else [])
     names = dict(card_facts(rd).select("card", "name").iter_rows())
     hands = mulligan_report.opening_hands(rd, [deck])
     mull = mulligan_report.analyse_deck(rd, deck, hands, names, min_games)
     facts, events, rounds = curve_report.load(rd, [deck])
     cur = curve_report.analyse_deck(rd, deck, facts, events, rounds)
     crd = cards_report.analyse_deck(rd, deck, events, names, min_games)
-    missions = mission_picks(rd, deck)
+    missions = mission_picks(rd, deck, min_games)
 
     folder = run_folder(out, rd.run_id)
     stem = f"prep-{slug(deck)}"
     summary = _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games)
     doc = Document(f"Tournament prep: {deck}")
     doc.add(*run_preamble(rd))
+    if players and len(players[0]) > 1 or players and players[1]:
+        doc.add(Heading("Players"), Bullets(players[0][1:]), *players[1])
     doc.add(Heading("Summary"), Bullets(summary))
 
     doc.add(Heading("Against the field"))
     shares = ", ".join(f"{d} {100 * s:.0f}%" for d, s in field.items())
-    doc.add(Para(f"Field: {shares}. Expected win rate **{pct(fr.rate)}** (95% interval {interval(fr.low, fr.high)}; "
+    doc.add(Para(f"Field: {field_text(field)}. Expected win rate **{pct(fr.rate)}** (95% interval {interval(fr.low, fr.high)}; "
                  f"{fr.games} games against these decks; a mirror counts 50%). Over all its games in the run the "
                  f"deck won {pct(overall.rate)} ({interval(overall.low, overall.high)}, n={overall.games})."))
     if matchups:
@@ -90,8 +113,9 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
         doc.add(Image(img, "matchups"),
                 Table("Matchups (best first)", ["opponent", "field share", "games", "win rate", "95% CI",
                                                 "ties by Edge"],
-                      [[m["opponent"], pct(m["field_share"], 0), str(m["games"]), pct(m["win_rate"]),
-                        interval(*m["ci95"]), str(m["ties_by_edge"])] for m in matchups]))
+                      [[m["opponent"] + (" (mirror)" if m.get("mirror") else ""), pct(m["field_share"], 0),
+                        str(m["games"]), pct(m["win_rate"]) + (" by construction" if m.get("mirror") else ""),
+                        interval(*m["ci95"]), str(m["ties_by_edge"])] for m in shown]))
 
     doc.add(Heading("Mulligans"), *mulligan_report.deck_blocks(mull, folder, "prep-mulligan", min_games,
                                                                level=3)[1:])
@@ -109,16 +133,20 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
                           reference=overall.rate, reference_label=f"deck {pct(overall.rate, 0)}")
     doc.add(Image(img, "missions"),
             Table("Missions", ["mission", "in play: n", "win rate", "95% CI", "not in play: n", "win rate",
-                               "difference", "95% CI"],
+                               "difference", "95% CI (3 at once)", "verdict"],
                   [[f"{m['mission']} {m['name']}", str(m["in_play"]["games"]), pct(m["in_play"]["win_rate"]),
                     interval(*m["in_play"]["ci95"]), str(m["not_in_play"]["games"]),
                     pct(m["not_in_play"]["win_rate"]), pp(m["difference"]["diff"]),
-                    interval(*m["difference"]["ci95"], points=True)] for m in missions]))
+                    interval(*m["difference"].get("ci_family", m["difference"]["ci95"]), points=True),
+                    m["difference"]["verdict"] or f"fewer than {min_games} games"] for m in missions],
+                  note=(f"A mission is judged with at least {min_games} games with it and without it; the "
+                        "intervals hold for the judged missions at once (Bonferroni). Better/worse: the "
+                        "interval is clear of 0; unclear: it spans 0, so no pick is advised.")))
     files = write_document(doc, folder, stem, html=True)
 
     numbers = {
         "deck": deck, "field": field, "min_games": min_games,
-        "vs_field": fr.to_dict(), "overall": overall.to_dict(), "matchups": matchups,
+        "vs_field": fr.to_dict(), "overall": overall.to_dict(), "matchups": matchups, "mirror": mirror,
         "best_matchups": matchups[:3], "worst_matchups": matchups[::-1][:3],
         "mulligan": mulligan_report.public(mull),
         "curve": {k: v for k, v in cur.items() if not k.startswith("_")},
@@ -126,9 +154,13 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
         "missions": missions,
     }
     term = Table(f"{deck}: matchups against the field", ["opponent", "share", "games", "win rate", "95% CI"],
-                 [[m["opponent"], pct(m["field_share"], 0), str(m["games"]), pct(m["win_rate"]),
-                   interval(*m["ci95"])] for m in matchups])
-    return ReportResult("prep", rd.run_id, str(rd.db), numbers, files, summary, [term], list(rd.warnings))
+                 [[m["opponent"] + (" (mirror)" if m.get("mirror") else ""), pct(m["field_share"], 0),
+                   str(m["games"]), pct(m["win_rate"]), interval(*m["ci95"])] for m in shown])
+    tables = [term]
+    if examples:
+        numbers["examples"], table = examples_table(rd, [(deck, m["opponent"]) for m in matchups])
+        tables.append(table)
+    return ReportResult("prep", rd.run_id, str(rd.db), numbers, files, summary, tables, list(rd.warnings))
 
 
 def _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games) -> list[str]:
@@ -138,9 +170,14 @@ def _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games) -> 
         fav = sum(1 for m in matchups if m["ci95"][0] > 0.5)
         unfav = sum(1 for m in matchups if m["ci95"][1] < 0.5)
         best, worst = matchups[0], matchups[-1]
-        lines.append(f"Best matchup: {best['opponent']} ({pct(best['win_rate'], 0)}, n={best['games']}); worst: "
-                     f"{worst['opponent']} ({pct(worst['win_rate'], 0)}, n={worst['games']}). Clearly favoured in "
-                     f"{fav} and clearly behind in {unfav} of {len(matchups)} matchups (intervals clear of 50%).")
+        if len(matchups) == 1:
+            verdict = "clearly favoured" if fav else "clearly behind" if unfav else "not clearly ahead or behind"
+            lines.append(f"Only matchup: {best['opponent']} ({pct(best['win_rate'], 0)}, "
+                         f"{interval(*best['ci95'])}, n={best['games']}): {verdict} (interval against 50%).")
+        else:
+            lines.append(f"Best matchup: {best['opponent']} ({pct(best['win_rate'], 0)}, n={best['games']}); worst: "
+                         f"{worst['opponent']} ({pct(worst['win_rate'], 0)}, n={worst['games']}). Clearly favoured in "
+                         f"{fav} and clearly behind in {unfav} of {len(matchups)} matchups (intervals clear of 50%).")
     lines.append("Mulligan: " + mull["recommendation"]["short"] + ".")
     ch = cur["cheap_odds"]["by_round"]
     wasted = sum(c["wasted"]["mean"] or 0 for c in cur["chakra"])
@@ -151,29 +188,27 @@ def _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games) -> 
     if worst_round is not None:
         line += f", most in round {worst_round['round']} ({num(worst_round['wasted']['mean'], 1)})"
     lines.append(line + ".")
-    ranked = [c for c in crd["cards"] if c["enough_games"]]
-    strong = [c for c in ranked if c["improvement_when_drawn"]["ci95"][0] is not None
-              and c["improvement_when_drawn"]["ci95"][0] > 0]
-    weak = [c for c in ranked if c["improvement_when_drawn"]["ci95"][1] is not None
-            and c["improvement_when_drawn"]["ci95"][1] < 0]
-    if ranked:
-        strong.sort(key=lambda c: -c["improvement_when_drawn"]["diff"])
-        weak.sort(key=lambda c: c["improvement_when_drawn"]["diff"])
-        s = ", ".join(f"{c['name']} ({pp(c['improvement_when_drawn']['diff'], 0)})" for c in strong[:3]) or "none clearly"
-        w = ", ".join(f"{c['name']} ({pp(c['improvement_when_drawn']['diff'], 0)})" for c in weak[:3]) or "none clearly"
-        lines.append(f"Cards: pulling their weight (wins more when drawn, interval above 0): {s}; "
-                     f"dragging (interval below 0): {w}.")
+    lines.append("Cards: " + cards_report.card_verdicts(crd, min_games))
+    judged = [m for m in missions if m["enough_games"]]
+    if not judged:
+        lines.append(f"Missions: too few games to judge a mission (fewer than {min_games} with it or without it); "
+                     "simulate more games.")
     else:
-        lines.append(f"Cards: no card has {min_games} games in hand and not seen yet; simulate more games.")
-    ms = [m for m in missions if m["difference"]["diff"] is not None]
-    if ms:
-        ms.sort(key=lambda m: -m["difference"]["diff"])
-        b, w = ms[0], ms[-1]
-        lines.append(f"Missions: best with {b['name']} in play ({pct(b['in_play']['win_rate'], 0)} vs "
-                     f"{pct(b['not_in_play']['win_rate'], 0)} without); weakest {w['name']} "
-                     f"({pp(w['difference']['diff'], 0)}"
-                     + (", interval below 0: consider another mission)" if w["difference"]["ci95"][1] < 0 else ")")
-                     + ".")
+        good = [m for m in judged if m["difference"]["verdict"] == "better"]
+        bad = [m for m in judged if m["difference"]["verdict"] == "worse"]
+
+        def one(m):
+            return (f"{m['name']} ({pct(m['in_play']['win_rate'], 0)} with it vs "
+                    f"{pct(m['not_in_play']['win_rate'], 0)} without, {pp(m['difference']['diff'], 0)}, "
+                    f"{interval(*m['difference']['ci_family'], points=True)})")
+        if good or bad:
+            lines.append("Missions: " + "; ".join(
+                ([f"clearly better with {', '.join(one(m) for m in good)}"] if good else [])
+                + ([f"clearly worse with {', '.join(one(m) for m in bad)}: consider another mission"] if bad else []))
+                + ".")
+        else:
+            lines.append(f"Missions: no mission clearly changes the win rate ({len(judged)} judged, every interval "
+                         "spans 0): keep the ones you like.")
     return lines
 
 

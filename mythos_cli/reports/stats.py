@@ -1,9 +1,13 @@
-"""The statistics of the reports, each from statsmodels or scipy (nothing hand-rolled).
+"""The statistics of the reports, on scipy's distributions.
 
 * A win rate (k wins of n games) gets a Wilson 95% interval: good coverage even for small
   n or rates near 0 and 1, and symmetric under complement (B vs A is 1 − A vs B, exactly).
 * A difference of two independent win rates (card drawn vs not, keep vs mulligan) gets
-  Newcomb's hybrid score interval, the Wilson-based interval for a difference.
+  Newcomb's hybrid score interval, the Wilson-based interval for a difference (Newcomb 1998,
+  method 10: the two Wilson intervals combined in quadrature).
+* Both are closed formulas on the normal quantile (scipy's ``norm.ppf``); the tests check
+  them against statsmodels' ``proportion_confint`` and ``confint_proportions_2indep``, the
+  implementations mythos used before it dropped that dependency, to 1e-9.
 * A weighted mix of matchups (the win rate against a field) gets the 95% interval of the
   sum of independent Jeffreys (Beta(k+½, n−k+½)) posteriors, by Monte Carlo with a fixed
   seed: it needs no normal approximation and stays inside [0, 1] near 0% and 100%.
@@ -19,8 +23,9 @@ from typing import Sequence
 import numpy as np
 from scipy.stats import beta as beta_dist
 from scipy.stats import hypergeom
-from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
-from statsmodels.stats.weightstats import DescrStatsW
+from scipy.stats import t as t_dist
+
+from mythos_cli.stats import wilson_interval
 
 ALPHA = 0.05
 FIELD_DRAWS = 20_000
@@ -54,8 +59,8 @@ def wilson(wins: int, games: int, alpha: float = ALPHA) -> Rate:
     wins, games = int(wins), int(games)
     if games == 0:
         return Rate(0, 0, math.nan, math.nan)
-    low, high = proportion_confint(wins, games, alpha=alpha, method="wilson")
-    return Rate(wins, games, float(low), float(high))
+    low, high = wilson_interval(wins, games, alpha)
+    return Rate(wins, games, low, high)
 
 
 @dataclass(frozen=True)
@@ -74,11 +79,16 @@ NO_DIFF = Diff(math.nan, math.nan, math.nan)
 
 
 def difference(a: Rate, b: Rate, alpha: float = ALPHA) -> Diff:
+    """``a − b`` with Newcomb's hybrid score interval (from the two Wilson intervals at ``alpha``)."""
     if a.games == 0 or b.games == 0:
         return NO_DIFF
-    low, high = confint_proportions_2indep(a.wins, a.games, b.wins, b.games, method="newcomb", compare="diff",
-                                           alpha=alpha)
-    return Diff(a.rate - b.rate, float(low), float(high))
+    p1, p2 = a.rate, b.rate
+    l1, u1 = wilson_interval(a.wins, a.games, alpha)
+    l2, u2 = wilson_interval(b.wins, b.games, alpha)
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return Diff(d, max(-1.0, low), min(1.0, high))
 
 
 def field_interval(parts: Sequence[tuple[float, int, int]], constant: float = 0.0,
@@ -125,5 +135,20 @@ def mean_interval(values: Sequence[float] | np.ndarray, alpha: float = ALPHA) ->
     m = float(x.mean())
     if x.size == 1 or float(x.std()) == 0.0:
         return Mean(m, m, m, int(x.size))
-    low, high = DescrStatsW(x).tconfint_mean(alpha=alpha)
+    sem = float(x.std(ddof=1)) / math.sqrt(x.size)
+    low, high = t_dist.interval(1 - alpha, x.size - 1, loc=m, scale=sem)
     return Mean(m, float(low), float(high), int(x.size))
+
+
+def family(diffs: list[tuple[Rate, Rate]], alpha: float = ALPHA) -> list[Diff]:
+    """Differences judged together: each gets Newcomb's interval at ``alpha / m`` (Bonferroni over
+    the m comparisons), so that "clearly better" holds for the whole list at 95%, not each line."""
+    m = max(1, len(diffs))
+    return [difference(a, b, alpha / m) for a, b in diffs]
+
+
+def verdict(low: float | None, high: float | None, at: float = 0.0) -> str:
+    """``better`` (interval above ``at``), ``worse`` (below) or ``unclear`` (it spans ``at``)."""
+    if low is None or high is None or (isinstance(low, float) and math.isnan(low)):
+        return "unclear"
+    return "better" if low > at else "worse" if high < at else "unclear"

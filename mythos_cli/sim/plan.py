@@ -55,6 +55,7 @@ class RunConfig:
     seed: int
     mirrors: bool = False
     batch_size: int = 50
+    round_robin: bool = False  # each pair of decks once (not A vs B and B vs A)
     matchups: list[Matchup] = field(default_factory=list)
 
     def plan(self) -> list[Matchup]:
@@ -63,6 +64,8 @@ class RunConfig:
             for o in self.opponents:
                 if d == o and not self.mirrors:
                     continue
+                if self.round_robin and o < d and o in self.studied and d in self.opponents:
+                    continue  # played already as o vs d (seats alternate, so the pair is complete)
                 out.append(Matchup(len(out), d, o, f"{self.decks[d].name} vs {self.decks[o].name}"))
         self.matchups = out
         return out

@@ -1,6 +1,8 @@
 """Run a planned simulation on a local process pool or a Dask cluster; one writer stores it.
 
-Workers play batches and hand back Polars frames; the calling process is the only writer.
+Workers play batches and hand back Polars frames; the calling process is the only writer, and
+it lets go of the file between writes every couple of seconds (``Store.release``), so that
+``mythos db runs`` and the reports can read what is stored so far from another terminal.
 It stores finished batches in transactions: every batch that is ready when the writer looks
 goes into the same transaction, up to ``MAX_GROUP_GAMES`` games (a transaction's fixed cost,
 some 10 ms, is then paid once for all of them, so a writer that falls behind catches up),
@@ -113,6 +115,7 @@ def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, b
         elif workers <= 1:
             for i, b in todo:
                 store.write_batch(run_id, i, run_batch(run_id, config, i, b, cards))
+                store.release()  # now and then, so that reports can read the run meanwhile
                 stored += len(b)
                 if progress:
                     progress(len(b))
@@ -120,7 +123,8 @@ def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, b
             stored = _run_pool(store, run_id, config, cards, todo, workers, progress, stored)
     except KeyboardInterrupt:
         store.set_status(run_id, "interrupted")
-        raise Interrupted(run_id, stored, planned) from None
+        # the store is the truth: batches committed by the pool loop are not counted in ``stored`` here
+        raise Interrupted(run_id, stored_games(store, run_id, config), planned) from None
     except LayoutError as exc:  # an engine change the database layout does not know: say so, keep what is stored
         store.set_status(run_id, "interrupted")
         raise StoreError(f"run {run_id}: a game does not fit the database layout ({exc}); the stored batches are "
@@ -129,6 +133,12 @@ def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, b
         store.set_status(run_id, "interrupted")
         raise
     store.set_status(run_id, "finished")
+
+
+def stored_games(store: Store, run_id: str, config: RunConfig) -> int:
+    """Games of the run's committed batches, as the database holds them."""
+    done = store.done_batches(run_id)
+    return sum(len(b) for i, b in enumerate(config.batches()) if i in done)
 
 
 def store_ready(store: Store, run_id: str, ready: list[tuple[int, list, object]],
@@ -178,6 +188,7 @@ def _run_pool(store, run_id, config, cards, todo, workers, progress, stored) -> 
             wait(pending, return_when=FIRST_COMPLETED)
             ready = [(*pending.pop(fut), fut) for fut in [f for f in pending if f.done()]]
             stored += store_ready(store, run_id, ready, progress)
+            store.release()  # now and then, so that reports can read the run meanwhile
     finally:
         for fut in pending:
             fut.cancel()
@@ -185,11 +196,25 @@ def _run_pool(store, run_id, config, cards, todo, workers, progress, stored) -> 
     return stored
 
 
-def _run_dask(store, run_id, config, cards, todo, scheduler, progress, stored) -> int:
+class BackendMissing(StoreError):
+    """The cluster backend was asked for, but its packages are not installed."""
+
+
+DASK_HINT = 'install the cluster extra: pip install "mythos[cluster]" (it brings dask[distributed])'
+
+
+def require_dask() -> None:
+    """Raise ``BackendMissing`` when Dask's distributed scheduler cannot be imported."""
     try:
-        from distributed import Client, as_completed
-    except ImportError:  # pragma: no cover - dask is a declared dependency
-        raise StoreError("the dask backend needs `pip install dask[distributed]`") from None
+        import distributed  # noqa: F401
+    except ImportError:
+        raise BackendMissing("--backend dask needs Dask, which this mythos was installed without") from None
+
+
+def _run_dask(store, run_id, config, cards, todo, scheduler, progress, stored) -> int:
+    require_dask()
+    from distributed import Client, as_completed
+
     if not scheduler:
         raise StoreError("--backend dask needs --scheduler tcp://HOST:PORT (a running Dask scheduler)")
     try:
@@ -203,6 +228,7 @@ def _run_dask(store, run_id, config, cards, todo, scheduler, progress, stored) -
             futures[fut] = (i, b)
         for finished in as_completed(list(futures)).batches():  # every future done by now, at once
             stored += store_ready(store, run_id, [(*futures.pop(f), f) for f in finished], progress)
+            store.release()
     finally:
         client.close()
     return stored
@@ -210,7 +236,7 @@ def _run_dask(store, run_id, config, cards, todo, scheduler, progress, stored) -
 
 def summarize(store: Store, run_id: str) -> list[MatchupSummary]:
     """Win rate of the studied deck per matchup with a Wilson 95% interval."""
-    from statsmodels.stats.proportion import proportion_confint
+    from mythos_cli.stats import wilson_interval
 
     games = store.table("games", run_id)
     if games.height == 0:
@@ -221,7 +247,7 @@ def summarize(store: Store, run_id: str) -> list[MatchupSummary]:
                 pl.col("tiebreak_by_edge").sum().alias("ties")))
     out = []
     for row in agg.iter_rows(named=True):
-        low, high = proportion_confint(row["wins"], row["games"], alpha=0.05, method="wilson")
+        low, high = wilson_interval(row["wins"], row["games"])
         out.append(MatchupSummary(row["matchup"], row["games"], row["wins"], float(low), float(high), row["ties"]))
     return out
 

@@ -6,25 +6,11 @@ from typing import Sequence
 
 import polars as pl
 
-from mythos_cli.catalog import default_catalog
-from mythos_cli.engine.game import GameDeck
-from mythos_cli.policies import make_policy, play_match
+from mythos_cli.sim.game import game_deck as _game_deck  # noqa: F401  (the ladder imports it from here)
+from mythos_cli.sim.game import game_setup, play_game
 from mythos_cli.sim.plan import GameJob, RunConfig
 from mythos_cli.sim.record import BatchRecorder
 from mythos_cli.store.db import card_list
-from mythos_cli.store.layout import setup_key
-
-_DECK_CACHE: dict = {}
-
-
-def _game_deck(spec) -> GameDeck:
-    key = (spec.name, spec.cards, spec.missions)
-    deck = _DECK_CACHE.get(key)
-    if deck is None:
-        cat = default_catalog()
-        deck = GameDeck(tuple(cat.by_id[c] for c in spec.cards), tuple(cat.by_id[m] for m in spec.missions), spec.name)
-        _DECK_CACHE[key] = deck
-    return deck
 
 
 def run_batch(run_id: str, config: RunConfig, batch_no: int, jobs: list[GameJob],
@@ -36,24 +22,12 @@ def run_batch(run_id: str, config: RunConfig, batch_no: int, jobs: list[GameJob]
     if not config.matchups:
         config.plan()
     rec = BatchRecorder(card_list(config.to_json()) if cards is None else cards)
-    setups: dict = {}  # (matchup, seat of the studied deck) -> decks, policies, setup key
+    setups: dict = {}  # (matchup, seat of the studied deck) -> Setup
     for job in jobs:
         setup = setups.get((job.matchup, job.seat_of_deck))
         if setup is None:
-            m = config.matchups[job.matchup]
-            studied, opp = config.decks[m.deck], config.decks[m.opponent]
-            if job.seat_of_deck == 0:
-                seat_decks, seat_pols = (studied, opp), (config.policy_a, config.policy_b)
-            else:
-                seat_decks, seat_pols = (opp, studied), (config.policy_b, config.policy_a)
-            specs = (make_policy(seat_pols[0], config.mulligan).spec, make_policy(seat_pols[1], config.mulligan).spec)
-            key = setup_key([m.label, seat_decks[0].name, seat_decks[0].hash, seat_decks[1].name, seat_decks[1].hash,
-                             *specs])
-            setup = setups[(job.matchup, job.seat_of_deck)] = (seat_decks, seat_pols, key)
-        seat_decks, seat_pols, key = setup
-        pa = make_policy(seat_pols[0], config.mulligan)
-        pb = make_policy(seat_pols[1], config.mulligan)
-        r = play_match(_game_deck(seat_decks[0]), _game_deck(seat_decks[1]), pa, pb, job.seed, events=True)
-        rec.add_game(r.state, {"run_id": run_id, "game_no": job.game_no, "batch_no": batch_no,
-                               "studied_seat": job.seat_of_deck, "seed": job.seed, "setup_key": key})
+            setup = setups[(job.matchup, job.seat_of_deck)] = game_setup(config, job)
+        state = play_game(config, job, setup)
+        rec.add_game(state, {"run_id": run_id, "game_no": job.game_no, "batch_no": batch_no,
+                             "studied_seat": job.seat_of_deck, "seed": job.seed, "setup_key": setup.key})
     return rec.frames()

@@ -31,6 +31,8 @@ database for writing migrates it in one transaction, and it can be read as it is
 from __future__ import annotations
 
 import json
+import os
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Sequence
@@ -111,13 +113,103 @@ def _explain(path: Path, exc: Exception) -> StoreError:
     return StoreError(f"{path}: database error: {text}")
 
 
+# Sharing the file while a run writes. DuckDB lets one process at a time open a file (a writer
+# excludes readers), so the writer lets go of it between writes, at most every RELEASE_EVERY
+# seconds and for at least RELEASE_GAP seconds, and a reader (a report, `db runs` in another
+# terminal) waits up to READ_WAIT seconds for such a gap. A second writer is kept out for the
+# whole run by the writer's lock on the side file ``<db>.writer``.
+RELEASE_EVERY = 2.0
+RELEASE_GAP = 0.25
+READ_WAIT = 5.0
+WRITE_WAIT = 120.0  # a writer taking its file back waits this long for readers to finish
+
+
+def _is_lock(exc: Exception) -> bool:
+    return "lock" in str(exc).lower()
+
+
+def _connect(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
+    """Open the file, waiting up to ``wait`` seconds while another process holds it."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only)
+        except duckdb.Error as exc:
+            if not _is_lock(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.02)
+
+
+class _WriterLock:
+    """An exclusive lock on ``<db>.writer`` held by the one process writing the database."""
+
+    def __init__(self, path: Path):
+        self.path = Path(f"{path}.writer")
+        self.fd: int | None = None
+
+    def acquire(self) -> bool:
+        try:
+            import fcntl
+        except ImportError:  # no fcntl (Windows): DuckDB's own lock is the only guard
+            return True
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        self.fd = fd
+        return True
+
+    def release(self) -> None:
+        if self.fd is not None:
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError:
+                pass
+            os.close(self.fd)
+            self.fd = None
+
+
 class Store:
-    """One open database. Use as a context manager; writes happen in transactions."""
+    """One open database. Use as a context manager; writes happen in transactions.
+
+    A writer may ``release()`` the file between transactions (see ``RELEASE_EVERY``): the
+    connection is opened again, with the writer's settings, the next time it is used."""
 
     def __init__(self, path: Path, con: duckdb.DuckDBPyConnection, read_only: bool):
-        self.path, self.con, self.read_only = path, con, read_only
+        self.path, self._con, self.read_only = path, con, read_only
         self._setups: dict[str, dict[str, int]] = {}  # per run: setup key -> code, as committed
         self._stored: dict[str, set[int]] = {}  # per run: the batches stored, as committed
+        self._writer: _WriterLock | None = None
+        self._opened = time.monotonic()
+        self._released_at: float | None = None
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        if self._con is None:
+            if self._released_at is not None:  # leave readers their gap
+                time.sleep(max(0.0, RELEASE_GAP - (time.monotonic() - self._released_at)))
+            try:
+                self._con = _connect(self.path, self.read_only, WRITE_WAIT)
+                if not self.read_only:
+                    for setting in WRITER_SETTINGS:
+                        _x(self._con, setting)
+            except duckdb.Error as exc:
+                raise _explain(self.path, exc) from None
+            self._opened, self._released_at = time.monotonic(), None
+        return self._con
+
+    def release(self, force: bool = False) -> bool:
+        """Let go of the file (between transactions) if it has been held ``RELEASE_EVERY`` seconds."""
+        if self._con is None or (not force and time.monotonic() - self._opened < RELEASE_EVERY):
+            return False
+        try:
+            self._con.close()
+        except duckdb.Error:
+            pass
+        self._con, self._released_at = None, time.monotonic()
+        return True
 
     def __enter__(self) -> "Store":
         return self
@@ -127,9 +219,14 @@ class Store:
 
     def close(self) -> None:
         try:
-            self.con.close()
+            if self._con is not None:
+                self._con.close()
         except duckdb.Error:
             pass
+        self._con = None
+        if self._writer is not None:
+            self._writer.release()
+            self._writer = None
 
     # -- runs ------------------------------------------------------------------------------
     def create_run(self, run_id: str, name: str, config: dict, *, seed: int, policy_a: str, policy_b: str,
@@ -337,13 +434,31 @@ def open_store(path: Path | str, *, read_only: bool = False, create: bool = True
             raise StoreError(f"{path}: no such database; run `mythos simulate … --db {path}` first")
         if not path.parent.exists():
             raise StoreError(f"{path}: the folder {path.parent} does not exist")
+    writer = None
+    if not read_only:
+        writer = _WriterLock(path)
+        try:
+            held = writer.acquire()
+        except OSError:
+            held = True  # the side file cannot be made (read-only folder): DuckDB says why below
+            writer = None
+        if not held:
+            raise StoreError(f"{path}: the database is in use by another mythos process that writes to it (a "
+                             "running simulation?). Wait for it to finish, or pass --db with another file; reports "
+                             "and `mythos db runs` can read it meanwhile.")
     try:
-        con = duckdb.connect(str(path), read_only=read_only)
+        # a reader waits for the writer's next gap; a writer only for a reader to finish
+        con = _connect(path, read_only, READ_WAIT)
     except duckdb.Error as exc:
+        if writer is not None:
+            writer.release()
         raise _explain(path, exc) from None
     except OSError as exc:
+        if writer is not None:
+            writer.release()
         raise _explain(path, exc) from None
     store = Store(path, con, read_only)
+    store._writer = writer
     try:
         tables = {r[0] for r in _x(con, "SELECT table_name FROM information_schema.tables")}
         version = None

@@ -1,0 +1,102 @@
+"""``mythos replay``: one game turn by turn, from a stored run or from a seed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.markup import escape
+from rich.rule import Rule
+
+from mythos_cli.cli.output import NO, err, fail, out, print_json
+from mythos_cli.cli.simulate import DEFAULT_DB, MULLIGAN_HELP, POLICY_HELP, _deck_error
+from mythos_cli.decks import DeckError
+from mythos_cli.policies import PolicySpecError, make_policy
+from mythos_cli.sim.decks import load_specs
+from mythos_cli.sim.replay import Replay, ReplayError, ReplayMismatch, replay_seed, replay_stored
+from mythos_cli.store import StoreError, open_store
+
+COLOURS = ("cyan", "magenta")
+
+
+def replay(
+    args: list[str] = typer.Argument(..., metavar="RUN GAME | DECK_A DECK_B",
+                                     help="A stored run and a game number, or with --seed two decks (files or codes)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Play a new game of DECK_A (P1) against DECK_B from this seed."),
+    db: Path = typer.Option(DEFAULT_DB, "--db", help="The DuckDB file of the run."),
+    policy: str = typer.Option("greedy", "--policy", help="With --seed: the player of both sides. " + POLICY_HELP),
+    policy_b: Optional[str] = typer.Option(None, "--policy-b", help="With --seed: P2's player, if another."),
+    mulligan: Optional[str] = typer.Option(None, "--mulligan", help="With --seed: " + MULLIGAN_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print every step as JSON (for tools)."),
+) -> None:
+    """Replay one game turn by turn: mulligans, missions, chakra, every play with its cost, effects and their targets, passes and the Edge, each mission's Power and winner, the scores.
+
+    A stored game is played again from its seed and checked against what was stored: a replay that does not give the stored game back is an error (exit 1).
+
+    Examples:
+
+      mythos replay tour 3                      # game 3 of run "tour" (mythos report … --examples lists losses)
+
+      mythos replay --seed 7 data/decks/leaf-team7.txt data/decks/sand-village.txt
+    """
+    if seed is None:
+        if len(args) != 2 or not args[1].lstrip("-").isdigit():
+            fail("give a run and a game number (mythos replay RUN GAME), or --seed S DECK_A DECK_B",
+                 "`mythos db runs` lists the runs; `mythos report winrate --examples` lists games to look at")
+        try:
+            store = open_store(db, read_only=True, create=False)
+        except StoreError as exc:
+            fail(str(exc))
+        with store:
+            try:
+                result = replay_stored(store, args[0], int(args[1]))
+            except ReplayMismatch as exc:
+                fail(exc.message, exc.hint, code=NO)
+            except ReplayError as exc:
+                fail(exc.message, exc.hint)
+            except StoreError as exc:
+                fail(str(exc))
+    else:
+        if len(args) != 2:
+            fail("--seed plays a new game: give two decks, DECK_A (P1) and DECK_B (P2)",
+                 "e.g. mythos replay --seed 7 data/decks/leaf-team7.txt data/decks/sand-village.txt")
+        try:
+            make_policy(policy, mulligan)
+            make_policy(policy_b or policy, mulligan)
+        except PolicySpecError as exc:
+            fail(str(exc), "e.g. --policy greedy or --policy lookahead:sims=24")
+        try:
+            a, b = load_specs(list(args))
+        except DeckError as exc:
+            _deck_error(exc)
+        result = replay_seed(a, b, seed, policy_a=policy, policy_b=policy_b, mulligan=mulligan)
+    if as_json:
+        print_json(result.to_json())
+        return
+    render(result)
+
+
+def render(r: Replay) -> None:
+    where = f"run {r.run_id}, game {r.game_no}" if r.run_id else "a new game"
+    out.print(f"[bold]{escape(where)}[/] · seed {r.seed}" + (f" · {escape(r.matchup)}" if r.matchup else ""),
+              highlight=False)
+    for s, seat in enumerate(r.seats):
+        out.print(f"  [{COLOURS[s]}]P{s + 1}[/] {escape(seat['deck'])} · player {escape(seat['policy'])}",
+                  highlight=False)
+    current = None
+    for step in r.steps:
+        if step.round != current:
+            current = step.round
+            out.print(Rule("setup and mulligans" if current == 0 else f"round {current}", align="left"))
+        text = escape(step.text)
+        if step.effect:
+            out.print(f"    [dim]→[/] {text}", highlight=False)
+        elif step.kind in ("score", "game_over", "mission"):
+            out.print(f"  [bold]{text}[/]", highlight=False)
+        elif step.player in (0, 1):
+            out.print(f"  [{COLOURS[step.player]}]{text}[/]", highlight=False)
+        else:
+            out.print(f"  {text}", highlight=False)
+    if r.checked:
+        err.print("replayed from the seed: the same game as stored (checked field by field)", highlight=False)

@@ -1,0 +1,79 @@
+"""Play a sample of a stored run's matchups again with another player (``--check-policy``).
+
+The sample is the first games of each chosen matchup, from the same seeds and seats as the
+run, so the only thing that changes is the player: how far a matchup moves is how much its
+figure depends on who played it. Nothing is stored; the games are counted and handed back.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from mythos_cli.policies import make_policy
+from mythos_cli.sim.game import game_setup, play_game
+from mythos_cli.sim.plan import GameJob, RunConfig
+
+
+@dataclass(frozen=True)
+class CheckedMatchup:
+    matchup: str
+    deck: str  # the matchup's studied deck: wins are its wins
+    opponent: str
+    policy: str  # the player both sides had in the check
+    game_nos: tuple[int, ...]  # the run's games replayed with that player
+    wins: int  # the deck's wins in them, with that player
+
+    @property
+    def games(self) -> int:
+        return len(self.game_nos)
+
+
+def _play(args) -> tuple[int, bool]:
+    config, job = args
+    g = play_game(config, job, game_setup(config, job))
+    return job.game_no, g.winner == job.seat_of_deck
+
+
+def policy_check(config: RunConfig, policy: str, *, games: int = 30, decks: set[str] | None = None,
+                 max_matchups: int = 8, workers: int = 0,
+                 progress: Callable[[int], None] | None = None) -> list[CheckedMatchup]:
+    """Replay up to ``games`` games of up to ``max_matchups`` matchups (those of ``decks``, when
+    given) with ``policy`` for both players; raises ``PolicySpecError`` for a bad spec."""
+    spec = make_policy(policy, config.mulligan).spec
+    check = replace(config, policy_a=spec, policy_b=spec, matchups=[])
+    check.plan()
+    chosen, seen = [], set()
+    for m in check.matchups:
+        pair = frozenset((m.deck, m.opponent))
+        names = {config.decks[m.deck].name, config.decks[m.opponent].name}
+        if pair in seen or (decks and not names & decks):
+            continue
+        seen.add(pair)
+        chosen.append(m)
+        if len(chosen) >= max_matchups:
+            break
+    jobs: dict[int, list[GameJob]] = {m.index: [] for m in chosen}
+    for job in check.jobs():
+        if job.matchup in jobs and len(jobs[job.matchup]) < games:
+            jobs[job.matchup].append(job)
+    todo = [(check, j) for m in chosen for j in jobs[m.index]]
+    workers = workers or os.cpu_count() or 1
+    results: dict[int, bool] = {}
+    if workers > 1 and len(todo) > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for no, won in pool.map(_play, todo, chunksize=2):
+                results[no] = won
+                if progress:
+                    progress(1)
+    else:
+        for t in todo:
+            no, won = _play(t)
+            results[no] = won
+            if progress:
+                progress(1)
+    return [CheckedMatchup(m.label, config.decks[m.deck].name, config.decks[m.opponent].name, spec,
+                           tuple(j.game_no for j in jobs[m.index]), sum(results[j.game_no] for j in jobs[m.index]))
+            for m in chosen]

@@ -1,0 +1,153 @@
+"""The CLI as uv or ruff would have it (issue 18, item 6), and the Ctrl-C count (item 1)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from mythos_cli.cli import app
+from mythos_cli.sim import Interrupted, RunConfig, execute, load_specs, start_run
+from mythos_cli.sim.decks import default_gauntlet
+from mythos_cli.store import open_store
+
+runner = CliRunner()
+DECKS = {Path(p).stem: p for p in default_gauntlet()}
+
+
+def invoke(*args, **kw):
+    return runner.invoke(app, [str(a) for a in args], **kw)
+
+
+def commands(group: click.Group, prefix=()):
+    for name, cmd in group.commands.items():
+        if isinstance(cmd, click.Group):
+            yield from commands(cmd, prefix + (name,))
+        else:
+            yield prefix + (name,), cmd
+
+
+CLICK = typer.main.get_command(app)
+
+
+@pytest.mark.parametrize("path", [p for p, _ in commands(CLICK)], ids=" ".join)
+def test_help_shows_flags_bare(path):
+    res = invoke(*path, "--help", env={"COLUMNS": "120"})
+    assert res.exit_code == 0, res.output
+    assert "<bool>" not in res.output  # a flag takes no value: `--json true` must not look right
+
+
+def test_policy_and_mulligan_help_list_their_choices():
+    from mythos_cli.policies import POLICY_NAMES
+    from mythos_cli.policies.mulligan import MULLIGANS
+
+    for cmd in ("simulate", "replay"):
+        text = " ".join(invoke(cmd, "--help", env={"COLUMNS": "200"}).output.split())
+        assert ", ".join(POLICY_NAMES) in text and ", ".join(MULLIGANS) in text, cmd
+
+
+def test_one_exit_code_convention(tmp_path):
+    db = tmp_path / "x.duckdb"
+    missing = tmp_path / "nope.txt"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("2 KS-009\nmissions:\nKS-001-MMS\n", encoding="utf-8")
+    assert invoke("simulate", missing, "--db", db).exit_code == 2  # cannot read: bad input, as in validate
+    assert invoke("validate", missing).exit_code == 2
+    assert invoke("simulate", bad, "--db", db).exit_code == 1  # read, and not a legal deck: as in validate
+    assert invoke("validate", bad).exit_code == 1
+    assert invoke("simulate", DECKS["leaf-team7"], "--vs", DECKS["sand-village"], "--games", 2, "--db", db,
+                  "--run-name", "r", "--workers", 1, "--quiet").exit_code == 0
+    for cmd in (("db", "show", "nope"), ("report", "winrate", "--run", "nope"), ("replay", "nope", 1),
+                ("db", "export", "nope", "--out", tmp_path / "e"), ("db", "delete", "nope", "--yes")):
+        res = invoke(*cmd, "--db", db)
+        assert res.exit_code == 2, (cmd, res.output)
+    assert invoke("cards", "show", "no such card at all").exit_code == 2
+
+
+def test_quiet_and_the_same_workers_default(tmp_path):
+    res = invoke("simulate", DECKS["leaf-team7"], "--vs", DECKS["sand-village"], "--games", 2, "--db",
+                 tmp_path / "q.duckdb", "--workers", 1, "--quiet")
+    assert res.exit_code == 0 and res.stderr == ""
+    defaults = {}
+    for name in ("simulate", "ladder"):
+        opt = next(p for p in CLICK.commands[name].params if p.name == "workers")
+        defaults[name] = opt.default
+    assert defaults == {"simulate": 0, "ladder": 0}  # 0: all cores, in both
+
+
+def test_round_robin_plays_each_pair_once(tmp_path):
+    db = tmp_path / "rr.duckdb"
+    three = [DECKS["leaf-team7"], DECKS["sand-village"], DECKS["hidden-ambush"]]
+    res = invoke("simulate", "--round-robin", *three, "--games", 2, "--db", db, "--workers", 1, "--json", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert len(json.loads(res.stdout)["matchups"]) == 3
+    assert invoke("simulate", "--round-robin", *three, "--vs", three[0], "--db", db).exit_code == 2
+    assert invoke("simulate", "--round-robin", *three, "--policy-a", "random", "--db", db).exit_code == 2
+
+
+def test_db_runs_shows_whole_ids_and_decks_at_80_columns(tmp_path):
+    db = tmp_path / "w.duckdb"
+    name = "run-20261201-101500-123-long"
+    assert invoke("simulate", DECKS["sound-four"], "--vs", DECKS["ss-attachments"], "--games", 2, "--db", db,
+                  "--run-name", name, "--workers", 1, "--quiet").exit_code == 0
+    res = invoke("db", "runs", "--db", db, env={"COLUMNS": "80"})
+    assert res.exit_code == 0
+    assert name in res.stdout and all(len(line) <= 80 for line in res.stdout.splitlines())
+    flat = " ".join(res.stdout.split())
+    assert "Team Guy" in flat and "2/2" in flat
+
+
+def test_deck_show_lists_the_cards():
+    res = invoke("deck", "show", DECKS["sand-village"], env={"COLUMNS": "120"})
+    assert res.exit_code == 0 and "Cards" in res.stdout and "KS-084" in res.stdout and "Yashamaru" in res.stdout
+    data = json.loads(invoke("deck", "show", DECKS["sand-village"], "--json").stdout)
+    assert sum(c["qty"] for c in data["cards"] if c["section"] != "missions") == 30
+
+
+def test_scenario_summary_only():
+    res = invoke("scenario", "run", Path(__file__).parent / "scenarios" / "rules", "--summary")
+    assert res.exit_code == 0 and "Scenarios by folder" in res.stdout
+    assert "expectation(s)" not in res.stdout  # no line per scenario
+
+
+def test_wide_matrix_fits_100_columns(tmp_path):
+    db = tmp_path / "six.duckdb"
+    assert invoke("simulate", "--games", 2, "--policy", "random", "--db", db, "--workers", 2, "--quiet").exit_code == 0
+    res = invoke("report", "winrate", "--db", db, "--out", tmp_path, env={"COLUMNS": "100"})
+    assert res.exit_code == 0
+    matrix = res.stdout.split("Win rate against the field")[0]
+    assert all(len(line) <= 100 for line in matrix.splitlines())
+    assert "…" not in matrix and "Sound Village: the Sound" in matrix
+
+
+def test_dask_backend_without_the_cluster_extra(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
+    db = tmp_path / "d.duckdb"
+    res = invoke("simulate", DECKS["leaf-team7"], "--games", 2, "--backend", "dask", "--scheduler", "tcp://x:1",
+                 "--db", db)
+    assert res.exit_code == 2 and 'pip install "mythos[cluster]"' in res.stderr
+    assert not db.exists()  # refused before anything was created
+
+
+def test_ctrl_c_reports_the_games_actually_stored(tmp_path):
+    specs = load_specs(default_gauntlet()[:2])
+    cfg = RunConfig(decks=specs, opponents=[1], studied=[0], games=40, policy_a="random", policy_b="random",
+                    mulligan=None, seed=2, batch_size=4)
+    calls = [0]
+
+    def progress(n):
+        calls[0] += 1
+        if calls[0] == 3:
+            raise KeyboardInterrupt
+
+    with open_store(tmp_path / "c.duckdb") as s:
+        start_run(s, cfg, "c", "c")
+        with pytest.raises(Interrupted) as info:
+            execute(s, "c", cfg, workers=2, progress=progress)
+        stored = s.table("games", "c").height
+    assert stored >= 8 and info.value.stored == stored and info.value.planned == 40

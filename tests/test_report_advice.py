@@ -1,0 +1,121 @@
+"""Advice only where the games support it (issue 18, item 2)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import reportkit as kit  # noqa: E402
+
+from mythos_cli.reports import make_report, open_run  # noqa: E402
+from mythos_cli.reports import cards as cards_report  # noqa: E402
+from mythos_cli.reports import mulligan as mulligan_report  # noqa: E402
+from mythos_cli.reports import plots  # noqa: E402
+from mythos_cli.reports import prep as prep_report  # noqa: E402
+from mythos_cli.reports.data import card_facts  # noqa: E402
+from mythos_cli.reports.plots import LOSS, MUTED, WIN, clear_colors  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    return kit.write_db(tmp_path_factory.mktemp("advice") / "syn.duckdb")
+
+
+def test_mission_picks_need_games_and_an_interval_clear_of_zero(db, tmp_path):
+    with open_run(db) as rd:
+        thin = prep_report.mission_picks(rd, "Alpha", min_games=30)  # 30 games: no mission has 30 on both sides
+        assert not any(m["enough_games"] for m in thin) and all(m["difference"]["verdict"] is None for m in thin)
+        judged = prep_report.mission_picks(rd, "Alpha", min_games=5)
+        assert all(m["difference"]["family_size"] == 3 for m in judged)
+        for m in judged:
+            lo, hi = m["difference"]["ci_family"]
+            assert (lo, hi) != tuple(m["difference"]["ci95"]) and lo <= m["difference"]["ci95"][0]
+            assert m["difference"]["verdict"] == ("better" if lo > 0 else "worse" if hi < 0 else "unclear")
+    res = make_report("prep", db, deck="Alpha", out=tmp_path)
+    line = next(s for s in res.summary if s.startswith("Missions:"))
+    assert "too few games" in line and "best" not in line
+    res = make_report("prep", db, deck="Alpha", out=tmp_path, min_games=5)
+    line = next(s for s in res.summary if s.startswith("Missions:"))
+    verdicts = {m["difference"]["verdict"] for m in res.numbers["missions"]}
+    assert ("clearly better" in line or "clearly worse" in line) == bool(verdicts & {"better", "worse"})
+    assert "best with" not in line
+
+
+def test_card_lists_are_judged_all_at_once(db):
+    with open_run(db) as rd:
+        names = dict(card_facts(rd).select("card", "name").iter_rows())
+        a = cards_report.analyse_deck(rd, "Alpha", rd.events(("opening", "drawn"), ["Alpha"]), names, min_games=5)
+        judged = [c for c in a["cards"] if c["enough_games"]]
+        assert len(judged) > 1
+        for c in judged:
+            iwd = c["improvement_when_drawn"]
+            assert iwd["family_size"] == len(judged)
+            assert iwd["ci_family"][0] <= iwd["ci95"][0] and iwd["ci_family"][1] >= iwd["ci95"][1]
+        hands = mulligan_report.opening_hands(rd, ["Alpha"])
+        m = mulligan_report.analyse_deck(rd, "Alpha", hands, names, min_games=5)
+        keyed = [k for k in m["all_cards_in_opening_hand"] if k["enough_games"]]
+        assert all(k["difference"]["family_size"] == len(keyed) for k in keyed)
+
+
+def test_a_rule_that_mulligans_most_hands_for_a_gain_inside_the_noise_is_not_offered():
+    rng = np.random.default_rng(3)
+    n = 1_000_000
+    keep = rng.random(n) < 0.3  # the rule keeps 30% of hands
+    won = rng.random(n) < np.where(keep, 0.52, 0.50)
+    frame = pl.DataFrame({"won": won, "cheap": np.where(keep, 3, 0).astype(np.int32),
+                          "total_cost": np.full(n, 10, dtype=np.int32), "hand": [[]] * n},
+                         schema_overrides={"hand": pl.List(pl.String)})
+    deck = type("Deck", (), {"cards": ()})()  # no key-card rules: the cheap-play rules alone
+    rec = mulligan_report.recommend(frame, deck, {}, 30)
+    best = rec["candidates"][0]
+    assert best["gain_ci"][0] > 0 and best["gain_ci"][0] < mulligan_report.MOSTLY_MULLIGAN_GAIN
+    assert best["mulligans_share"] > 0.5
+    assert rec["status"] == "keep_all" and "inside the noise" in rec["short"]
+
+
+def test_the_mulligan_chart_draws_no_random_hand_line_on_few_games(db, tmp_path, monkeypatch):
+    seen = {}
+    real = plots.mulligan_panel
+
+    def spy(deck, keep_mull, cheap, total, value, path, note=None):
+        seen[deck] = (value, note)
+        return real(deck, keep_mull, cheap, total, value, path, note=note)
+
+    monkeypatch.setattr(plots, "mulligan_panel", spy)
+    make_report("mulligan", db, out=tmp_path, min_games=10)  # Beta: 3 random-hand games; Alpha: 30 (all kept)
+    value, note = seen["Beta"]
+    assert value is None and "3 random-hand games" in note
+    value, note = seen["Alpha"]
+    assert value is not None and len(value) == 4 and note is None
+
+
+def test_red_and_green_only_for_clear_intervals():
+    assert clear_colors([0.55, 0.2, 0.4, float("nan")], [0.7, 0.45, 0.6, float("nan")], 0.5) == [WIN, LOSS, MUTED,
+                                                                                                  MUTED]
+
+
+def test_compare_two_lists_side_by_side(db, tmp_path):
+    from scipy.stats import binomtest
+
+    res = make_report("compare", db, deck="Alpha", deck_b="Beta", out=tmp_path)
+    n = res.numbers
+    assert n["common_opponents"] == ["Gamma"]
+    m = n["matchups"][0]
+    assert (m["a"]["wins"], m["a"]["games"], m["b"]["wins"], m["b"]["games"]) == (3, 10, 5, 10)
+    assert m["a_minus_b"]["diff"] == pytest.approx(-0.2)
+    # Newcomb from scipy's Wilson intervals (one comparison: no correction)
+    (l1, u1), (l2, u2) = [(c.low, c.high) for c in (binomtest(3, 10).proportion_ci(method="wilson"),
+                                                     binomtest(5, 10).proportion_ci(method="wilson"))]
+    lo = -0.2 - ((0.3 - l1) ** 2 + (u2 - 0.5) ** 2) ** 0.5
+    hi = -0.2 + ((u1 - 0.3) ** 2 + (0.5 - l2) ** 2) ** 0.5
+    assert m["a_minus_b"]["ci95"] == pytest.approx([lo, hi]) and m["a_minus_b"]["verdict"] == "unclear"
+    assert res.summary[0].startswith("Players:") and "not clearly apart" in res.summary[1]
+    assert any(f.suffix == ".html" for f in res.files)
+    # the same deck in two runs
+    res = make_report("compare", db, deck="Alpha", deck_b="Alpha", run_b="partial", out=tmp_path)
+    assert res.numbers["b"]["run"] == "partial" and "The two lists hold the same cards." in res.summary
