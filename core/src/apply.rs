@@ -116,7 +116,12 @@ fn main_action(g: &mut GameState, player: i32, action: Action, price: i64) {
                 g.edge = player; // the first to pass takes (or keeps) the Edge
             }
             g.emit(Ev::Pass(player));
-            fire(g, TriggerOn::Passed, None, &[(vars::PLAYER, Val::Int(player as i64))]);
+            fire(
+                g,
+                TriggerOn::Passed,
+                crate::effects::triggers::Who::Nobody,
+                &[(vars::PLAYER, Val::Int(player as i64))],
+            );
         }
         Action::Play(inst, mi, hidden, over) => {
             play_card(g, player, inst, mi, hidden, over, price);

@@ -16,7 +16,7 @@ use crate::board::discard_attachment;
 use crate::control::break_control_from;
 use crate::effects::lines;
 use crate::effects::selectors::{all_attachments, matches};
-use crate::effects::{attach_frame, triggers::fire};
+use crate::effects::{attach_frame, triggers::Who, triggers::fire};
 use crate::language::{Host, Selector, Side, StaticKind, TriggerOn};
 use crate::state::{Action, Ctx, Ev, GameState, Inst, Uid, Unit, Val, vars};
 
@@ -266,11 +266,11 @@ fn attach_sequence(g: &mut GameState, player: i32, inst: Inst, host: Uid, mi: i3
     if let Some(f) = attach_frame(g, player, inst, host, mi, ambush) {
         g.stack.push(f);
     }
-    let unit = g.unit(host).cloned();
+    let who = if g.in_play(host) { Who::InPlay(host) } else { Who::Nobody };
     fire(
         g,
         TriggerOn::Attached,
-        unit.as_ref(),
+        who,
         &[
             (vars::BY, Val::Int(player as i64)),
             (vars::ATTACHMENT, Val::Int(inst as i64)),

@@ -5,7 +5,7 @@ use crate::actions::has_name_on_side;
 use crate::control::{break_control_from, discard_duplicate};
 use crate::effects::lines::{self, static_ctx, unit_statics};
 use crate::effects::selectors::{condition, number};
-use crate::effects::triggers::fire;
+use crate::effects::triggers::{Who, fire};
 use crate::effects::{Applies, play_frame};
 use crate::language::{Event, StaticKind, TriggerOn};
 use crate::power::static_hits;
@@ -144,8 +144,7 @@ fn play_sequence(
     if let Some(f) = play_frame(g, player, uid, upgrade, ambush, extra, from_hand) {
         g.stack.push(f);
     }
-    let u = g.u(uid).clone();
-    fire(g, TriggerOn::Played, Some(&u), &[(vars::PLAYED, Val::Int(uid as i64))]);
+    fire(g, TriggerOn::Played, Who::InPlay(uid), &[(vars::PLAYED, Val::Int(uid as i64))]);
 }
 
 pub fn _applies_unused() -> Applies {
@@ -247,8 +246,7 @@ pub fn move_unit(g: &mut GameState, uid: Uid, dest: i32, by: i32) -> bool {
         let cur = g.current as usize;
         g.last_turn_moves[cur].push(uid);
     }
-    let u = g.u(uid).clone();
-    fire(g, TriggerOn::Moved, Some(&u), &[(vars::MOVER, Val::Int(by as i64))]);
+    fire(g, TriggerOn::Moved, Who::InPlay(uid), &[(vars::MOVER, Val::Int(by as i64))]);
     true
 }
 
@@ -303,7 +301,7 @@ pub fn defeat_by(g: &mut GameState, uid: Uid, by: i32, decider: i32) -> bool {
         discounted: false,
         ..u
     };
-    fire(g, TriggerOn::Defeated, Some(&ghost), &[(vars::BY, Val::Int(decider as i64))]);
+    fire(g, TriggerOn::Defeated, Who::Gone(&ghost), &[(vars::BY, Val::Int(decider as i64))]);
     true
 }
 

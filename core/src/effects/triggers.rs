@@ -43,10 +43,24 @@ fn var_is(vars_: &[(VarId, Val)], v: VarId, n: i32) -> bool {
     matches!(var(vars_, v), Some(Val::Int(x)) if *x == n as i64)
 }
 
-/// Collect the continuous triggers that react to `on` for `unit` and chain them.
-pub fn fire(g: &mut GameState, on: TriggerOn, unit: Option<&Unit>, vars_: &[(VarId, Val)]) {
+/// The character a moment concerns: one in play (by uid), or one that just left it (a copy).
+#[derive(Clone, Copy)]
+pub enum Who<'a> {
+    Nobody,
+    InPlay(crate::state::Uid),
+    Gone(&'a Unit),
+}
+
+/// Collect the continuous triggers that react to `on` for `who` and chain them.
+pub fn fire(g: &mut GameState, on: TriggerOn, who: Who<'_>, vars_: &[(VarId, Val)]) {
     let mut frames = Vec::new();
-    for r in lines::lines(g).triggers(on).iter() {
+    let unit: Option<&Unit> = match who {
+        Who::Nobody => None,
+        Who::InPlay(uid) => g.unit(uid),
+        Who::Gone(u) => Some(u),
+    };
+    let lines = lines::lines(g);
+    for r in lines.triggers(on).iter() {
         let t = r.t;
         let src = g.unit(r.unit);
         // a mission's own trigger is decided by the player it concerns
