@@ -13,7 +13,7 @@ from rich.table import Table
 from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import DeckError
 from mythos_cli.policies import PolicySpecError, make_policy
-from mythos_cli.sim import Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
+from mythos_cli.sim import DEFAULT_POLICY, Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
 from mythos_cli.sim.decks import default_gauntlet, unplayable_cards
 from mythos_cli.store import StoreError, open_store
 
@@ -38,7 +38,7 @@ def simulate(
     vs: list[str] = typer.Option(None, "--vs", help="Opponent deck(s); repeat the option."),
     gauntlet: Optional[Path] = typer.Option(None, "--gauntlet", help="A folder of opponent decks. Default: the sample decks."),
     games: int = typer.Option(100, "--games", "-n", min=1, help="Games per matchup (seats alternate)."),
-    policy: str = typer.Option("greedy", "--policy", help="Policy for both players, e.g. greedy, lookahead:sims=50."),
+    policy: str = typer.Option(DEFAULT_POLICY, "--policy", help="Policy for both players, e.g. greedy, lookahead:sims=50."),
     policy_a: Optional[str] = typer.Option(None, "--policy-a", help="Policy of the studied decks."),
     policy_b: Optional[str] = typer.Option(None, "--policy-b", help="Policy of the opponents."),
     mulligan: Optional[str] = typer.Option(None, "--mulligan", help="keep, heuristic or always (default: the policy's)."),

@@ -1,8 +1,8 @@
 """Simulation runs: plan matchups and seeds, play batches in parallel, store them."""
 
 from mythos_cli.sim.decks import deck_spec, load_specs
-from mythos_cli.sim.plan import DeckSpec, RunConfig
+from mythos_cli.sim.plan import DEFAULT_POLICY, DeckSpec, RunConfig
 from mythos_cli.sim.runner import Interrupted, execute, load_config, new_run_id, start_run, summarize
 
-__all__ = ["DeckSpec", "Interrupted", "RunConfig", "deck_spec", "execute", "load_config", "load_specs",
+__all__ = ["DEFAULT_POLICY", "DeckSpec", "Interrupted", "RunConfig", "deck_spec", "execute", "load_config", "load_specs",
            "new_run_id", "start_run", "summarize"]
