@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from mythos_cli.decks import sample_paths  # noqa: E402
 from mythos_cli.optimize import OptimizeConfig, Progress, build_field, build_pool, optimize  # noqa: E402
 from mythos_cli.optimize import variants as V  # noqa: E402
+from mythos_cli.optimize.report import race_crn  # noqa: E402
 from mythos_cli.optimize.search import compare  # noqa: E402
 from mythos_cli.policies import make_policy  # noqa: E402
 from mythos_cli.sim import DEFAULT_POLICY, load_specs  # noqa: E402
@@ -110,6 +111,10 @@ def main() -> None:
                     fresh_o = f"{pct(h.gain)} ({pct(h.low)} to {pct(h.high)})"
             print(f"{budget:>7} {o.spent:>7} {dt / 60:>8.2f} {o.spent / dt:>8.1f}  {verdict:<22} {claim:<30} "
                   f"{fresh:<22} {fresh_o:<22} {V.label(o.changes)}", flush=True)
+            crn = race_crn(o) or {}
+            print("        common random numbers, variance unpaired / paired: confirmation "
+                  f"{c.variance_ratio:.1f}x" if c else "", "; ".join(
+                      f"races, {k}: {v['ratio']:.1f}x over {v['variants']} variants" for k, v in crn.items()), flush=True)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from mythos_cli.optimize import OptimizeConfig, OptimizeInterrupted, Progress, b
 from mythos_cli.optimize import variants as V
 from mythos_cli.optimize.report import build, outcome_json
 from mythos_cli.optimize.search import compare
+from mythos_cli.optimize.stats import z_value
 from mythos_cli.sim import load_specs
 from mythos_cli.sim.decks import default_gauntlet
 from mythos_cli.store import open_store
@@ -90,8 +91,11 @@ def test_no_single_swap_from_a_tiny_pool_improves_the_deck(samples, tmp_path):
     with open_store(tmp_path / "n.duckdb") as store:
         o = optimize(store, cfg, "none", workers=2)
         result = build(o, tmp_path / "reports", "n.duckdb")
+    assert o.screen is None and o.singles_possible == 20  # few enough to race them all
+    assert o.tried == 20 and o.confirmation.z == pytest.approx(z_value(0.05, 20))
     assert not o.significant
     assert o.confirmation is not None and o.confirmation.low <= 0
+    assert o.confirmation.high < 0.08  # and it says how small any gain could be
     assert result.numbers["verdict"] in ("no-significant-change", "worse")
     assert result.summary[0].startswith(("**No change beats the deck beyond noise.**", "**Keep the deck as it is.**"))
     assert "keep" in result.summary[0].lower()
@@ -228,3 +232,17 @@ def test_cli_optimize_refuses_an_illegal_deck(tmp_path, monkeypatch):
     res = runner.invoke(app, ["optimize", str(bad), "--db", "e.duckdb"])
     assert res.exit_code == 2 and "not a legal Mythos deck" in res.output
     assert not (tmp_path / "e.duckdb").exists()
+
+
+def test_missions_are_searched_too(samples, tmp_path):
+    field, shares = build_field("sound-four=1")
+    pool = build_pool(["KS", "keyword=Team Baki"])  # a few Sand Village cards, and the KS missions
+    cfg = OptimizeConfig(samples["Leaf Village Team 7"], field, shares, pool, budget=600, policy="greedy", seed=5,
+                         missions=True)
+    with open_store(tmp_path / "m.duckdb") as s:
+        o = optimize(s, cfg, "m", workers=2)
+    assert o.singles_possible > 24 and o.screen is not None
+    assert any(k[2] for k in o.screen.fit.values)  # mission swaps were screened
+    assert any(k[0] == "out" and k[2] for k in o.screen.fit.values)  # and missions taken out
+    assert V.validate(o.proposal).valid and len(set(o.proposal.missions)) == 3
+    assert set(o.proposal.missions) <= set(pool.missions) | set(cfg.base.missions)

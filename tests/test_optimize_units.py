@@ -175,8 +175,10 @@ def test_agresti_min_paired_interval_by_hand():
     half = 1.959964 * math.sqrt(p.variance)
     assert g.gain == pytest.approx(0.2) and g.low == pytest.approx(20 / 102 - half, abs=1e-5)
     assert g.high == pytest.approx(20 / 102 + half, abs=1e-5) and g.significant
-    # independent games would have had the variance of two rates: 0.7·0.3/100 + 0.5·0.5/100
-    assert g.variance_ratio == pytest.approx((0.21 + 0.25) / 100 / p.variance)
+    # independent games would have had the variance of two rates, 0.7·0.3/100 + 0.5·0.5/100; the
+    # paired differences (+1 thirty times, -1 ten times, else 0) have variance (0.4 - 0.2²)/100
+    assert p.paired_sample_variance == pytest.approx((0.4 - 0.04) / 100)
+    assert g.variance_ratio == pytest.approx((0.21 + 0.25) / 0.36)
 
 
 def test_field_gain_weights_and_bonferroni():

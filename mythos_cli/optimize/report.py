@@ -82,14 +82,25 @@ def _corrected(a: Arm, tests: int, shares: dict[str, float]) -> Gain | None:
 
 
 def race_crn(o: Outcome) -> dict | None:
-    """How much common random numbers saved in the races: the median over the variants raced of
-    (unpaired variance / paired variance), for single swaps and for pairs."""
+    """How much common random numbers saved in the races, for single swaps and for pairs: the
+    variance independent games would have had over the paired differences' own variance,
+    pooled over every variant raced and every field deck (each weighted by its pairs of games)."""
     out = {}
     for kind, k in (("single", 1), ("pair", 2)):
-        ratios = sorted(a.estimate.variance_ratio for r in o.races for a in r.arms
-                        if a.estimate is not None and len(a.swaps) == k and math.isfinite(a.estimate.variance_ratio))
-        if ratios:
-            out[kind] = {"median": ratios[len(ratios) // 2], "variants": len(ratios)}
+        unpaired = paired = 0.0
+        variants = games = 0
+        for r in o.races:
+            for a in r.arms:
+                if len(a.swaps) != k or not a.pairs:
+                    continue
+                variants += 1
+                for p in a.pairs.values():
+                    if p.n:
+                        games += p.n
+                        unpaired += p.n * p.n * p.unpaired_variance
+                        paired += p.n * p.n * p.paired_sample_variance
+        if paired > 0:
+            out[kind] = {"ratio": unpaired / paired, "variants": variants, "pairs_of_games": games}
     return out or None
 
 
@@ -209,8 +220,8 @@ def _summary(o: Outcome, rates: dict) -> list[str]:
     races = ""
     if crn:
         races = " In the races, " + " and ".join(
-            f"{v['median']:.1f}× for {'single swaps' if k == 'single' else 'pairs'}" for k, v in crn.items()) + \
-            " (median over the variants: the fewer cards differ, the longer the paired games stay the same game)."
+            f"{v['ratio']:.1f}× for {'single swaps' if k == 'single' else 'pairs'}" for k, v in crn.items()) + \
+            " (the fewer cards differ, the longer the paired games stay the same game)."
     lines.append(f"Common random numbers: the base deck and the proposal played the same seeds, seats and opponents; "
                  f"the paired comparison's variance is **{conf.variance_ratio:.1f}×** lower than independent games "
                  f"would give (the same precision for {conf.variance_ratio:.1f}× fewer games).{races}")

@@ -9,8 +9,8 @@
   variances add (normal interval).
 * **How much common random numbers save.** The same games give each deck's own win rate;
   had the two decks played independent seeds, the variance of the difference would have been
-  ``p₁(1−p₁)/n + p₂(1−p₂)/n``. Its ratio to the paired variance is how many times fewer
-  games the paired comparison needs for the same precision.
+  ``p₁(1−p₁)/n + p₂(1−p₂)/n``. Its ratio to the paired differences' own variance is how
+  many times fewer games the paired comparison needs for the same precision.
 * **Corrected for the variants tried.** A gain reported after trying ``m`` variants gets a
   Bonferroni interval: each side at ``α/(2m)``.
 * **The screen.** Random variants of the deck (a few random swaps each) play in groups that
@@ -73,6 +73,14 @@ class Pairs:
         return (self.only - self.only_ref) / (self.n + 2)
 
     @property
+    def paired_sample_variance(self) -> float:
+        """The plain variance of the mean of the paired differences (what the pairing measured)."""
+        if not self.n:
+            return math.nan
+        d = (self.only - self.only_ref) / self.n
+        return ((self.only + self.only_ref) / self.n - d * d) / self.n
+
+    @property
     def unpaired_variance(self) -> float:
         """The variance of the difference had the two decks played independent games."""
         if not self.n:
@@ -99,7 +107,7 @@ class Gain:
     games: int  # pairs of games
     z: float
     tests: int
-    variance_ratio: float  # unpaired variance / paired variance
+    variance_ratio: float  # unpaired variance / paired variance (plain sample variances)
     by_opponent: dict[str, dict] = field(default_factory=dict)
 
     @property
@@ -129,7 +137,7 @@ def gain(pairs: Mapping[str, Pairs], shares: Mapping[str, float], *, tests: int 
     around the adjusted estimate, Bonferroni-corrected over ``tests`` (or at ``z``)."""
     z = z_value(alpha, tests) if z is None else z
     total = sum(shares[o] for o in shares if pairs.get(o) and pairs[o].n)
-    point = centre = var = unpaired = 0.0
+    point = centre = var = unpaired = plain = 0.0
     by: dict[str, dict] = {}
     games = 0
     z95 = z_value(alpha)
@@ -142,6 +150,7 @@ def gain(pairs: Mapping[str, Pairs], shares: Mapping[str, float], *, tests: int 
         centre += w * p.adjusted
         var += w * w * p.variance
         unpaired += w * w * p.unpaired_variance
+        plain += w * w * p.paired_sample_variance
         games += p.n
         half = z95 * math.sqrt(p.variance)
         by[o] = {"share": w, "pairs_of_games": p.n, "gain": p.diff, "ci95": [max(-1.0, p.adjusted - half),
@@ -151,7 +160,7 @@ def gain(pairs: Mapping[str, Pairs], shares: Mapping[str, float], *, tests: int 
     if not games:
         return Gain(math.nan, math.nan, math.nan, math.nan, 0, z, tests, math.nan, by)
     se = math.sqrt(var)
-    ratio = unpaired / var if var > 0 else math.nan
+    ratio = unpaired / plain if plain > 0 else math.nan
     return Gain(point, max(-1.0, centre - z * se), min(1.0, centre + z * se), se, games, z, tests, ratio, by)
 
 
