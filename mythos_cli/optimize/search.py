@@ -280,8 +280,10 @@ class Search:
                              batch_size=max(10, min(cfg.batch_size, math.ceil(planned / 8))),
                              workers=self.workers, backend=self.backend, scheduler=self.scheduler,
                              progress=self.progress, label=label)
-        except Interrupted as exc:
-            raise OptimizeInterrupted(self.opt_id, self.spent + exc.stored, cfg.budget) from None
+        except Interrupted:
+            # counted from the database: what the runner commits is what a resume keeps
+            raise OptimizeInterrupted(self.opt_id, self.spent + ostore.stored_games(self.store, run_id),
+                                      cfg.budget) from None
         self.spent += planned
         self.stages[kind] += planned
         self.runs.append(run_id)

@@ -92,6 +92,15 @@ def results(store: Store, run_id: str) -> pl.DataFrame:
         raise _explain(store.path, exc) from None
 
 
+def stored_games(store: Store, run_id: str) -> int:
+    """Games of the run stored so far (its committed batches)."""
+    try:
+        rows = _x(store.con, "SELECT coalesce(sum(games), 0) FROM batches WHERE run_id = ?", [run_id])
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+    return int(rows[0][0])
+
+
 def shared_seeds(store: Store, run_id: str, others: Sequence[str]) -> int:
     """How many distinct seeds of ``run_id`` any of the ``others`` runs played too."""
     if not others:
@@ -106,4 +115,4 @@ def shared_seeds(store: Store, run_id: str, others: Sequence[str]) -> int:
     return int(rows[0][0])
 
 
-__all__ = ["StoreError", "create", "get", "listing", "results", "set_status", "shared_seeds"]
+__all__ = ["StoreError", "create", "get", "listing", "results", "set_status", "shared_seeds", "stored_games"]
