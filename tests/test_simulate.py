@@ -238,3 +238,41 @@ def test_reports_read_a_run_while_it_writes(tmp_path):
     assert proc.returncode == 0, out
     with open_store(db, read_only=True) as s:
         assert s.run("live")["status"] == "finished" and s.table("games", "live").height == 1200
+
+
+def test_ctrl_c_while_duckdb_reads_a_batch_is_an_interruption(tmp_path, specs, monkeypatch):
+    """DuckDB turns a KeyboardInterrupt raised while it reads the Arrow stream into its own error;
+    the writer must give back the Ctrl-C (the run is then interrupted and resumable), not a
+    "database error"."""
+    from mythos_cli.sim import Interrupted
+    from mythos_cli.store.db import Store
+
+    cfg = small_config(specs)
+    db = tmp_path / "c.duckdb"
+    with open_store(db) as s:
+        start_run(s, cfg, "r", "r")
+        real = Store.write_batches
+
+        def interrupted_read(self, run_id, batches):
+            con = self.con
+
+            class Con:
+                def __getattr__(self, name):
+                    return getattr(con, name)
+
+                def from_arrow(self, data):
+                    raise duckdb.InvalidInputException("reading the Arrow source as Arrow data failed: KeyboardInterrupt: ")
+
+            self.con = Con()
+            try:
+                return real(self, run_id, batches)
+            finally:
+                self.con = con
+
+        monkeypatch.setattr(Store, "write_batches", interrupted_read)
+        with pytest.raises(Interrupted):
+            execute(s, "r", cfg, workers=1)
+        assert s.run("r")["status"] == "interrupted"
+        monkeypatch.setattr(Store, "write_batches", real)
+        execute(s, "r", cfg, workers=1)
+        assert s.run("r")["status"] == "finished"

@@ -12,6 +12,7 @@ from mythos_cli.cli import cards as cards_cli
 from mythos_cli.cli import decks as decks_cli
 from mythos_cli.cli import ladder as ladder_cli
 from mythos_cli.cli import replay as replay_cli
+from mythos_cli.cli import optimize as optimize_cli
 from mythos_cli.cli import report as report_cli
 from mythos_cli.cli import scenario as scenario_cli
 from mythos_cli.cli import simulate as simulate_cli
@@ -53,6 +54,7 @@ app.add_typer(decks_cli.app, name="deck")
 app.add_typer(scenario_cli.app, name="scenario")
 app.command("simulate")(simulate_cli.simulate)
 app.command("ladder")(ladder_cli.ladder)
+app.command("optimize")(optimize_cli.optimize_cmd)
 app.add_typer(simulate_cli.db_app, name="db")
 app.add_typer(report_cli.app, name="report")
 app.command("replay")(replay_cli.replay)

@@ -14,7 +14,7 @@ from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import DeckError
 from mythos_cli.policies import POLICY_NAMES, PolicySpecError, make_policy
 from mythos_cli.policies.mulligan import MULLIGANS
-from mythos_cli.sim import Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
+from mythos_cli.sim import DEFAULT_POLICY, Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
 from mythos_cli.sim.decks import default_gauntlet, unplayable_cards
 from mythos_cli.sim.runner import DASK_HINT, BackendMissing, require_dask
 from mythos_cli.store import StoreError, open_store
@@ -51,7 +51,7 @@ def simulate(
     vs: list[str] = typer.Option(None, "--vs", help="Opponent deck(s); repeat the option."),
     gauntlet: Optional[Path] = typer.Option(None, "--gauntlet", help="A folder of opponent decks. Default: the sample decks."),
     games: int = typer.Option(100, "--games", "-n", min=1, help="Games per matchup (seats alternate)."),
-    policy: str = typer.Option("greedy", "--policy", help="Player for both sides. " + POLICY_HELP),
+    policy: str = typer.Option(DEFAULT_POLICY, "--policy", help="Player for both sides. " + POLICY_HELP),
     policy_a: Optional[str] = typer.Option(None, "--policy-a", help="Player of the studied decks (same choices)."),
     policy_b: Optional[str] = typer.Option(None, "--policy-b", help="Player of the opponents (same choices)."),
     mulligan: Optional[str] = typer.Option(None, "--mulligan", help=MULLIGAN_HELP),

@@ -3,6 +3,11 @@
 Every game's seed derives from the run seed through ``numpy.random.SeedSequence`` keyed by
 (matchup, game), so the stored results are the same whatever the number of workers, the
 backend, or the order in which batches finish.
+
+``seed_groups`` gives common random numbers: studied decks of one group play the very same
+seeds (and seats) against each opponent, so their results are paired game by game. The
+engine shuffles a deck by position, so two decks that differ in one slot then play the same
+game until that slot is drawn (``mythos optimize`` compares a deck with its variants so).
 """
 
 from __future__ import annotations
@@ -11,6 +16,10 @@ import hashlib
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+
+# The default player of simulations (`mythos simulate`, `mythos optimize`): one home, so a
+# stronger default changes every command at once.
+DEFAULT_POLICY = "greedy"
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,8 @@ class RunConfig:
     mirrors: bool = False
     batch_size: int = 50
     round_robin: bool = False  # each pair of decks once (not A vs B and B vs A)
+    # per studied deck (in ``studied`` order) its seed group, or None: every matchup its own seeds
+    seed_groups: list[int] | None = None
     matchups: list[Matchup] = field(default_factory=list)
 
     def plan(self) -> list[Matchup]:
@@ -75,8 +86,16 @@ class RunConfig:
             self.plan()
         jobs = []
         root = np.random.SeedSequence(self.seed)
+        group = opponent = None
+        if self.seed_groups is not None:
+            if len(self.seed_groups) != len(self.studied):
+                raise ValueError(f"seed_groups has {len(self.seed_groups)} entries for {len(self.studied)} studied decks")
+            group = dict(zip(self.studied, self.seed_groups))
+            opponent = {o: i for i, o in enumerate(self.opponents)}
         for m in self.matchups:
-            seeds = np.random.SeedSequence(root.entropy, spawn_key=(m.index,)).generate_state(self.games, dtype=np.uint64)
+            # paired: keyed by (group, opponent) rather than by matchup, so a group shares its seeds
+            key = (m.index,) if group is None else (group[m.deck], opponent[m.opponent])
+            seeds = np.random.SeedSequence(root.entropy, spawn_key=key).generate_state(self.games, dtype=np.uint64)
             for k in range(self.games):
                 jobs.append(GameJob(len(jobs), m.index, k % 2, int(seeds[k] % (2**63))))
         return jobs

@@ -358,6 +358,8 @@ class Store:
             _x(self.con, "COMMIT")
         except duckdb.Error as exc:
             self._rollback()
+            if "KeyboardInterrupt" in str(exc):  # Ctrl-C while DuckDB read the Arrow stream: still a Ctrl-C
+                raise KeyboardInterrupt from None
             raise _explain(self.path, exc) from None
         except BaseException:
             self._rollback()

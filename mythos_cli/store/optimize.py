@@ -1,0 +1,118 @@
+"""What ``mythos optimize`` keeps besides its games: one row per optimization, and its reads.
+
+An optimization's games are ordinary runs (``runs``, ``game_data`` …, one run per stage:
+the screen, each race round, the confirmation), so every report and export reads them. The
+table ``optimizations`` adds the search's settings (to resume it) and its final answer::
+
+    optimizations(opt_id, name, config JSON, status, result JSON, started_at, finished_at)
+
+It is created the first time an optimization is stored: databases without it are read as
+they are.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+import duckdb
+import polars as pl
+
+from mythos_cli.store.db import Store, StoreError, _explain, _now, _x
+
+DDL = """CREATE TABLE IF NOT EXISTS optimizations (
+    opt_id VARCHAR PRIMARY KEY, name VARCHAR, config JSON, status VARCHAR, result JSON,
+    started_at TIMESTAMP, finished_at TIMESTAMP)"""
+
+
+def _has_table(store: Store) -> bool:
+    rows = _x(store.con, "SELECT count(*) FROM information_schema.tables WHERE table_name = 'optimizations'")
+    return bool(rows[0][0])
+
+
+def get(store: Store, opt_id: str) -> dict | None:
+    """The optimization's row (config and result parsed), or None."""
+    if not _has_table(store):
+        return None
+    try:
+        rel = store.con.execute("SELECT * FROM optimizations WHERE opt_id = ?", [opt_id])
+        cols = [d[0] for d in rel.description]
+        rows = rel.fetchall()
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+    if not rows:
+        return None
+    row = dict(zip(cols, rows[0]))
+    for k in ("config", "result"):
+        if isinstance(row[k], str):
+            row[k] = json.loads(row[k])
+    return row
+
+
+def create(store: Store, opt_id: str, name: str, config: dict) -> None:
+    try:
+        _x(store.con, DDL)
+        _x(store.con, "INSERT INTO optimizations VALUES (?, ?, ?, 'running', NULL, ?, NULL)",
+           [opt_id, name, json.dumps(config), _now()])
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+
+
+def set_status(store: Store, opt_id: str, status: str, result: dict | None = None) -> None:
+    finished = _now() if status == "finished" else None
+    try:
+        if result is None:
+            _x(store.con, "UPDATE optimizations SET status = ?, finished_at = ? WHERE opt_id = ?",
+               [status, finished, opt_id])
+        else:
+            _x(store.con, "UPDATE optimizations SET status = ?, result = ?, finished_at = ? WHERE opt_id = ?",
+               [status, json.dumps(result), finished, opt_id])
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+
+
+def listing(store: Store) -> pl.DataFrame:
+    """Every optimization: id, name, status, start and end."""
+    if not _has_table(store):
+        return pl.DataFrame(schema={"opt_id": pl.String, "name": pl.String, "status": pl.String,
+                                    "started_at": pl.Datetime, "finished_at": pl.Datetime})
+    return store.query("SELECT opt_id, name, status, started_at, finished_at FROM optimizations ORDER BY started_at")
+
+
+def results(store: Store, run_id: str) -> pl.DataFrame:
+    """One row per game of a run: the studied deck, its opponent, seat, seed, and whether it won."""
+    try:
+        return store.con.sql(
+            """SELECT game_no,
+                      CASE WHEN studied_seat = 0 THEN deck_0 ELSE deck_1 END AS deck,
+                      CASE WHEN studied_seat = 0 THEN deck_1 ELSE deck_0 END AS opponent,
+                      studied_seat AS seat, seed, coalesce(winner = studied_seat, false) AS won
+               FROM games WHERE run_id = $run ORDER BY game_no""", params={"run": run_id}).pl()
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+
+
+def stored_games(store: Store, run_id: str) -> int:
+    """Games of the run stored so far (its committed batches)."""
+    try:
+        rows = _x(store.con, "SELECT coalesce(sum(games), 0) FROM batches WHERE run_id = ?", [run_id])
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+    return int(rows[0][0])
+
+
+def shared_seeds(store: Store, run_id: str, others: Sequence[str]) -> int:
+    """How many distinct seeds of ``run_id`` any of the ``others`` runs played too."""
+    if not others:
+        return 0
+    try:
+        rows = _x(store.con, """SELECT count(DISTINCT seed) FROM game_data
+                                WHERE run_id = ? AND seed IN (SELECT seed FROM game_data
+                                                              WHERE list_contains(?::VARCHAR[], run_id))""",
+                  [run_id, list(others)])
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+    return int(rows[0][0])
+
+
+__all__ = ["StoreError", "create", "get", "listing", "results", "set_status", "shared_seeds", "stored_games"]
