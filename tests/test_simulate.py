@@ -263,11 +263,11 @@ def test_ctrl_c_while_duckdb_reads_a_batch_is_an_interruption(tmp_path, specs, m
                 def from_arrow(self, data):
                     raise duckdb.InvalidInputException("reading the Arrow source as Arrow data failed: KeyboardInterrupt: ")
 
-            self.con = Con()
+            self._con = Con()  # (Store.con hands out the open connection, reopening a released one)
             try:
                 return real(self, run_id, batches)
             finally:
-                self.con = con
+                self._con = con
 
         monkeypatch.setattr(Store, "write_batches", interrupted_read)
         with pytest.raises(Interrupted):
