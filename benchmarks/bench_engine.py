@@ -48,6 +48,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", action="store_true", help="check every invariant after every decision")
     ap.add_argument("--memory", action="store_true", help="trace peak memory (slows the run)")
+    ap.add_argument("--clone", action="store_true", help="core: also time one clone() of the state, every state")
     ap.add_argument("--engine", choices=("python", "core"), default="python",
                     help="the reference Python engine or the compiled core")
     args = ap.parse_args()
@@ -66,6 +67,9 @@ def main() -> None:
         crashes = len(failures)
         for i, msg in failures[:3]:
             print(f"game {i}: {msg}", file=sys.stderr)
+        if args.clone:
+            clones, ns = _core.clone_cost(specs, min(args.games, 2000))
+            print(f"clone            {ns:,.0f} ns a state ({clones:,} clones of the states of random games)")
     for i in range(args.games if args.engine == "python" else 0):
         a, b = decks[i % len(decks)], decks[(i * 7 + 3) % len(decks)]
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from mythos_cli.catalog.render import core_describe, describe
+from mythos_cli.catalog.render import core_describe, python_describe as describe
 
 _core = pytest.importorskip("mythos_cli._core", reason="the Rust core (mythos_cli._core) is not built")
 

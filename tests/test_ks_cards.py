@@ -14,7 +14,7 @@ from mythos_cli.catalog import Catalog
 from mythos_cli.catalog.coverage import coverage, special_uses, specials_of
 from mythos_cli.catalog.language import SPECIALS, LanguageError, parse_encoding
 from mythos_cli.catalog.model import Card, EffectLine
-from mythos_cli.catalog.render import NOT_ENCODED, describe
+from mythos_cli.catalog.render import NOT_ENCODED, describe, python_describe
 from mythos_cli.cli import app
 from mythos_cli.engine import executable
 from mythos_cli.engine import specials as specials_mod
@@ -31,7 +31,7 @@ def ks_cards(catalog):
 def test_every_card_renders_and_no_ks_line_is_unencoded(catalog):
     for card in catalog:
         for line in card.effects:
-            text = describe(line)
+            text = describe(line, card)
             assert text, f"{card.id} {line.label}: empty rendering"
             if card.set == "KS":
                 assert NOT_ENCODED not in text, f"{card.id} {line.label} is not encoded"
@@ -105,7 +105,7 @@ def test_an_escape_hatch_runs_renders_and_is_counted(catalog, monkeypatch):
     card = Card(id="KS-900", set="KS", number=900, type="character", name="Test Ninja", name_key="test-ninja",
                 title="", rarity="C", printings=("KS-900-C",), cost=1, power=1, group="Leaf Village",
                 effects=(line,))
-    assert describe(line) == "Gain 3 chakra (test escape hatch)."
+    assert python_describe(line) == "Gain 3 chakra (test escape hatch)."
     assert specials_of(line) == ["test_gain_3"] and executable(line)
     assert [(u.card, u.name) for u in special_uses([card])] == [("KS-900", "test_gain_3")]
     cat = Catalog(list(catalog) + [card])

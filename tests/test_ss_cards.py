@@ -41,7 +41,7 @@ def mixed_deck(catalog, rng):
 def test_every_ss_card_renders_its_own_english(catalog):
     for card in ss_cards(catalog):
         for line in card.effects:
-            text = describe(line)
+            text = describe(line, card)
             assert text and NOT_ENCODED not in text, (card.id, line.label, text)
             assert line.encoding is not None and len(text) > 8 and text.endswith("."), (card.id, text)
             assert "(unknown" not in text and "remembered as" not in text, (card.id, text)

@@ -71,3 +71,29 @@ pub fn random_games(
     }
     run
 }
+
+/// The cost of one `clone()` of the game state, averaged over every state of random games (the
+/// figure search players pay per playout): (clones made, nanoseconds per clone).
+pub fn clone_cost(cat: &'static Catalog, decks: &[GameDeck], games: usize) -> (usize, f64) {
+    let mut clones = 0usize;
+    let mut spent = std::time::Duration::ZERO;
+    for i in 0..games {
+        let (a, b) = (&decks[i % decks.len()], &decks[(i * 7 + 3) % decks.len()]);
+        let seed = 1_000_003 + i as i128;
+        let Ok(mut g) = setup::new_game(cat, a, b, seed, false, None) else { continue };
+        let mut rng = PyRandom::new(seed ^ 0x5EED);
+        while !g.is_terminal() {
+            let t = std::time::Instant::now();
+            let copy = std::hint::black_box(g.clone());
+            spent += t.elapsed();
+            drop(copy);
+            clones += 1;
+            let n = g.pending.as_ref().map_or(0, |d| d.len());
+            let a = g.pending.as_ref().expect("pending").nth(rng.below(n));
+            if apply::apply(&mut g, a).is_err() {
+                break;
+            }
+        }
+    }
+    (clones, spent.as_nanos() as f64 / clones.max(1) as f64)
+}

@@ -552,6 +552,16 @@ fn play_random_games(
     Ok((run.games, run.decisions, run.failures))
 }
 
+/// The cost of cloning a game state over the states of `games` random games: (clones, ns each).
+#[pyfunction]
+fn clone_cost(py: Python<'_>, decks: Vec<(Vec<String>, Vec<String>)>, games: usize) -> PyResult<(usize, f64)> {
+    let decks = decks.into_iter().map(|(c, m)| deck_from(c, m, String::new())).collect::<PyResult<Vec<_>>>()?;
+    if decks.is_empty() {
+        return Err(PyValueError::new_err("no decks"));
+    }
+    Ok(py.detach(|| crate::play::clone_cost(cat(), &decks, games)))
+}
+
 /// The card files compiled into the core: (file name, TOML text).
 #[pyfunction]
 fn card_files() -> Vec<(&'static str, &'static str)> {
@@ -564,6 +574,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_random_game, m)?)?;
     m.add_function(wrap_pyfunction!(card_files, m)?)?;
     m.add_function(wrap_pyfunction!(play_random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(clone_cost, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;

@@ -21,7 +21,7 @@ sys.path.insert(0, str(HERE.parents[1]))  # the repository root: run from any di
 
 from mythos_cli.catalog import default_catalog  # noqa: E402
 from mythos_cli.catalog.language import Selector  # noqa: E402
-from mythos_cli.catalog.render import describe  # noqa: E402
+from mythos_cli.catalog.render import python_describe as describe  # noqa: E402
 
 
 # form → (plural, bare, place) of Selector.render

@@ -11,9 +11,17 @@ from mythos_cli.catalog.model import TIMING_LABELS, Card, EffectLine
 NOT_ENCODED = "(not yet encoded: the engine cannot play this line)"
 
 
-def describe(line: EffectLine, card: Card | None = None) -> str:
-    """The tool's wording of one effect line (of ``card``: an attachment's "this character" is
-    its host, "the attached character")."""
+def describe(line: EffectLine, card: Card) -> str:
+    """The tool's wording of one effect line of ``card`` (an attachment's "this character" is its
+    host, "the attached character"), rendered by the rules core from the very trees it plays."""
+    from mythos_cli import _core
+
+    return _core.describe(card.id)[card.effects.index(line)]
+
+
+def python_describe(line: EffectLine, card: Card | None = None) -> str:
+    """The Python renderer's wording: the reference the core's golden renderings were made from
+    (``core/tests/make_renderings.py``), kept until the Python engine retires."""
     if line.encoding is None:
         if line.kind == "modifier" and line.modifies:
             return f"changes the {TIMING_LABELS[line.modifies]} line {NOT_ENCODED}"
@@ -23,9 +31,8 @@ def describe(line: EffectLine, card: Card | None = None) -> str:
 
 
 def core_describe(card: Card) -> list[str]:
-    """The Rust core's wording of every effect line of ``card``, in card order: the very strings
-    ``describe`` gives (``tests/test_core_render.py`` holds them equal). Raises ImportError when
-    the core (``mythos_cli._core``) is not built."""
+    """The Rust core's wording of every effect line of ``card``, in card order (what ``describe``
+    gives line by line). Raises ImportError when the core (``mythos_cli._core``) is not built."""
     from mythos_cli import _core
 
     return list(_core.describe(card.id))
