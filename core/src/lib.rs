@@ -7,6 +7,7 @@
 pub mod actions;
 pub mod apply;
 pub mod attachments;
+pub mod batch;
 pub mod board;
 pub mod cards;
 pub mod control;
@@ -19,6 +20,7 @@ pub mod play;
 pub mod power;
 #[cfg(feature = "python")]
 pub mod python;
+pub mod record;
 pub mod rng;
 pub mod scenario;
 pub mod scoring;

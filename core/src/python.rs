@@ -7,13 +7,16 @@
 //! `EngineError` naming what the engine was doing.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::AtomicUsize;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use crate::apply::{self, ApplyError};
+use crate::batch::{Batch, BatchError, Planned, RandomSeat, Seat};
 use crate::cards::Catalog;
+use crate::record::{LayoutError, Rows};
 use crate::scenario;
 use crate::setup::{self, GameDeck};
 use crate::state::{Action, DecisionKind, Ev, FrameStep, GameState, Opt, Prompt};
@@ -25,6 +28,12 @@ pyo3::create_exception!(
     "The action is not legal in this state; the state is left untouched."
 );
 pyo3::create_exception!(_core, EngineError, PyRuntimeError, "The engine failed (a bug): the message says where.");
+pyo3::create_exception!(
+    _core,
+    LayoutMismatch,
+    PyValueError,
+    "A finished game does not fit the database layout (an engine change the layout does not know)."
+);
 
 fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
@@ -568,6 +577,120 @@ fn card_files() -> Vec<(&'static str, &'static str)> {
     crate::cards::BUNDLED.to_vec()
 }
 
+// ---------------------------------------------------------------------------------------------
+// batches: `mythos simulate`'s inner loop, and the rows of games played from Python
+
+/// One `game_data` column as the Python side turns it into an Arrow array without touching each
+/// value: (name, Arrow type of the values, the values' little-endian bytes, the list offsets'
+/// bytes (i64) or None for a plain column).
+type Column = (&'static str, &'static str, Py<PyBytes>, Option<Py<PyBytes>>);
+
+fn le_bytes<T: Copy, const N: usize>(py: Python<'_>, v: &[T], f: impl Fn(T) -> [u8; N]) -> Py<PyBytes> {
+    let mut out = Vec::with_capacity(v.len() * N);
+    for &x in v {
+        out.extend_from_slice(&f(x));
+    }
+    PyBytes::new(py, &out).unbind()
+}
+
+fn columns(py: Python<'_>, r: &Rows) -> Vec<Column> {
+    let list = |name, ty, values: Py<PyBytes>, offsets: &[i64]| -> Column {
+        (name, ty, values, Some(le_bytes(py, offsets, i64::to_le_bytes)))
+    };
+    vec![
+        ("flags", "int32", le_bytes(py, &r.flags, i32::to_le_bytes), None),
+        ("score_0", "int32", le_bytes(py, &r.score_0, i32::to_le_bytes), None),
+        ("score_1", "int32", le_bytes(py, &r.score_1, i32::to_le_bytes), None),
+        ("decisions", "int32", le_bytes(py, &r.decisions, i32::to_le_bytes), None),
+        list("missions", "int16", le_bytes(py, &r.missions.values, i16::to_le_bytes), &r.missions.offsets),
+        list("round_scores", "uint32", le_bytes(py, &r.round_scores.values, u32::to_le_bytes), &r.round_scores.offsets),
+        list("rounds", "uint64", le_bytes(py, &r.rounds.values, u64::to_le_bytes), &r.rounds.offsets),
+        list("costs", "int16", le_bytes(py, &r.costs.values, i16::to_le_bytes), &r.costs.offsets),
+        list("events", "int32", le_bytes(py, &r.events.values, i32::to_le_bytes), &r.events.offsets),
+    ]
+}
+
+fn layout_err(e: LayoutError) -> PyErr {
+    LayoutMismatch::new_err(e.0)
+}
+
+fn run_cards(cards: &[String]) -> PyResult<Rows> {
+    let idx = cards.iter().map(|c| card_index(c)).collect::<PyResult<Vec<u16>>>()?;
+    Rows::new(&idx).map_err(layout_err)
+}
+
+/// The players the core can make for a batch.
+fn make_seat(spec: &str, _mulligan: Option<&str>) -> Result<Box<dyn Seat>, String> {
+    match spec {
+        "random" => Ok(Box::new(RandomSeat::new())),
+        other => Err(format!("the core has no player {other:?}")),
+    }
+}
+
+/// Play a batch of planned games inside the core, the GIL released, and return its `game_data`
+/// columns (see `Column`; the run-level columns are the caller's). `decks`: (cards, missions,
+/// name); `games`: (seat 0's deck, seat 1's deck, seat 0's player, seat 1's player, seed,
+/// studied seat), decks and players as indices into `decks` and `players` (player specs);
+/// `cards`: the run's card list, which codes the cards in the rows.
+#[pyfunction]
+#[pyo3(signature = (decks, games, players, cards, mulligan=None))]
+fn play_batch(
+    py: Python<'_>,
+    decks: Vec<(Vec<String>, Vec<String>, String)>,
+    games: Vec<(usize, usize, usize, usize, i128, i32)>,
+    players: Vec<String>,
+    cards: Vec<String>,
+    mulligan: Option<String>,
+) -> PyResult<Vec<Column>> {
+    let decks = decks.into_iter().map(|(c, m, n)| deck_from(c, m, n)).collect::<PyResult<Vec<_>>>()?;
+    let games: Vec<Planned> = games
+        .into_iter()
+        .map(|(a, b, pa, pb, seed, studied_seat)| Planned { decks: [a, b], players: [pa, pb], seed, studied_seat })
+        .collect();
+    let mut rows = run_cards(&cards)?;
+    let done = AtomicUsize::new(0);
+    py.detach(|| {
+        let batch = Batch { decks: &decks, specs: &players, mulligan: mulligan.as_deref(), games: &games };
+        crate::batch::play_batch(cat(), &batch, &make_seat, &mut rows, &done)
+    })
+    .map_err(|e| match e {
+        BatchError::Player(m) => PyValueError::new_err(m),
+        BatchError::Layout { .. } => LayoutMismatch::new_err(e.to_string()),
+        BatchError::Game { .. } => EngineError::new_err(e.to_string()),
+    })?;
+    Ok(columns(py, &rows))
+}
+
+/// The `game_data` rows of games played one decision at a time (Python players): add each
+/// finished game (played with its event stream), then take the columns.
+#[pyclass(unsendable, module = "mythos_cli._core")]
+pub struct Recorder {
+    rows: Rows,
+}
+
+#[pymethods]
+impl Recorder {
+    #[new]
+    fn new(cards: Vec<String>) -> PyResult<Recorder> {
+        Ok(Recorder { rows: run_cards(&cards)? })
+    }
+
+    fn add(&mut self, game: &Game, studied_seat: i32) -> PyResult<()> {
+        if !game.g.is_terminal() {
+            return Err(PyValueError::new_err("the game is not finished"));
+        }
+        guard("record", || self.rows.add_game(&game.g, studied_seat).map_err(layout_err))
+    }
+
+    fn __len__(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn columns(&self, py: Python<'_>) -> Vec<Column> {
+        columns(py, &self.rows)
+    }
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
@@ -576,8 +699,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_random_games, m)?)?;
     m.add_function(wrap_pyfunction!(clone_cost, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
+    m.add_function(wrap_pyfunction!(play_batch, m)?)?;
+    m.add_class::<Recorder>()?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
+    m.add("LayoutMismatch", m.py().get_type::<LayoutMismatch>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

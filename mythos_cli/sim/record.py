@@ -187,6 +187,33 @@ class BatchRecorder:
         return {"game_data": pl.DataFrame(cols)}
 
 
+def core_frame(columns: list[tuple], meta: dict[str, list]) -> pl.DataFrame:
+    """A batch's ``game_data`` frame from the core's columns (``_core.play_batch`` or
+    ``_core.Recorder.columns``) and the run-level columns in ``meta`` (``run_id``, ``game_no``,
+    ``batch_no``, ``setup_key``, ``seed``: one value per game).
+
+    The core hands each column over as little-endian bytes (and list offsets); they become Arrow
+    arrays by buffer, not value by value (through ``pyarrow.Array.from_buffers``: building them
+    from Python lists or numpy would import pandas, half a second in every worker)."""
+    import pyarrow as pa
+
+    n = len(meta["game_no"])
+    arrays: dict[str, pa.Array] = {}
+    for name, ty, values, offsets in columns:
+        vtype = getattr(pa, ty)()
+        if offsets is None:
+            arrays[name] = pa.Array.from_buffers(vtype, n, [None, pa.py_buffer(values)])
+        else:
+            inner = pa.Array.from_buffers(vtype, len(values) // vtype.byte_width, [None, pa.py_buffer(values)])
+            arrays[name] = pa.LargeListArray.from_buffers(pa.large_list(vtype), n, [None, pa.py_buffer(offsets)],
+                                                          children=[inner])
+    cols = []
+    for k, dtype in SCALARS.items():
+        cols.append(pl.Series(k, meta[k], dtype=dtype) if k in meta else pl.Series(k, arrays[k]))
+    cols += [pl.Series(k, arrays[k]).cast(pl.List(dtype)) for k, dtype in LISTS.items()]
+    return pl.DataFrame(cols)
+
+
 def _pack_round(rounds: list[int], costs: list[int], slot: int, st: dict) -> None:
     rounds.append(pack_stats([st[k] for k in _STATS_A]))
     rounds.append(pack_stats([int(st[k]) for k in _STATS_B]))

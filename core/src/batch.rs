@@ -1,0 +1,225 @@
+//! A batch of planned games played inside the core, start to finish, and recorded as the
+//! database's `game_data` rows ([`crate::record::Rows`]). This is `mythos simulate`'s inner
+//! loop: the Python side plans the run (decks, seats, seeds), calls [`play_batch`] once per
+//! batch with the interpreter released, and stores the columns it gets back.
+//!
+//! A game is played exactly as `mythos_cli.policies.play_match` plays it: the game from its
+//! seed with its event stream, seat 0's player reset with `seed * 2 + 1`, seat 1's with
+//! `seed * 2 + 2`, then every decision answered by the player whose decision it is.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::apply::{self, ApplyError};
+use crate::cards::Catalog;
+use crate::record::{LayoutError, Rows};
+use crate::setup::{self, GameDeck};
+use crate::state::{Action, GameState};
+
+/// Whatever answers one seat's decisions for a game.
+pub trait Seat {
+    /// Start a new game: every random choice of the player flows from `seed`.
+    fn reset(&mut self, seed: i128);
+    /// The answer to the pending decision, which is `player`'s.
+    fn decide(&mut self, g: &GameState, player: usize) -> Result<Action, String>;
+}
+
+/// Makes a fresh player for a spec (`greedy`, `lookahead:sims=20`, ...) and a mulligan rule.
+pub type SeatMaker<'a> = dyn Fn(&str, Option<&str>) -> Result<Box<dyn Seat>, String> + Sync + 'a;
+
+/// One planned game of a batch.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    /// indices into the batch's decks: seat 0's, seat 1's
+    pub decks: [usize; 2],
+    /// indices into the batch's player specs: seat 0's, seat 1's
+    pub players: [usize; 2],
+    pub seed: i128,
+    /// the seat of the run's studied deck (a stored flag)
+    pub studied_seat: i32,
+}
+
+/// Why a batch stopped: the game (its index in the batch) and what went wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BatchError {
+    /// a spec the core cannot make a player of (checked before any game is played)
+    Player(String),
+    /// the engine refused a decision or stalled: a bug, reported with the game's seed
+    Game { index: usize, seed: i128, message: String },
+    /// a finished game does not fit the stored layout
+    Layout { index: usize, message: String },
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Player(m) => write!(f, "{m}"),
+            BatchError::Game { index, seed, message } => {
+                write!(f, "game {index} of the batch (seed {seed}): {message}")
+            }
+            BatchError::Layout { index, message } => write!(f, "game {index} of the batch: {message}"),
+        }
+    }
+}
+
+/// Play one game to its end, with its event stream, as `play_match` does.
+pub fn play_game(
+    cat: &'static Catalog,
+    a: &GameDeck,
+    b: &GameDeck,
+    seats: &mut [Box<dyn Seat>; 2],
+    seed: i128,
+) -> Result<GameState, String> {
+    let mut g = setup::new_game(cat, a, b, seed, true, None).map_err(|e| e.0)?;
+    seats[0].reset(seed * 2 + 1);
+    seats[1].reset(seed * 2 + 2);
+    while !g.is_terminal() {
+        let player = match g.pending.as_ref() {
+            Some(d) if !d.is_empty() => d.player as usize,
+            _ => return Err(format!("no legal action in round {}, phase {}", g.round, g.phase.as_str())),
+        };
+        let action = seats[player].decide(&g, player)?;
+        apply::apply(&mut g, action).map_err(|e: ApplyError| e.to_string())?;
+    }
+    Ok(g)
+}
+
+/// What a batch plays: its decks, its player specs and mulligan rule, and its planned games.
+pub struct Batch<'a> {
+    pub decks: &'a [GameDeck],
+    pub specs: &'a [String],
+    pub mulligan: Option<&'a str>,
+    pub games: &'a [Planned],
+}
+
+/// Play every planned game and append its row to `rows`; `done` counts finished games (another
+/// thread may read it to move a progress bar). Players are made fresh for each game, as the
+/// Python loop makes them. A panic inside a game is caught and reported as that game's error.
+pub fn play_batch(
+    cat: &'static Catalog,
+    batch: &Batch<'_>,
+    make: &SeatMaker<'_>,
+    rows: &mut Rows,
+    done: &AtomicUsize,
+) -> Result<(), BatchError> {
+    let Batch { decks, specs, mulligan, games } = *batch;
+    // every spec is checked once before a game is played, so a bad spec costs no games
+    for s in specs {
+        make(s, mulligan).map_err(BatchError::Player)?;
+    }
+    for (index, p) in games.iter().enumerate() {
+        let (Some(a), Some(b)) = (decks.get(p.decks[0]), decks.get(p.decks[1])) else {
+            return Err(BatchError::Player(format!("game {index} names a deck the batch does not have")));
+        };
+        let (Some(sa), Some(sb)) = (specs.get(p.players[0]), specs.get(p.players[1])) else {
+            return Err(BatchError::Player(format!("game {index} names a player the batch does not have")));
+        };
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut seats = [make(sa, mulligan)?, make(sb, mulligan)?];
+            play_game(cat, a, b, &mut seats, p.seed)
+        }));
+        let g = match outcome {
+            Ok(Ok(g)) => g,
+            Ok(Err(message)) => return Err(BatchError::Game { index, seed: p.seed, message }),
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                return Err(BatchError::Game { index, seed: p.seed, message: format!("engine panic: {message}") });
+            }
+        };
+        rows.add_game(&g, p.studied_seat).map_err(|LayoutError(message)| BatchError::Layout { index, message })?;
+        done.fetch_add(1, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+/// Uniformly random legal decisions drawn by `random.Random(seed)`: the Python `random` player
+/// under the `keep` mulligan rule (its mulligan answer is drawn like any other decision).
+pub struct RandomSeat {
+    rng: crate::rng::PyRandom,
+}
+
+impl RandomSeat {
+    pub fn new() -> RandomSeat {
+        RandomSeat { rng: crate::rng::PyRandom::new(0) }
+    }
+}
+
+impl Default for RandomSeat {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Seat for RandomSeat {
+    fn reset(&mut self, seed: i128) {
+        self.rng = crate::rng::PyRandom::new(seed);
+    }
+    fn decide(&mut self, g: &GameState, _player: usize) -> Result<Action, String> {
+        let d = g.pending.as_ref().ok_or("no pending decision")?;
+        Ok(d.nth(self.rng.below(d.len())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::cards::CardType;
+
+    /// A deck of 15 cards twice and 3 missions, dealt from the catalog by `seed`.
+    fn deck(cat: &'static Catalog, seed: i128) -> GameDeck {
+        let mut rng = crate::rng::PyRandom::new(seed);
+        let mut pool: Vec<u16> = cat.cards.iter().filter(|c| c.ctype != CardType::Mission).map(|c| c.index).collect();
+        let mut missions: Vec<u16> =
+            cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
+        rng.shuffle(&mut pool);
+        rng.shuffle(&mut missions);
+        let mut cards = pool[..15].to_vec();
+        cards.extend(pool[..15].to_vec());
+        GameDeck { cards, missions: missions[..3].to_vec(), name: format!("deck-{seed}") }
+    }
+
+    fn random_maker(spec: &str, _m: Option<&str>) -> Result<Box<dyn Seat>, String> {
+        match spec {
+            "random" => Ok(Box::new(RandomSeat::new())),
+            other => Err(format!("unknown player {other:?}")),
+        }
+    }
+
+    #[test]
+    fn a_batch_records_every_game_and_a_bad_spec_plays_none() {
+        let cat = Catalog::bundled();
+        let decks = vec![deck(cat, 1), deck(cat, 2)];
+        let cards: Vec<u16> = (0..cat.cards.len() as u16).collect();
+        let games: Vec<Planned> = (0..6)
+            .map(|k| Planned {
+                decks: [k % 2, 1 - k % 2],
+                players: [0, 0],
+                seed: 100 + k as i128,
+                studied_seat: (k % 2) as i32,
+            })
+            .collect();
+        let mut rows = Rows::new(&cards).unwrap();
+        let done = AtomicUsize::new(0);
+        let random = ["random".to_string()];
+        let batch = Batch { decks: &decks, specs: &random, mulligan: None, games: &games };
+        play_batch(cat, &batch, &random_maker, &mut rows, &done).unwrap();
+        assert_eq!(rows.len(), 6);
+        assert_eq!(done.load(Ordering::Relaxed), 6);
+        assert_eq!(rows.events.offsets.len(), 7);
+        // the same plan gives the same rows
+        let mut again = Rows::new(&cards).unwrap();
+        play_batch(cat, &batch, &random_maker, &mut again, &done).unwrap();
+        assert_eq!(rows.events.values, again.events.values);
+        assert_eq!(rows.flags, again.flags);
+        let mut none = Rows::new(&cards).unwrap();
+        let nobody = ["nobody".to_string()];
+        let bad = Batch { decks: &decks, specs: &nobody, mulligan: None, games: &games };
+        let err = play_batch(cat, &bad, &random_maker, &mut none, &done);
+        assert!(matches!(err, Err(BatchError::Player(_))));
+        assert!(none.is_empty());
+    }
+}
