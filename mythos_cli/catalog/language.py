@@ -939,7 +939,8 @@ _verb("attach", "selector_or_none", ("from", "to", "discount", "hidden"),
       lambda s: f"play {render_attachments(s.arg, False) if s.arg is not None else 'an attachment'}".replace(" in play", "")
       + {"deck": " from your deck", "hand": " from your hand"}.get(s.opts.get("from"), " from your hand or one of your face-down ones")
       + {"this": " in this mission", "anywhere": ""}[s.opts.get("to", "anywhere")]
-      + (f", paying {render_number(s.opts['discount'])} less" if s.opts.get("discount") else ""))
+      + (f", paying {render_number(s.opts['discount'])} less" if s.opts.get("discount") else "")
+      + (", then shuffle your deck" if s.opts.get("from") == "deck" else ""))
 _verb("attach_self", "selector", ("power",),
       lambda s: f"attach this character to {_sel(s)}: while attached it is an attachment giving "
                 f"{'+' if s.opts.get('power', 0) >= 0 else '−'}{abs(s.opts.get('power', 0))} Power instead of a character")

@@ -1208,7 +1208,9 @@ impl<'a> English<'a> {
             Some(d) => format!(", paying {} less", self.number(d)),
             None => String::new(),
         };
-        format!("play {}{from}{place}{price}", what.replace(" in play", ""))
+        // a search of the deck shuffles it afterwards, whatever was found (attach.rs)
+        let shuffle = if o.from == Some(From::Deck) { ", then shuffle your deck" } else { "" };
+        format!("play {}{from}{place}{price}{shuffle}", what.replace(" in play", ""))
     }
 
     fn move_attachment(&mut self, s: &Step) -> String {
