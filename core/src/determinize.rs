@@ -1,11 +1,11 @@
 //! Determinisation: a full game state consistent with one player's knowledge, the cards that
 //! player cannot see dealt at random (for look-ahead and search).
 //!
-//! Unknown: the opponent's hand, the top cards of the opponent's hidden characters, the
-//! opponent's face-down attachments and both decks' order. They are pooled (sorted, so that the
-//! result depends only on what the player knows and on the rng), shuffled and dealt back into the
-//! same places: hidden characters from the character cards, face-down attachments from the
-//! attachment cards, then the hand and the deck.
+//! Unknown: the opponent's hand, the top cards of the opponent's hidden characters (but those the
+//! player may look at), the opponent's face-down attachments and both decks' order. They are
+//! pooled (sorted, so that the result depends only on what the player knows and on the rng),
+//! shuffled and dealt back into the same places: hidden characters from the character cards,
+//! face-down attachments from the attachment cards, then the hand and the deck.
 
 use crate::cards::CardType;
 use crate::rng::PyRandom;
@@ -14,12 +14,14 @@ use crate::state::{GameState, Inst};
 pub fn determinize(g: &GameState, player: i32, rng: &mut PyRandom) -> GameState {
     let mut d = g.clone();
     let opp = 1 - player as usize;
+    // hidden characters the player may look at (⧗ see_hidden) are known, not dealt
+    let seen = crate::view::seen_hidden(&d, player);
     let hidden: Vec<i32> = d
         .all_uids()
         .into_iter()
         .filter(|&x| {
             let u = d.u(x);
-            u.hidden && u.owner != player && u.controller != player
+            u.hidden && u.owner != player && u.controller != player && !seen.contains(&x)
         })
         .collect();
     // face-down attachments of the opponent: (holder: mission side or unit, index)
@@ -68,12 +70,23 @@ pub fn determinize(g: &GameState, player: i32, rng: &mut PyRandom) -> GameState 
     let mut used: Vec<Inst> = hidden.iter().map(|&x| d.u(x).top()).collect();
     let atts: Vec<Inst> =
         pool.iter().copied().filter(|&c| d.card(c).ctype == CardType::Attachment && !used.contains(&c)).collect();
-    for (&(h, i), &c) in slots.iter().zip(atts.iter()) {
-        let old = get(&d, h, i);
+    // Every slot's old card is let go before any new one is flagged: a card dealt to one slot may
+    // be the very card another slot held, and its face-down flag and Power must not be lost.
+    let dealt: Vec<(Holder, usize, Inst, Inst, Option<i64>)> = slots
+        .iter()
+        .zip(atts.iter())
+        .map(|(&(h, i), &c)| {
+            let old = get(&d, h, i);
+            (h, i, old, c, d.att_power_of(old))
+        })
+        .collect();
+    for &(_, _, old, _, _) in &dealt {
         d.set_att_hidden(old, false);
+        d.att_power.retain(|(x, _)| *x != old);
+    }
+    for &(h, i, _, c, power) in &dealt {
         d.set_att_hidden(c, true);
-        if let Some(p) = d.att_power_of(old) {
-            d.att_power.retain(|(x, _)| *x != old);
+        if let Some(p) = power {
             d.att_power.push((c, p));
         }
         match h {
@@ -96,4 +109,49 @@ pub fn determinize(g: &GameState, player: i32, rng: &mut PyRandom) -> GameState 
     let seed = rng.getrandbits(64);
     d.rng = PyRandom::new(seed as i128);
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{CardType, Catalog};
+    use crate::setup::GameDeck;
+
+    fn deck(cat: &'static Catalog, rng: &mut PyRandom) -> GameDeck {
+        let mut pool: Vec<u16> = cat.cards.iter().filter(|c| c.ctype != CardType::Mission).map(|c| c.index).collect();
+        let mut missions: Vec<u16> =
+            cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
+        rng.shuffle(&mut pool);
+        rng.shuffle(&mut missions);
+        let mut cards = pool[..15].to_vec();
+        cards.extend(pool[..15].to_vec());
+        GameDeck { cards, missions: missions[..3].to_vec(), name: String::new() }
+    }
+
+    /// What a player sees never changes when the cards they cannot see are dealt again, and the
+    /// redealt game keeps every face-down attachment face-down (two slots may swap their cards).
+    #[test]
+    fn a_redeal_keeps_the_view_and_every_face_down_card() {
+        let cat = Catalog::bundled();
+        let mut rng = PyRandom::new(5);
+        let mut checked = 0;
+        for k in 0..60 {
+            let (a, b) = (deck(cat, &mut rng), deck(cat, &mut rng));
+            let mut g = crate::setup::new_game(cat, &a, &b, 40 + k, false, None).unwrap();
+            let mut step = 0usize;
+            while !g.is_terminal() {
+                for p in 0..2 {
+                    let d = determinize(&g, p, &mut PyRandom::new(step as i128));
+                    assert_eq!(crate::view::observe(&d, p), crate::view::observe(&g, p), "game {k} step {step}");
+                    assert_eq!(d.att_hidden.len(), g.att_hidden.len());
+                    checked += 1;
+                }
+                let n = g.pending.as_ref().unwrap().len();
+                let act = g.pending.as_ref().unwrap().nth(rng.below(n));
+                crate::apply::apply(&mut g, act).unwrap();
+                step += 1;
+            }
+        }
+        assert!(checked > 1000);
+    }
 }

@@ -506,6 +506,67 @@ impl Game {
         }
         PyList::new(py, out)
     }
+
+    /// What `player` may know, as a dict (the fields of `view::View`; cards as version ids,
+    /// None for a card this player cannot see). The decision is included only if it is theirs.
+    fn view<'py>(&self, py: Python<'py>, player: i32) -> PyResult<Bound<'py, PyDict>> {
+        if !(0..2).contains(&player) {
+            return Err(PyValueError::new_err(format!("player {player}: players are 0 and 1")));
+        }
+        let v = guard("view", || Ok(crate::view::observe(&self.g, player)))?;
+        let ids = |cs: &[u16]| cs.iter().map(|&c| cid(c)).collect::<Vec<_>>();
+        let seen = |cs: &[Option<u16>]| cs.iter().map(|c| c.map(cid)).collect::<Vec<_>>();
+        let d = PyDict::new(py);
+        d.set_item("player", v.player)?;
+        d.set_item("round", v.round)?;
+        d.set_item("phase", v.phase)?;
+        d.set_item("edge", v.edge)?;
+        d.set_item("scores", v.scores)?;
+        d.set_item("chakra", v.chakra)?;
+        d.set_item("hand", ids(&v.hand))?;
+        d.set_item("hand_instances", v.hand_instances.clone())?;
+        d.set_item("opponent_hand_size", v.opponent_hand_size)?;
+        d.set_item("deck_sizes", v.deck_sizes)?;
+        d.set_item("discards", (ids(&v.discards.0), ids(&v.discards.1)))?;
+        let ranks = ["D", "C", "B", "A"];
+        let missions: Vec<(String, &str)> = v.missions.iter().map(|&(c, r)| (cid(c), ranks[r.min(3)])).collect();
+        d.set_item("missions", missions)?;
+        let mut units = Vec::with_capacity(v.units.len());
+        for u in &v.units {
+            let x = PyDict::new(py);
+            x.set_item("uid", u.uid)?;
+            x.set_item("side", u.side)?;
+            x.set_item("mission", u.mission)?;
+            x.set_item("hidden", u.hidden)?;
+            x.set_item("card", u.card.map(cid))?;
+            x.set_item("tokens", u.tokens)?;
+            x.set_item("power", u.power)?;
+            x.set_item("stack", u.stack)?;
+            x.set_item("controlled", u.controlled)?;
+            x.set_item("attachments", seen(&u.attachments))?;
+            units.push(x);
+        }
+        d.set_item("units", PyList::new(py, units)?)?;
+        d.set_item("passed", v.passed)?;
+        let atts: Vec<_> = v.mission_attachments.iter().map(|(a, b)| (seen(a), seen(b))).collect();
+        d.set_item("mission_attachments", atts)?;
+        let mine = self.g.pending.as_ref().is_some_and(|p| p.player == player);
+        d.set_item("decision", if mine { self.pending(py)?.map(|x| x.into_any()) } else { None })?;
+        Ok(d)
+    }
+
+    /// A full game consistent with what `player` knows, the cards they cannot see (the
+    /// opponent's hand, hidden characters and face-down attachments, both deck orders) dealt at
+    /// random from `seed`: a game to look ahead in without peeking.
+    fn determinize(&self, player: i32, seed: i128) -> PyResult<Game> {
+        if !(0..2).contains(&player) {
+            return Err(PyValueError::new_err(format!("player {player}: players are 0 and 1")));
+        }
+        guard("determinize", || {
+            let mut rng = crate::rng::PyRandom::new(seed);
+            Ok(Game { g: crate::determinize::determinize(&self.g, player, &mut rng) })
+        })
+    }
 }
 
 /// Play a whole game with uniformly random legal decisions (`seed ^ 0x5EED` picks), as the

@@ -154,7 +154,11 @@ class Observation:
         """
         g = self._g.clone()
         me, opp = g.players[self.player], g.players[1 - self.player]
-        hidden = [u for u in g.all_units() if u.hidden and u.owner != self.player and u.controller != self.player]
+        from mythos_cli.engine.view import _seen_hidden
+
+        seen = _seen_hidden(g, self.player)  # hidden characters the player may look at are known
+        hidden = [u for u in g.all_units()
+                  if u.hidden and u.owner != self.player and u.controller != self.player and u.uid not in seen]
         # face-down attachments of the opponent: their slots, as (list holding it, index)
         att_slots = []
         for m in g.missions:
@@ -174,12 +178,16 @@ class Observation:
             u.stack[-1] = c
         used = set(u.stack[-1] for u in hidden)
         atts = [c for c in pool if g.cards[c].type == "attachment" and c not in used]
-        for (lst, i), c in zip(att_slots, atts):
-            old_inst = lst[i]
-            g.att_hidden.discard(old_inst)
+        # every slot's old card is let go before any new one is flagged: a card dealt to one slot
+        # may be the very card another slot held, and its face-down flag and Power must not be lost
+        dealt = [(lst, i, lst[i], c) for (lst, i), c in zip(att_slots, atts)]
+        powers = {old: g.att_power.pop(old) for _, _, old, _ in dealt if old in g.att_power}
+        for _, _, old, _ in dealt:
+            g.att_hidden.discard(old)
+        for lst, i, old, c in dealt:
             g.att_hidden.add(c)
-            if old_inst in g.att_power:
-                g.att_power[c] = g.att_power.pop(old_inst)
+            if old in powers:
+                g.att_power[c] = powers[old]
             lst[i] = c
             used.add(c)
         rest = [c for c in pool if c not in used]
