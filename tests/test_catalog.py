@@ -9,6 +9,7 @@ import pytest
 
 from mythos_cli.catalog import Catalog, CatalogError, load_cards, name_key, parse_card_id
 from mythos_cli.catalog.loader import load_file
+from mythos_cli.catalog.render import describe
 
 
 def test_counts(catalog):
@@ -34,7 +35,7 @@ def test_every_card_has_its_facts(catalog):
             assert c.attach_to in ("character", "mission")
             assert any(e.timing == "attach" for e in c.effects)
         for e in c.effects:
-            assert e.encoding is None or e.encoding.render(e.modifies)
+            assert e.encoded == (e.facts is not None) and describe(e, c)
 
 
 def test_printings_map_to_one_version(catalog):
@@ -120,23 +121,15 @@ def test_duel_lines_name_a_real_character(catalog):
 def test_a_repeat_is_a_line_of_its_own(catalog):
     """ "Repeat the MAIN effect" is an instant line with its own yes/no (KS-112, SS-005, SS-013,
     SS-149), never a modifier added to the line it repeats (which would share that line's yes/no)."""
-    def verbs(steps):
-        for s in steps:
-            yield s.verb
-            for key in ("do",):
-                if isinstance(s.opts.get(key), (list, tuple)):
-                    yield from verbs(s.opts[key])
-
     repeats = []
     for c in catalog:
         for e in c.effects:
-            if e.encoding is None:
+            if not e.encoded:
                 continue
-            if e.kind == "modifier" and e.encoding.modifier is not None:
-                assert "repeat" not in set(verbs(e.encoding.modifier.steps)), (c.id, e.label)
-            elif "repeat" in set(verbs(e.encoding.steps)):
+            assert "repeat" not in e.facts.modifier_verbs, (c.id, e.label)
+            if "repeat" in e.facts.verbs:
                 repeats.append(c.id)
-                assert e.kind == "instant" and all(s.verb == "repeat" for s in e.encoding.steps), (c.id, e.label)
+                assert e.kind == "instant" and set(e.facts.steps) == {"repeat"}, (c.id, e.label)
     assert {"KS-112", "SS-005", "SS-013", "SS-149"} <= set(repeats)
 
 
@@ -180,6 +173,10 @@ def test_loader_accepts_a_good_file(tmp_path):
         (('title = "T"\n', ''), "missing"),
         (('[[character]]', '[[charakter]]'), "unknown table"),
         (('number = 1', 'number = '), "not valid TOML"),
+        (('keywords = []', 'keywords = []\neffects = [{ timing = "main", kind = "instant", do = [{ powerup = 2, '
+                           'tagret = "self" }] }]'), ":3 (KS-001), effect 1, clause 1: unknown field(s) ['tagret'] on powerup"),
+        (('keywords = []', 'keywords = []\neffects = [{ timing = "main", kind = "instant", do = [{ summon = 1 }] }]'),
+         ":3 (KS-001), effect 1, clause 1: a step needs"),
     ],
 )
 def test_loader_rejects_bad_data_with_file_and_line(tmp_path, change, message):

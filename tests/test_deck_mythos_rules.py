@@ -208,7 +208,7 @@ def test_engine_warning_asks_the_engine():
 
 
 def test_engine_warning_follows_the_real_engine():
-    from mythos_cli.engine import executable
+    from mythos_cli.catalog.coverage import executable
 
     v = check(deck_text(), executable=None)
     ids = {e.card.id for e in v.deck.entries if any(not executable(line) for line in e.card.effects)}

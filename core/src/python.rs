@@ -752,6 +752,136 @@ impl Recorder {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// the catalog as the Python side reads it: card files validated by the core, what each line's
+// encoding holds, and the rules' constants
+
+/// What the core reads in one effect line's encoding, for the Python side (coverage, `cards
+/// show`, the catalog tests): `steps` (the verbs of its instant steps, in order), `verbs` (every
+/// verb of those steps, nested ones included), `modifier_verbs` (the same for a modifier's
+/// steps), `triggers` (the events its triggers wait for), `host` ("mission", "character" or None:
+/// where an ATTACH line lets its attachment go), `mandatory` (per gate, the line's steps first,
+/// then each trigger's: true when the engine will not offer to decline it), `specials` (escape
+/// hatches) and `executable` (the engine plays the line).
+fn line_facts<'py>(py: Python<'py>, line: &crate::cards::EffectLine) -> PyResult<Option<Bound<'py, PyDict>>> {
+    use crate::language::parse::{TRIGGER_NAMES, verb_name};
+    use crate::language::{Arg, Host, Step, Verb};
+    let Some(enc) = &line.encoding else {
+        return Ok(None);
+    };
+    let names = |steps: &[Step]| {
+        let mut all = Vec::new();
+        crate::cards::walk_steps(steps, &mut all);
+        all.iter().map(|s| verb_name(s.verb)).collect::<Vec<_>>()
+    };
+    let d = PyDict::new(py);
+    d.set_item("steps", enc.steps.iter().map(|s| verb_name(s.verb)).collect::<Vec<_>>())?;
+    d.set_item("verbs", names(&enc.steps))?;
+    d.set_item("modifier_verbs", enc.modifier.as_ref().map_or_else(Vec::new, |m| names(&m.steps)))?;
+    let trigger = |on| TRIGGER_NAMES.iter().find(|(_, x)| *x == on).map_or("?", |(n, _)| *n);
+    d.set_item("triggers", enc.triggers.iter().map(|t| trigger(t.on)).collect::<Vec<_>>())?;
+    d.set_item(
+        "host",
+        match &enc.host {
+            None => None,
+            Some(Host::Mission) => Some("mission"),
+            Some(Host::Characters(_)) => Some("character"),
+        },
+    )?;
+    let mut gates = Vec::new();
+    if !enc.steps.is_empty() {
+        gates.push(crate::effects::mandatory(&enc.steps.iter().collect::<Vec<_>>(), false));
+    }
+    for t in &enc.triggers {
+        gates.push(crate::effects::mandatory(&t.steps.iter().collect::<Vec<_>>(), t.must));
+    }
+    d.set_item("mandatory", gates)?;
+    let mut all = Vec::new();
+    crate::cards::walk_steps(&enc.steps, &mut all);
+    for t in &enc.triggers {
+        crate::cards::walk_steps(&t.steps, &mut all);
+    }
+    if let Some(m) = &enc.modifier {
+        crate::cards::walk_steps(&m.steps, &mut all);
+    }
+    let specials: Vec<&str> = all
+        .iter()
+        .filter(|s| s.verb == Verb::Special)
+        .map(|s| if let Arg::Name(n) = &s.arg { n.as_str() } else { "?" })
+        .collect();
+    d.set_item("specials", specials)?;
+    d.set_item("executable", crate::effects::runs(line))?;
+    Ok(Some(d))
+}
+
+/// Read and validate one card file (`path` names it in messages; its stem is the set) as the core
+/// reads its own: a ValueError says what is wrong, with the file, line, card and field. Returns
+/// each card's facts in file order (characters, attachments, missions), each effect line with its
+/// `do` as JSON text (None when not encoded) and `facts` (see `line_facts`).
+#[pyfunction]
+fn read_card_file<'py>(py: Python<'py>, path: &str, text: &str) -> PyResult<Bound<'py, PyList>> {
+    let file = guard("read_card_file", || {
+        Catalog::from_files(&[(path, text)]).map_err(|e| {
+            // (a repeated version or printing is the one message that does not name the file)
+            PyValueError::new_err(if e.0.starts_with(path) { e.0 } else { format!("{path}: {}", e.0) })
+        })
+    })?;
+    // (read again for the encodings as written: the catalog above validated it all)
+    let doc: toml::Table = text.parse().map_err(|e| PyValueError::new_err(format!("{path}: not valid TOML: {e}")))?;
+    let raw_cards = ["character", "attachment", "mission"]
+        .iter()
+        .filter_map(|t| doc.get(*t).and_then(|v| v.as_array()))
+        .flatten()
+        .filter_map(|v| v.as_table());
+    let mut out = Vec::new();
+    for (c, raw) in file.cards.iter().zip(raw_cards) {
+        let d = PyDict::new(py);
+        d.set_item("id", &c.id)?;
+        d.set_item("number", c.number)?;
+        d.set_item("type", c.ctype.as_str())?;
+        d.set_item("name", &c.name)?;
+        d.set_item("title", &c.title)?;
+        d.set_item("rarity", &c.rarity)?;
+        d.set_item("printings", &c.printings)?;
+        d.set_item("cost", c.cost)?;
+        d.set_item("power", c.power)?;
+        d.set_item("group", c.group.map(|g| crate::names::GROUPS[g.0 as usize]))?;
+        d.set_item("keywords", c.keywords.iter().map(|k| file.keyword_text(*k)).collect::<Vec<_>>())?;
+        d.set_item("points", c.points)?;
+        d.set_item("attach_to", &c.attach_to)?;
+        let raw_effects = raw.get("effects").and_then(|v| v.as_array());
+        let mut effects = Vec::new();
+        for (i, l) in c.effects.iter().enumerate() {
+            let e = PyDict::new(py);
+            e.set_item("timing", l.timing.as_str())?;
+            e.set_item("kind", l.kind.as_str())?;
+            e.set_item("duel", &l.duel)?;
+            e.set_item("modifies", l.modifies.map(|m| m.as_str()))?;
+            let written = raw_effects.and_then(|a| a.get(i)).and_then(|v| v.get("do"));
+            let json = match written {
+                Some(v) => Some(serde_json::to_string(v).map_err(|e| PyValueError::new_err(e.to_string()))?),
+                None => None,
+            };
+            e.set_item("do", json)?;
+            e.set_item("facts", line_facts(py, l)?)?;
+            effects.push(e);
+        }
+        d.set_item("effects", effects)?;
+        out.push(d);
+    }
+    PyList::new(py, out)
+}
+
+fn register_catalog(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(read_card_file, m)?)?;
+    // the rules' numbers, for the Python side (scenario files, the curve report)
+    m.add("RANKS", crate::state::RANKS.iter().collect::<String>())?;
+    m.add("ROUNDS", crate::state::ROUNDS)?;
+    m.add("HAND_SIZE", crate::state::HAND_SIZE)?;
+    m.add("DRAW_PER_ROUND", crate::state::DRAW_PER_ROUND)?;
+    Ok(())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
@@ -762,6 +892,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
     m.add_class::<Recorder>()?;
+    register_catalog(m)?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     m.add("LayoutMismatch", m.py().get_type::<LayoutMismatch>())?;

@@ -1,4 +1,5 @@
-"""How much of each set the tool can play: effect lines encoded and executable."""
+"""How much of each set the tool can play: effect lines encoded and executable (the rules core
+says which lines it plays, ``LineFacts.executable``)."""
 
 from __future__ import annotations
 
@@ -22,11 +23,14 @@ class CoverageRow:
         return 100.0 * self.executable / self.lines if self.lines else 100.0
 
 
-def coverage(cards: Iterable[Card], executable: Callable[[EffectLine], bool] | None = None) -> list[CoverageRow]:
-    """Count effect lines per set and timing; ``executable`` asks the engine about a line.
+def executable(line: EffectLine) -> bool:
+    """Whether the engine can play this effect line (every line the rules core runs)."""
+    return line.facts is not None and line.facts.executable
 
-    Without an engine, nothing is executable: the count says so honestly.
-    """
+
+def coverage(cards: Iterable[Card], executable: Callable[[EffectLine], bool] | None = executable) -> list[CoverageRow]:
+    """Count effect lines per set and timing; ``executable`` says whether the engine plays a line
+    (None: count nothing as executable)."""
     lines: Counter = Counter()
     encoded: Counter = Counter()
     runnable: Counter = Counter()
@@ -34,7 +38,7 @@ def coverage(cards: Iterable[Card], executable: Callable[[EffectLine], bool] | N
         for line in card.effects:
             key = (card.set, line.timing)
             lines[key] += 1
-            if line.encoding is not None:
+            if line.encoded:
                 encoded[key] += 1
                 if executable is not None and executable(line):
                     runnable[key] += 1
@@ -45,20 +49,9 @@ def coverage(cards: Iterable[Card], executable: Callable[[EffectLine], bool] | N
     ]
 
 
-def _steps_of(encoding) -> Iterable:
-    """Every instant step inside an encoding: its own, its triggers' and its modifier's."""
-    yield from encoding.steps
-    for t in encoding.triggers:
-        yield from t.steps
-    if encoding.modifier is not None:
-        yield from encoding.modifier.steps
-
-
 def specials_of(line: EffectLine) -> list[str]:
     """The escape hatches (``{ special = "name" }`` steps) an effect line relies on."""
-    if line.encoding is None:
-        return []
-    return [s.arg for s in _steps_of(line.encoding) if s.verb == "special"]
+    return list(line.facts.specials) if line.facts is not None else []
 
 
 @dataclass(frozen=True, slots=True)

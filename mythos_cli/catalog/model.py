@@ -27,12 +27,24 @@ TIMING_LABELS = {
 # instant (↯) resolves once when its timing happens; continuous (⧗) holds while the
 # card is face-up in play; a modifier changes another line of the same card
 # ("MAIN effect: instead …"); a condition says where an attachment may go.
-KINDS = ("instant", "continuous", "modifier", "condition")
+# (the groups, rarities and kinds a card file may use are the core's to check: core/src/cards.rs)
 KIND_ICONS = {"instant": "↯", "continuous": "⧗", "modifier": "", "condition": ""}
-GROUPS = ("Leaf Village", "Sand Village", "Sound Village", "Akatsuki", "Independent")
-# Base rarities first, then the alternate-art printings of a base card.
-RARITIES = ("C", "UC", "R", "S", "M", "L", "MMS", "RA", "MV", "SV", "SPV", "CHIBIV", "POPV", "SHINOBIV")
-ATTACH_TARGETS = ("character", "mission")
+
+
+@dataclass(frozen=True, slots=True)
+class LineFacts:
+    """What the rules core reads in one effect line's encoding (``_core.read_card_file``): the
+    Python side asks these, never the encoding itself."""
+
+    steps: tuple[str, ...] = ()  # the verbs of its instant steps, in order
+    verbs: tuple[str, ...] = ()  # every verb of those steps, nested ones included
+    modifier_verbs: tuple[str, ...] = ()  # the same for a modifier's steps ("MAIN effect: instead …")
+    triggers: tuple[str, ...] = ()  # the events its triggers wait for ("defeated", "end_of_round" …)
+    host: str | None = None  # ATTACH lines: "mission" or "character", where the attachment goes
+    # per gate, the line's steps first, then each trigger's: the engine will not offer to decline it
+    mandatory: tuple[bool, ...] = ()
+    specials: tuple[str, ...] = ()  # escape hatches ({ special = "name" } steps)
+    executable: bool = False  # the engine plays this line
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +55,26 @@ class EffectLine:
     kind: str
     duel: str | None = None  # DUEL lines: the character name that must be in the mission
     modifies: str | None = None  # modifier lines: the timing of the line they change
-    encoding: Any = None  # the effect-language tree; None until encoded
+    do: str | None = None  # the encoding as the card file writes it (JSON text); None until encoded
+    facts: LineFacts | None = None  # what the core reads in the encoding; None until encoded
+    _tree: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def encoded(self) -> bool:
+        return self.do is not None
+
+    @property
+    def encoding(self) -> Any:
+        """The Python effect-language tree of this line (``catalog/language.py``), parsed on first
+        use. Only the Python engine and the Python players read it, and they retire (issue 16):
+        everything else reads ``facts``, from the core, which validated the encoding at load."""
+        if self._tree is None and self.do is not None:
+            import json
+
+            from mythos_cli.catalog.language import parse_encoding
+
+            object.__setattr__(self, "_tree", parse_encoding(json.loads(self.do), self.label, self.kind))
+        return self._tree
 
     @property
     def label(self) -> str:
@@ -104,7 +135,7 @@ class Card:
             out["attach_to"] = self.attach_to
         out["effects"] = [
             {k: v for k, v in (("timing", e.timing), ("kind", e.kind), ("duel", e.duel), ("modifies", e.modifies)) if v}
-            | {"encoded": e.encoding is not None}
+            | {"encoded": e.encoded}
             for e in self.effects
         ]
         return out

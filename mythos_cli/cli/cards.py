@@ -97,15 +97,15 @@ def _show_one(c: Card, printing: str | None) -> None:
             for i, row in enumerate(rows):
                 lead = f"[cyan]{escape(head)}[/]" if i == 0 else " " * lw
                 out.print(f"  {lead}  {escape(row)}", highlight=False, soft_wrap=True)
-        if any(line.kind == "instant" or (line.encoding is not None and line.encoding.triggers) for line in c.effects):
+        if any(line.kind == "instant" or (line.facts is not None and line.facts.triggers) for line in c.effects):
             for row in wrap_text(CONVENTION, max(out.width - 2, 30)):
                 out.print(f"  [dim]{escape(row)}[/]", highlight=False, soft_wrap=True)
     else:
         out.print("effects: none (a vanilla card)")
 
 
-# The one convention the rendered lines rely on (``interp.line_steps``: a Gate asks first
-# unless the line's first step, or its trigger, says must).
+# The one convention the rendered lines rely on (the core's ``effects::mandatory``: a gate asks
+# first unless the line's first step, or its trigger, says must; ``LineFacts.mandatory``).
 CONVENTION = ("Instant lines (↯) and triggered effects (\"when …\", \"at …\") are optional: you may decline each "
               "one as a whole; once used, all of it applies except the steps that say \"you may\". One that opens "
               "with \"Mandatory:\" cannot be declined.")
@@ -163,10 +163,8 @@ def coverage_cmd(as_json: bool = typer.Option(False, "--json", help="Machine-rea
 
     Example: mythos cards coverage --json
     """
-    from mythos_cli.engine import executable  # the engine decides what it can run
-
     cards = _catalog()
-    rows = coverage(cards, executable)
+    rows = coverage(cards)  # (the rules core says which lines it runs)
     uses = special_uses(cards)
     if as_json:
         print_json([{"set": r.set, "timing": r.timing, "lines": r.lines, "encoded": r.encoded,

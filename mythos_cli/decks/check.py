@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from mythos_cli.catalog.catalog import Catalog
+from mythos_cli.catalog.coverage import executable as engine_executable
 from mythos_cli.decks.construction import (
     CONSTRUCTIONS,
     DEFAULT,
@@ -30,14 +31,6 @@ CODE_SOURCE = "<deck code>"
 # Problems after which a list cannot be converted faithfully: a line was left out, or a
 # card could not be identified.
 _UNCONVERTIBLE = frozenset({"unknown-card", "ambiguous-card", "unknown-section", "no-section"})
-
-
-def _engine_executable() -> Executable:
-    # The engine sits above the decks layer; asking it lazily keeps the import one-way
-    # while the warning still follows whatever the engine can run today.
-    from mythos_cli.engine import executable
-
-    return executable
 
 
 @dataclass(slots=True)
@@ -128,7 +121,7 @@ def check_source(source: Source, construction: str | None = None, catalog: Catal
 
         catalog = default_catalog()
     if executable is None and fmt.uses_catalog:
-        executable = _engine_executable()
+        executable = engine_executable  # the warning follows whatever the rules core runs today
     if parsed.fatal:
         report = Report(parsed.deck)
     else:

@@ -85,7 +85,7 @@ def _match(card: Card, kind: str, value: str) -> bool:
 
 def build_pool(values: list[str] | None) -> Pool:
     """The pool for ``--pool`` values (None or empty: every card of both sets)."""
-    from mythos_cli.engine import executable
+    from mythos_cli.catalog.coverage import executable
 
     cat = default_catalog()
     filters: dict[str, list[str]] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mythos_cli.decks import Deck, load_deck, sample_paths
-from mythos_cli.engine import executable
+from mythos_cli.catalog.coverage import executable
 from mythos_cli.sim.plan import DeckSpec
 
 

@@ -76,11 +76,16 @@ pub fn yes_no(g: &mut GameState, fi: usize, player: i32, prompt: Prompt) -> Res<
 
 // ---- building frames -----------------------------------------------------------------
 
+/// Whether a line (or a trigger's effect) is mandatory, never offered to decline: it says so as a
+/// whole (`must`: a trigger's own "Mandatory"), or it opens with "you must". A later "must" ("if
+/// you do, you must discard") binds only once the optional part was chosen.
+pub fn mandatory(steps: &[&Step], must: bool) -> bool {
+    must || steps.first().is_some_and(|s| s.must)
+}
+
 /// A gate and the line's steps (a declined line skips exactly its own steps).
 pub fn line_steps(steps: &[&'static Step], label: Label, must: bool) -> Vec<FrameStep> {
-    // A line is mandatory when it opens with "you must"; a later "must" ("if you do, you must
-    // discard") binds only once the optional part was chosen.
-    let must = must || steps.first().is_some_and(|s| s.must);
+    let must = mandatory(steps, must);
     let mut out = Vec::with_capacity(steps.len() + 1);
     out.push(FrameStep::Gate { size: steps.len(), label, must });
     out.extend(steps.iter().map(|s| FrameStep::Step(s)));
@@ -89,6 +94,29 @@ pub fn line_steps(steps: &[&'static Step], label: Label, must: bool) -> Vec<Fram
 
 fn refs(steps: &'static [Step]) -> Vec<&'static Step> {
     steps.iter().collect()
+}
+
+/// Whether the engine plays this line: an encoded line whose timing the interpreter runs (an
+/// instant or modifier line of MAIN, UPGRADE, AMBUSH, SCORE, DUEL or FIRST STRIKE; any continuous
+/// line), or an ATTACH line saying where its attachment goes, with no escape hatch (`special`: the
+/// core implements none).
+pub fn runs(line: &EffectLine) -> bool {
+    let Some(enc) = &line.encoding else { return false };
+    if line.kind == Kind::Condition {
+        return line.timing == Timing::Attach && enc.host.is_some();
+    }
+    if line.timing == Timing::Attach && line.kind != Kind::Continuous {
+        return false;
+    }
+    let mut steps = Vec::new();
+    crate::cards::walk_steps(&enc.steps, &mut steps);
+    for t in &enc.triggers {
+        crate::cards::walk_steps(&t.steps, &mut steps);
+    }
+    if let Some(m) = &enc.modifier {
+        crate::cards::walk_steps(&m.steps, &mut steps);
+    }
+    steps.iter().all(|s| s.verb != Verb::Special)
 }
 
 /// What applies of a card's instant lines now, by timing.
