@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tomllib
 
-from mythos_cli.engine.scenario import run_doc
+from mythos_cli.scenario import run_doc
 
 
 def _run(text: str, catalog):

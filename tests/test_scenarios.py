@@ -1,5 +1,5 @@
-"""Every scenario file under tests/scenarios/ must pass (rules and card effects), on the Python
-engine and on the Rust core (skipped when ``mythos_cli._core`` is not built)."""
+"""Every scenario file under tests/scenarios/ must pass on the rules core (rules and card effects),
+and the runner's own messages stay clear."""
 
 from __future__ import annotations
 
@@ -7,12 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from mythos_cli.engine.board import core_available
-from mythos_cli.engine.scenario import run_file
+from mythos_cli.scenario import run_doc, run_file
 
 FILES = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))
-needs_core = pytest.mark.skipif(not core_available(), reason="the Rust core (mythos_cli._core) is not built")
-ENGINES = ["python", pytest.param("core", marks=needs_core)]
 
 
 def _file_id(p: Path) -> str:
@@ -29,12 +26,6 @@ def _assert_passes(res) -> None:
 @pytest.mark.parametrize("path", FILES, ids=_file_id)
 def test_scenario(path, catalog):
     _assert_passes(run_file(path, catalog))
-
-
-@needs_core
-@pytest.mark.parametrize("path", FILES, ids=_file_id)
-def test_scenario_on_the_core(path, catalog):
-    _assert_passes(run_file(path, catalog, engine="core"))
 
 
 def test_there_are_scenarios():
@@ -61,53 +52,42 @@ def _doc(path: str) -> dict:
     return tomllib.loads((Path(__file__).parent / "scenarios" / path).read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_a_step_answered_by_the_wrong_player_fails_clearly(catalog, engine):
-    from mythos_cli.engine.scenario import run_doc
-
+def test_a_step_answered_by_the_wrong_player_fails_clearly(catalog):
     doc = _doc("rules/trigger_order_by_card_id.toml")
     doc["steps"][1] = "p1: choose KS-037"  # p2, the turn player, orders the triggers
-    res = run_doc(doc, catalog, "t.toml", engine)
+    res = run_doc(doc, catalog, "t.toml")
     assert res.error == ("t.toml step 2 ('p1: choose KS-037'): the step is p1's, but p2 is deciding now: "
                          "an order decision (which effect resolves first)")
     doc = _doc("rules/setup_whole_game_stated_order.toml")
     doc["steps"][0] = "p2: mulligan no"  # the Edge player (p1) decides first
-    res = run_doc(doc, catalog, "s.toml", engine)
+    res = run_doc(doc, catalog, "s.toml")
     assert res.error is not None and "the step is p2's, but p1 is deciding now: a mulligan decision" in res.error
     doc["steps"] = ["p1: mulligan no", "p2: mulligan no", "p2: pass"]  # p1 has the Edge: p1 acts first
-    res = run_doc(doc, catalog, "s.toml", engine)
+    res = run_doc(doc, catalog, "s.toml")
     assert res.error is not None and "p1 is deciding now: an action decision" in res.error
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_order_prompts_by_card_id_and_their_errors(catalog, engine):
-    from mythos_cli.engine.scenario import run_doc
-
+def test_order_prompts_by_card_id_and_their_errors(catalog):
     doc = _doc("rules/trigger_order_by_card_id.toml")
     for answer, ok in (("choose p1:KS-037", True), ("choose Neji Hyuga", True), ("choose 2", True),
                        ("choose KS-017", False), ("choose p2:KS-037", False)):
         doc["steps"][1] = answer
-        res = run_doc(doc, catalog, "t.toml", engine)
+        res = run_doc(doc, catalog, "t.toml")
         assert (res.error is None and res.passed) == ok, (answer, res.error)
         if not ok:
             assert "is not one of the effects to order: ['p1:KS-031', 'p1:KS-037']" in res.error
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_units_stack_is_compared_in_stack_order(catalog, engine):
-    from mythos_cli.engine.scenario import run_doc
-
+def test_units_stack_is_compared_in_stack_order(catalog):
     doc = _doc("rules/upgrade_rules.toml")
-    assert run_doc(doc, catalog, "u.toml", engine).passed
+    assert run_doc(doc, catalog, "u.toml").passed
     doc["expect"]["units"]["KS-043"]["stack"].reverse()  # top → bottom is wrong
-    res = run_doc(doc, catalog, "u.toml", engine)
+    res = run_doc(doc, catalog, "u.toml")
     assert res.error is None and not res.passed
     assert any("stack" in c.what and "got ['KS-042', 'KS-043']" in c.detail for c in res.checks if not c.ok)
 
 
 def test_setup_and_mulligan_boards_refuse_what_does_not_exist_before_round_1(catalog):
-    from mythos_cli.engine.scenario import run_doc
-
     doc = _doc("rules/setup_whole_game_stated_order.toml")
     doc["hand"] = {"p1": ["KS-009"]}
     assert "a setup board deals from the decks" in run_doc(doc, catalog, "s.toml").error
@@ -125,88 +105,28 @@ def test_setup_and_mulligan_boards_refuse_what_does_not_exist_before_round_1(cat
     assert "no mission is in play before round 1" in run_doc(doc, catalog, "m.toml").error
 
 
-def test_the_cli_plays_on_either_engine(tmp_path):
+def test_the_cli_plays_on_the_core_and_says_the_python_engine_is_gone():
     from typer.testing import CliRunner
 
     from mythos_cli.cli import app
 
     path = str(Path(__file__).parent / "scenarios" / "rules" / "upgrade_rules.toml")
+    for extra in ([], ["--engine", "core"]):
+        res = CliRunner().invoke(app, ["scenario", "run", path, *extra])
+        assert res.exit_code == 0 and "1 passed, 0 failed" in res.stderr, extra
     res = CliRunner().invoke(app, ["scenario", "run", path, "--engine", "python"])
-    assert res.exit_code == 0 and "1 passed, 0 failed" in res.stderr
+    assert res.exit_code == 2 and "the Python engine is retired" in res.stderr and "leave out --engine" in res.stderr
     res = CliRunner().invoke(app, ["scenario", "run", path, "--engine", "rust"])
     assert res.exit_code == 2 and "unknown engine 'rust'" in res.stderr
-    if core_available():
-        res = CliRunner().invoke(app, ["scenario", "run", path, "--engine", "core"])
-        assert res.exit_code == 0 and "1 passed, 0 failed" in res.stderr
 
 
-# ---------------------------------------------------------------------------------------
-# both engines load the same board from a spec and stay on the same board step by step
-def _snapshot(g) -> dict:
-    d = g.pending
-    return {
-        "cards": [c.id for c in g.cards], "owner": [g.owner(i) for i in range(len(g.cards))],
-        "players": [{z: g.zone(p, z) for z in ("hand", "deck", "discard")}
-                    | {k: g.counter(p, k) for k in ("score", "chakra")} for p in (0, 1)],
-        "units": [(u.uid, u.stack, u.owner, u.controller, u.mission, u.hidden, u.tokens, u.played_round,
-                   u.played_turn, u.attachments, u.controlled_by, u.discounted, g.power(u.uid)) for u in g.units()],
-        "missions": [(m.card, m.rank, m.winner, [list(a) for a in m.attachments], g.side_power(i, 0),
-                      g.side_power(i, 1)) for i, m in enumerate(g.missions())],
-        "mission_deck": g.mission_deck(), "att_hidden": sorted(g.att_hidden()), "phase": g.phase,
-        "round": g.round, "edge": g.edge, "winner": g.winner, "round_scores": g.round_scores(),
-        # (prompts are left out: the core names a SCORE line's gate "X SCORE ↯", Python "X SCORE")
-        "pending": None if d is None else (d.player, d.kind, list(d.options)),
-        "order": g.order_sources(), "legal": g.legal_actions(),
-    }
-
-
-def _differences(a: dict, b: dict) -> list[str]:
-    return [f"{k}: python {a[k]!r}, core {b[k]!r}" for k in a if a[k] != b[k]]
-
-
-@needs_core
-@pytest.mark.parametrize("path", FILES, ids=_file_id)
-def test_both_engines_play_the_same_board(path, catalog):
-    import tomllib
-
-    from mythos_cli.engine import board
-    from mythos_cli.engine.scenario import ScenarioError, _action_for, _answerer, _auto, board_spec
-
-    doc = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    spec = board_spec(doc, catalog, str(path))
-    py, core = board.load(spec, catalog, "python"), board.load(spec, catalog, "core")
-    assert not _differences(_snapshot(py), _snapshot(core)), ("the board", _differences(_snapshot(py), _snapshot(core)))
-    for i, step in enumerate(doc.get("steps", [])):
-        here = f"step {i + 1} ({step!r})"
-        if step.startswith("auto"):
-            until = step.split("until", 1)[1].strip() if "until" in step else "end"
-            _auto(py, until, here)
-            _auto(core, until, here)
-        else:
-            try:
-                action = _action_for(py, _answerer(py, step, here), here)
-            except ScenarioError:
-                return  # (the scenario itself fails: test_scenario says why)
-            refused = []
-            for g in (py, core):
-                try:
-                    g.apply(action)
-                    refused.append(False)
-                except board.ILLEGAL:
-                    refused.append(True)
-            assert refused[0] == refused[1], (here, "refused by python, core" , refused)
-        diff = _differences(_snapshot(py), _snapshot(core))
-        assert not diff, (here, diff)
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def test_a_malformed_board_spec_is_refused(catalog, engine):
-    from mythos_cli.engine import board
+def test_a_malformed_board_spec_is_refused(catalog):
+    from mythos_cli.scenario import board
 
     for spec in ({"cards": ["KS-009"], "owner": [0], "bogus": 1},
                  {"cards": ["KS-009"], "owner": [0, 1]},
                  {"cards": ["KS-009"], "owner": [0], "setup": {"decks": [[], []], "missions": [[], []]}}):
         with pytest.raises(ValueError):
-            board.load(spec, catalog, engine)
+            board.load(spec, catalog)
     with pytest.raises((KeyError, ValueError)):
-        board.load({"cards": ["KS-999"], "owner": [0]}, catalog, engine)
+        board.load({"cards": ["KS-999"], "owner": [0]}, catalog)

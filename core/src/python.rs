@@ -875,7 +875,7 @@ fn read_card_file<'py>(py: Python<'py>, path: &str, text: &str) -> PyResult<Boun
 fn register_catalog(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_card_file, m)?)?;
     // the rules' numbers, for the Python side (scenario files, the curve report)
-    m.add("RANKS", crate::state::RANKS.iter().collect::<String>())?;
+    m.add("RANKS", PyTuple::new(m.py(), crate::state::RANKS.iter().map(|r| r.to_string()))?)?;
     m.add("ROUNDS", crate::state::ROUNDS)?;
     m.add("HAND_SIZE", crate::state::HAND_SIZE)?;
     m.add("DRAW_PER_ROUND", crate::state::DRAW_PER_ROUND)?;

@@ -9,8 +9,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from mythos_cli.cli.output import err, fail, out, print_json
-from mythos_cli.engine.board import ENGINES, core_available
-from mythos_cli.engine.scenario import run_paths
+from mythos_cli.scenario import run_paths
 
 app = typer.Typer(help="Scripted rules scenarios: a board, actions, expected outcomes.", no_args_is_help=True)
 
@@ -20,24 +19,24 @@ def run(
     files: list[Path] = typer.Argument(..., help="Scenario TOML files or folders of them."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List every expectation, not only failures."),
-    engine: str = typer.Option("python", "--engine", help="Rules engine to play on: python or core (the Rust core)."),
+    engine: str = typer.Option("core", "--engine", hidden=True,
+                               help="The rules engine: core (the only one; kept for scripts that name it)."),
     summary: bool = typer.Option(False, "--summary", "-s", help="Counts per folder and the failures only."),
 ) -> None:
     """Run scenario files; exit 1 if any expectation fails, 2 if a file cannot be read.
 
-    Example: mythos scenario run tests/scenarios/rules/snapshot_kakashi_kabuto.toml --engine core
+    Example: mythos scenario run tests/scenarios/rules/snapshot_kakashi_kabuto.toml --verbose
 
     Example: mythos scenario run tests/scenarios --summary
     """
-    if engine not in ENGINES:
-        fail(f"unknown engine {engine!r}", f"--engine takes {' or '.join(ENGINES)}", code=2)
-    if engine == "core" and not core_available():
-        fail("the Rust core (mythos_cli._core) is not built", "build it with `maturin develop --release`, "
-             "or use --engine python", code=2)
+    if engine == "python":
+        fail("the Python engine is retired: scenarios run on the rules core", "leave out --engine", code=2)
+    if engine != "core":
+        fail(f"unknown engine {engine!r}", "scenarios run on the rules core: leave out --engine", code=2)
     missing = [f for f in files if not f.exists()]
     if missing:
         fail(f"no such file or folder: {missing[0]}", "give a scenario .toml file or a folder of them", code=2)
-    results = run_paths(files, engine)
+    results = run_paths(files)
     if not results:
         fail("no scenario files found", "scenario files end in .toml", code=2)
     if as_json:
