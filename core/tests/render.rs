@@ -1,8 +1,11 @@
-//! The Rust renderer says exactly what the Python renderer says, for every effect line of the
-//! bundled catalog and every selector a step resolves (a target prompt).
+//! The renderer says exactly what the golden files say, for every effect line of the bundled
+//! catalog and every selector a step resolves (a target prompt).
 //!
-//! The golden files come from the Python renderer: `python core/tests/make_renderings.py`
-//! rewrites them (rerun it whenever the Python wording changes).
+//! The golden files were written once by the Python renderer the core's was made to match (it
+//! retired with the Python engine; history keeps `core/tests/make_renderings.py`). They are fixed
+//! now: a change of wording is a deliberate edit of `renderings.tsv` / `selectors.tsv` (card id,
+//! line index[, where the selector stands, its form], the text; a backslash, tab or newline in a
+//! text is escaped), reviewed like the code.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -33,7 +36,7 @@ fn unescape(s: &str) -> String {
 fn golden(name: &str) -> Vec<(Vec<String>, String)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(name);
     let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run core/tests/make_renderings.py)", path.display()));
+        .unwrap_or_else(|e| panic!("{}: {e} (the golden files live in core/tests)", path.display()));
     text.lines()
         .filter(|l| !l.is_empty())
         .map(|l| {
@@ -44,8 +47,9 @@ fn golden(name: &str) -> Vec<(Vec<String>, String)> {
         .collect()
 }
 
-/// (path, selector) of every selector a step resolves, nested steps included, in the order
-/// the golden script (`step_selectors`) walks them.
+/// (path, selector) of every selector a step resolves, nested steps included, in the order the
+/// rows of `selectors.tsv` list them (`step0.arg`, `step0.target`, `step0.and`, `step0.onto`, then
+/// the nested `do` and `one_of` branches).
 fn step_selectors<'a>(steps: &'a [Step], prefix: &str, out: &mut Vec<(String, &'a Selector)>) {
     for (i, s) in steps.iter().enumerate() {
         let here = format!("{prefix}{i}");
@@ -128,7 +132,8 @@ fn every_line_renders_as_in_python() {
     eprintln!("{compared} effect lines identical");
 }
 
-/// The forms of `FORMS` in the golden script: (form, plural, bare, place).
+/// The forms `selectors.tsv` renders a selector in: (form, plural, bare, place); "prompt" is the
+/// English of a target prompt.
 const FORMS: [(&str, Option<bool>, bool, bool); 4] = [
     ("prompt", None, false, true),
     ("all", Some(true), true, true),
