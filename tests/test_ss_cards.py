@@ -3,7 +3,7 @@
 Also the Shinobi Shiren mechanics as a whole: games with both sets keep every invariant in the
 rules core, and the new language fields are validated. (That the core's fast action generator
 agrees with its general placement rules for both sets is a test of the core itself:
-``core/tests/rules.rs``.)
+``core/tests/actions.rs``.)
 """
 
 from __future__ import annotations
