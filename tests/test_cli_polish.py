@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
-import click
 import pytest
 import typer
+import typer.core
 from typer.testing import CliRunner
 
 from mythos_cli.cli import app
@@ -24,9 +25,9 @@ def invoke(*args, **kw):
     return runner.invoke(app, [str(a) for a in args], **kw)
 
 
-def commands(group: click.Group, prefix=()):
+def commands(group: typer.core.TyperGroup, prefix=()):
     for name, cmd in group.commands.items():
-        if isinstance(cmd, click.Group):
+        if isinstance(cmd, typer.core.TyperGroup):  # (typer 0.29 brings its own click)
             yield from commands(cmd, prefix + (name,))
         else:
             yield prefix + (name,), cmd
@@ -40,6 +41,29 @@ def test_help_shows_flags_bare(path):
     res = invoke(*path, "--help", env={"COLUMNS": "120"})
     assert res.exit_code == 0, res.output
     assert "<bool>" not in res.output  # a flag takes no value: `--json true` must not look right
+
+
+RETIRED = ("mythos_cli.engine", "mythos_cli.catalog.language", "mythos_cli.policies", "mythos_cli.sim")
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("args", [
+    ["validate", "data/decks/leaf-team7.txt"],
+    ["scenario", "run", "tests/scenarios/rules/upgrade_rules.toml"],
+    ["cards", "show", "KS-001"],
+    ["cards", "coverage"],
+], ids=" ".join)
+def test_catalog_and_scenario_commands_load_no_python_engine(args):
+    """A command imports what it uses only: the catalog and scenario commands run on the rules core
+    and never load the Python engine, its effect-language parser, the players or the simulation."""
+    code = ("import json, sys\nfrom mythos_cli.cli import main\nsys.argv = ['mythos', *json.loads(sys.argv[1])]\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\nelse:\n    code = 0\n"
+            "print(json.dumps([code, sorted(m for m in sys.modules if m.startswith('mythos_cli'))]))")
+    proc = subprocess.run([sys.executable, "-c", code, json.dumps(args)], cwd=REPO, capture_output=True, text=True)
+    code, loaded = json.loads(proc.stdout.splitlines()[-1])
+    assert code in (0, None), proc.stderr
+    assert "mythos_cli._core" in loaded and "mythos_cli.catalog.loader" in loaded
+    assert not [m for m in loaded if m.startswith(RETIRED)], loaded
 
 
 def test_policy_and_mulligan_help_list_their_choices():

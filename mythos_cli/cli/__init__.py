@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
+from collections.abc import Iterator, MutableMapping
+from typing import Callable
 
 import typer
 import typer.core
+import typer.main
 
 from mythos_cli import __version__
-from mythos_cli.cli import cards as cards_cli
-from mythos_cli.cli import decks as decks_cli
-from mythos_cli.cli import ladder as ladder_cli
-from mythos_cli.cli import replay as replay_cli
-from mythos_cli.cli import optimize as optimize_cli
-from mythos_cli.cli import report as report_cli
-from mythos_cli.cli import scenario as scenario_cli
-from mythos_cli.cli import simulate as simulate_cli
 
 
 def _hide_flag_types() -> None:
@@ -37,6 +33,73 @@ def _hide_flag_types() -> None:
 
 _hide_flag_types()
 
+# Each command's module is imported when that command runs (or when `mythos --help` lists it), so
+# `mythos validate`, `mythos cards …` or `mythos scenario run` load neither the simulation stack
+# nor anything they do not use. (name, module, attribute, a group of subcommands?), in the order
+# --help lists them.
+COMMANDS = (
+    ("validate", "mythos_cli.cli.decks", "validate", False),
+    ("simulate", "mythos_cli.cli.simulate", "simulate", False),
+    ("ladder", "mythos_cli.cli.ladder", "ladder", False),
+    ("optimize", "mythos_cli.cli.optimize", "optimize_cmd", False),
+    ("replay", "mythos_cli.cli.replay", "replay", False),
+    ("cards", "mythos_cli.cli.cards", "app", True),
+    ("deck", "mythos_cli.cli.decks", "app", True),
+    ("scenario", "mythos_cli.cli.scenario", "app", True),
+    ("db", "mythos_cli.cli.simulate", "db_app", True),
+    ("report", "mythos_cli.cli.report", "app", True),
+)
+
+
+def _loader(name: str, module: str, attr: str, group: bool) -> Callable[[], typer.core.TyperCommand]:
+    def load():
+        obj = getattr(importlib.import_module(module), attr)
+        if group:
+            cmd = typer.main.get_group(obj)
+            cmd.name = name
+            return cmd
+        single = typer.Typer(add_completion=False, rich_markup_mode="rich")
+        single.command(name)(obj)
+        return typer.main.get_command(single)
+    return load
+
+
+class _Commands(MutableMapping):
+    """The commands by name, each built from its module the first time it is asked for."""
+
+    def __init__(self, loaders: dict[str, Callable]):
+        self._loaders = loaders
+        self._built: dict = {}
+
+    def __getitem__(self, name: str):
+        if name not in self._built:
+            self._built[name] = self._loaders[name]()  # (KeyError: no such command)
+        return self._built[name]
+
+    def __setitem__(self, name: str, cmd) -> None:
+        self._built[name] = cmd
+        self._loaders.setdefault(name, lambda: cmd)
+
+    def __delitem__(self, name: str) -> None:
+        self._loaders.pop(name)
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaders)
+
+    def __len__(self) -> int:
+        return len(self._loaders)
+
+
+class _Group(typer.core.TyperGroup):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.commands = _Commands({c[0]: _loader(*c) for c in COMMANDS})
+
+    def list_commands(self, ctx) -> list[str]:
+        return list(self.commands)  # (names only: --help builds each command to read its help)
+
+
 app = typer.Typer(
     name="mythos",
     help=(
@@ -47,17 +110,8 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
+    cls=_Group,
 )
-app.add_typer(cards_cli.app, name="cards")
-app.command("validate")(decks_cli.validate)
-app.add_typer(decks_cli.app, name="deck")
-app.add_typer(scenario_cli.app, name="scenario")
-app.command("simulate")(simulate_cli.simulate)
-app.command("ladder")(ladder_cli.ladder)
-app.command("optimize")(optimize_cli.optimize_cmd)
-app.add_typer(simulate_cli.db_app, name="db")
-app.add_typer(report_cli.app, name="report")
-app.command("replay")(replay_cli.replay)
 
 
 def _version(value: bool) -> None:

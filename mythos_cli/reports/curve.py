@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from mythos_cli.engine.state import DRAW_PER_ROUND, HAND_SIZE, ROUNDS
+from mythos_cli._core import DRAW_PER_ROUND, HAND_SIZE, ROUNDS
 from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import CHEAP_COST, ReportError, RunData, card_facts, pick_decks, slug
