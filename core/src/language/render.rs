@@ -1,14 +1,13 @@
 //! The English of the effect language: every node renders itself, so the description a player
 //! reads is derived from the very trees the engine runs.
 //!
-//! This is a port of the Python renderer (`mythos_cli/catalog/language.py`, the `render`
-//! methods, and `mythos_cli/catalog/render.py`): it writes the same strings, byte for byte, for
-//! every line of the catalog (`core/tests/render.rs` holds it to the Python renderings).
+//! It began as a port of the Python renderer (the `render` methods of `catalog/language.py`, now
+//! retired): `core/tests/render.rs` holds it, byte for byte, to the golden renderings that
+//! renderer wrote for every line of the catalog (`core/tests/renderings.tsv`, `selectors.tsv`).
 //!
 //! X notes: a step or a static collects what X stands for in its selectors and says
 //! ", where X is …" once at its end; a selector rendered outside one says "(X: …)" right after
-//! itself. The Python side keeps the notes per thread; here a renderer ([`English`]) carries
-//! them, one renderer per description.
+//! itself. A renderer ([`English`]) carries them, one renderer per description.
 
 use crate::cards::{Card, CardType, Catalog, EffectLine, Kind, Timing};
 use crate::language::{
