@@ -66,6 +66,14 @@ def test_catalog_and_scenario_commands_load_no_python_engine(args):
     assert not [m for m in loaded if m.startswith(RETIRED)], loaded
 
 
+def test_an_install_without_the_core_says_so():
+    code = ("import sys\nsys.modules['mythos_cli._core'] = None  # (as if the core were not built)\n"
+            "from mythos_cli.cli import main\nsys.argv = ['mythos', 'cards', 'show', 'KS-001']\nmain()")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert "the rules core (mythos_cli._core) is not built" in proc.stderr and "maturin develop" in proc.stderr
+
+
 def test_policy_and_mulligan_help_list_their_choices():
     from mythos_cli.policies import POLICY_NAMES
     from mythos_cli.policies.mulligan import MULLIGANS

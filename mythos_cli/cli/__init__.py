@@ -133,4 +133,13 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
-    app(prog_name="mythos")
+    try:
+        app(prog_name="mythos")
+    except ImportError as exc:
+        if exc.name != "mythos_cli._core" and not (exc.name == "mythos_cli" and "'_core'" in str(exc)):
+            raise
+        # every command plays on (or reads the cards through) the compiled rules core
+        print("error: the rules core (mythos_cli._core) is not built in this install\n"
+              "  hint: reinstall with `pip install -e .` (it needs a Rust toolchain), or build it in a "
+              "checkout with `maturin develop --release`", file=sys.stderr)
+        sys.exit(2)
