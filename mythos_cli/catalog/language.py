@@ -1,5 +1,10 @@
 """The mythos effect language: typed trees parsed from the card files, and their English.
 
+The Python copy, retiring (issue 16): the rules core reads and validates the card files
+(``core/src/language``) and the catalog asks it what each line holds (``LineFacts``); only the
+Python engine and the Python players still read these trees (``EffectLine.encoding``), and this
+module goes with them.
+
 An effect line's ``do`` is a list of *clauses*. A clause is one of:
 
 * an **instant step**: one verb key with its argument, plus optional modifiers, e.g.
