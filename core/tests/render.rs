@@ -1,11 +1,12 @@
 //! The renderer says exactly what the golden files say, for every effect line of the bundled
 //! catalog and every selector a step resolves (a target prompt).
 //!
-//! The golden files were written once by the Python renderer the core's was made to match (it
-//! retired with the Python engine; history keeps `core/tests/make_renderings.py`). They are fixed
-//! now: a change of wording is a deliberate edit of `renderings.tsv` / `selectors.tsv` (card id,
-//! line index[, where the selector stands, its form], the text; a backslash, tab or newline in a
-//! text is escaped), reviewed like the code.
+//! The golden files were written by the Python renderer the core's was made to match (it retired
+//! with the Python engine; history keeps `core/tests/make_renderings.py`). They are fixed now: a
+//! change of wording, or a new card, is a deliberate change of `renderings.tsv` / `selectors.tsv`
+//! (card id, line index[, where the selector stands, its form], the text; a backslash, tab or
+//! newline in a text is escaped), reviewed like the code. `MYTHOS_BLESS=1 cargo test --test
+//! render` writes them from the renderer instead of checking them: review the diff it makes.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -30,6 +31,38 @@ fn unescape(s: &str) -> String {
         }
     }
     out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('\t', "\\t").replace('\n', "\\n")
+}
+
+/// With `MYTHOS_BLESS` set, write a golden file (rows of fields, the text last) and say so.
+fn bless(name: &str, rows: &[Vec<String>]) -> bool {
+    if std::env::var_os("MYTHOS_BLESS").is_none() {
+        return false;
+    }
+    let mut text = String::new();
+    for row in rows {
+        let (last, keys) = row.split_last().expect("a text field");
+        for k in keys {
+            text.push_str(k);
+            text.push('\t');
+        }
+        text.push_str(&escape(last));
+        text.push('\n');
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(name);
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    eprintln!("wrote {} rows to {}: review the diff", rows.len(), path.display());
+    true
+}
+
+/// The catalog's cards, by id (the order of the golden files).
+fn cards_by_id(cat: &Catalog) -> Vec<&mythos_core::cards::Card> {
+    let mut cards: Vec<_> = cat.cards.iter().collect();
+    cards.sort_by(|a, b| a.id.cmp(&b.id));
+    cards
 }
 
 /// The rows of a golden file: every field but the last is a key, the last is the text.
@@ -101,8 +134,20 @@ fn line_selectors(enc: &Encoding) -> Vec<(String, &Selector)> {
 }
 
 #[test]
-fn every_line_renders_as_in_python() {
+fn every_line_renders_as_the_golden_file_says() {
     let cat = Catalog::bundled();
+    let rows: Vec<Vec<String>> = cards_by_id(cat)
+        .into_iter()
+        .flat_map(|card| {
+            card.effects
+                .iter()
+                .enumerate()
+                .map(move |(i, line)| vec![card.id.clone(), i.to_string(), describe(cat, card, line)])
+        })
+        .collect();
+    if bless("renderings.tsv", &rows) {
+        return;
+    }
     let expected: BTreeMap<(String, usize), String> = golden("renderings.tsv")
         .into_iter()
         .map(|(k, text)| ((k[0].clone(), k[1].parse().expect("a line index")), text))
@@ -113,9 +158,9 @@ fn every_line_renders_as_in_python() {
         for (i, line) in card.effects.iter().enumerate() {
             let got = describe(cat, card, line);
             match expected.get(&(card.id.clone(), i)) {
-                None => mismatches.push(format!("{} line {i}: not in renderings.tsv\n  rust:   {got}", card.id)),
+                None => mismatches.push(format!("{} line {i}: not in renderings.tsv\n  now:    {got}", card.id)),
                 Some(want) if *want != got => {
-                    mismatches.push(format!("{} line {i}:\n  python: {want}\n  rust:   {got}", card.id))
+                    mismatches.push(format!("{} line {i}:\n  golden: {want}\n  now:    {got}", card.id))
                 }
                 Some(_) => compared += 1,
             }
@@ -141,9 +186,33 @@ const FORMS: [(&str, Option<bool>, bool, bool); 4] = [
     ("bare", Some(false), true, false),
 ];
 
+/// Every selector of the catalog in every form: (card id, line, where it stands, form, text).
+fn selector_rows(cat: &'static Catalog) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for card in cards_by_id(cat) {
+        for (i, line) in card.effects.iter().enumerate() {
+            let Some(enc) = &line.encoding else { continue };
+            for (path, sel) in line_selectors(enc) {
+                for (form, plural, bare, place) in FORMS {
+                    let text = if form == "prompt" {
+                        selector(cat, sel, None, false) // the very call the engine's prompts make
+                    } else {
+                        selector_placed(cat, sel, plural, bare, place)
+                    };
+                    rows.push(vec![card.id.clone(), i.to_string(), path.clone(), form.to_string(), text]);
+                }
+            }
+        }
+    }
+    rows
+}
+
 #[test]
-fn every_target_prompt_renders_as_in_python() {
+fn every_target_prompt_renders_as_the_golden_file_says() {
     let cat = Catalog::bundled();
+    if bless("selectors.tsv", &selector_rows(cat)) {
+        return;
+    }
     let expected: BTreeMap<(String, usize, String, String), String> = golden("selectors.tsv")
         .into_iter()
         .map(|(k, text)| {
@@ -168,7 +237,7 @@ fn every_target_prompt_renders_as_in_python() {
                     match expected.get(&key) {
                         None => mismatches.push(format!("{} line {i} {path} {form}: not in selectors.tsv", card.id)),
                         Some(want) if *want != got => mismatches
-                            .push(format!("{} line {i} {path} {form}:\n  python: {want}\n  rust:   {got}", card.id)),
+                            .push(format!("{} line {i} {path} {form}:\n  golden: {want}\n  now:    {got}", card.id)),
                         Some(_) => {}
                     }
                 }
