@@ -35,6 +35,22 @@ impl PyRandom {
         PyRandom::with_key(&key[..len.max(1)])
     }
 
+    /// `random.Random(s)` for a string seed. CPython (seeding version 2) seeds with the integer
+    /// `int.from_bytes(s.encode() + sha512(s.encode()).digest(), "big")`: the players seed their
+    /// generators with strings such as `"greedy:7"`, and must draw what the Python players drew.
+    pub fn from_str_seed(s: &str) -> PyRandom {
+        use sha2::{Digest, Sha512};
+        let mut bytes = s.as_bytes().to_vec();
+        bytes.extend_from_slice(&Sha512::digest(s.as_bytes()));
+        // the big-endian integer as 32-bit words, least significant first (init_by_array's key)
+        let mut key: Vec<u32> =
+            bytes.rchunks(4).map(|c| c.iter().fold(0u32, |acc, &b| (acc << 8) | b as u32)).collect();
+        while key.len() > 1 && key.last() == Some(&0) {
+            key.pop(); // CPython sizes the key by the integer's bit length
+        }
+        PyRandom::with_key(&key)
+    }
+
     /// `init_by_array(key)`.
     fn with_key(key: &[u32]) -> PyRandom {
         let mut mt = Box::new([0u32; N]);
@@ -166,6 +182,20 @@ mod tests {
         let s: u64 = (0..2000).map(|_| r.getrandbits(32)).sum();
         assert_eq!(s % (1 << 32), EXPECTED_SUM);
         assert!((r.random() - EXPECTED_RANDOM).abs() < 1e-15);
+    }
+
+    #[test]
+    fn string_seeds_match_cpython() {
+        // random.Random("greedy:7"): [r.getrandbits(32) for _ in range(3)], r.random()
+        let mut r = PyRandom::from_str_seed("greedy:7");
+        let got: Vec<u64> = (0..3).map(|_| r.getrandbits(32)).collect();
+        assert_eq!(got, vec![3891455228, 3245487555, 3826895053]);
+        assert_eq!(r.random(), 0.2609825428780631);
+        // random.Random("lookahead:123456789012"): r.randrange(1000), r.getrandbits(64)
+        let mut r = PyRandom::from_str_seed("lookahead:123456789012");
+        assert_eq!(r.below(1000), 113);
+        assert_eq!(r.getrandbits(64), 14401341886580874996);
+        assert_eq!(PyRandom::from_str_seed("").getrandbits(32), 4124137760);
     }
 
     const EXPECTED_SUM: u64 = 2182720355;
