@@ -15,11 +15,39 @@ const MATRIX_A: u32 = 0x9908_b0df;
 const UPPER: u32 = 0x8000_0000;
 const LOWER: u32 = 0x7fff_ffff;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `init_genrand(19650218)`, where every `init_by_array` starts: worked out once, at compile time
+/// (the look-ahead seeds three generators per playout).
+const INIT_GENRAND: [u32; N] = {
+    let mut mt = [0u32; N];
+    mt[0] = 19_650_218;
+    let mut i = 1;
+    while i < N {
+        mt[i] = 1_812_433_253u32.wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_add(i as u32);
+        i += 1;
+    }
+    mt
+};
+
+/// CPython's `random.Random`. A generator seeded with an integer is seeded lazily, at its first
+/// draw: seeding costs about as much as a hundred draws, and the look-ahead makes generators
+/// (a determinised game's own, for one) that are seldom drawn from.
+#[derive(Clone, Debug)]
 pub struct PyRandom {
-    state: Box<[u32; N]>,
+    /// None until the first draw of an integer-seeded generator
+    state: Option<Box<[u32; N]>>,
     idx: usize,
+    /// the integer seed's 32-bit words (least significant first) while `state` is None
+    key: [u32; 4],
+    key_len: usize,
 }
+
+impl PartialEq for PyRandom {
+    fn eq(&self, other: &PyRandom) -> bool {
+        self.idx == other.idx && self.words() == other.words()
+    }
+}
+
+impl Eq for PyRandom {}
 
 impl PyRandom {
     /// `random.Random(seed)` for an integer seed (its absolute value, as CPython does).
@@ -32,7 +60,7 @@ impl PyRandom {
             n >>= 32;
             len += 1;
         }
-        PyRandom::with_key(&key[..len.max(1)])
+        PyRandom { state: None, idx: N, key, key_len: len.max(1) }
     }
 
     /// `random.Random(s)` for a string seed. CPython (seeding version 2) seeds with the integer
@@ -48,45 +76,21 @@ impl PyRandom {
         while key.len() > 1 && key.last() == Some(&0) {
             key.pop(); // CPython sizes the key by the integer's bit length
         }
-        PyRandom::with_key(&key)
+        PyRandom { state: Some(init_by_array(&key)), idx: N, key: [0; 4], key_len: 0 }
     }
 
-    /// `init_by_array(key)`.
-    fn with_key(key: &[u32]) -> PyRandom {
-        let mut mt = Box::new([0u32; N]);
-        mt[0] = 19_650_218;
-        for i in 1..N {
-            mt[i] = 1_812_433_253u32.wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_add(i as u32);
+    /// The generator's words (seeding it if it is not yet).
+    fn words(&self) -> std::borrow::Cow<'_, [u32; N]> {
+        match &self.state {
+            Some(s) => std::borrow::Cow::Borrowed(s),
+            None => std::borrow::Cow::Owned(*init_by_array(&self.key[..self.key_len])),
         }
-        let (mut i, mut j) = (1usize, 0usize);
-        for _ in 0..N.max(key.len()) {
-            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
-                .wrapping_add(key[j])
-                .wrapping_add(j as u32);
-            i += 1;
-            j += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-            if j >= key.len() {
-                j = 0;
-            }
-        }
-        for _ in 0..N - 1 {
-            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
-            i += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-        }
-        mt[0] = UPPER;
-        PyRandom { state: mt, idx: N }
     }
 
+    /// The next 624 words: seed first if that has not been done yet.
     fn twist(&mut self) {
-        let mt = &mut self.state;
+        let key = &self.key[..self.key_len];
+        let mt = self.state.get_or_insert_with(|| init_by_array(key));
         let mix = |a: u32, b: u32, c: u32| {
             let y = (a & UPPER) | (b & LOWER);
             c ^ (y >> 1) ^ if y & 1 != 0 { MATRIX_A } else { 0 }
@@ -105,7 +109,7 @@ impl PyRandom {
         if self.idx >= N {
             self.twist();
         }
-        let mut y = self.state[self.idx];
+        let mut y = self.state.as_ref().expect("seeded by the twist")[self.idx];
         self.idx += 1;
         y ^= y >> 11;
         y ^= (y << 7) & 0x9d2c_5680;
@@ -152,6 +156,38 @@ impl PyRandom {
     }
 }
 
+/// `init_by_array(key)`: CPython's seeding of the Mersenne Twister.
+fn init_by_array(key: &[u32]) -> Box<[u32; N]> {
+    let mut mt = Box::new(INIT_GENRAND);
+    let (mut i, mut j) = (1usize, 0usize);
+    // `prev` is mt[i - 1], kept in a register: each word depends on the one before
+    let mut prev = mt[0];
+    for _ in 0..N.max(key.len()) {
+        prev = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(key[j]).wrapping_add(j as u32);
+        mt[i] = prev;
+        i += 1;
+        j += 1;
+        if i >= N {
+            mt[0] = prev;
+            i = 1;
+        }
+        if j >= key.len() {
+            j = 0;
+        }
+    }
+    for _ in 0..N - 1 {
+        prev = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+        mt[i] = prev;
+        i += 1;
+        if i >= N {
+            mt[0] = prev;
+            i = 1;
+        }
+    }
+    mt[0] = UPPER;
+    mt
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +232,19 @@ mod tests {
         assert_eq!(r.below(1000), 113);
         assert_eq!(r.getrandbits(64), 14401341886580874996);
         assert_eq!(PyRandom::from_str_seed("").getrandbits(32), 4124137760);
+    }
+
+    #[test]
+    fn a_lazy_generator_equals_a_seeded_one() {
+        let lazy = PyRandom::new(42);
+        let mut drawn = PyRandom::new(42);
+        assert_eq!(lazy, drawn);
+        drawn.next_u32();
+        assert_ne!(lazy, drawn);
+        let mut copy = lazy.clone();
+        copy.next_u32();
+        assert_eq!(copy, drawn);
+        assert_ne!(PyRandom::new(42), PyRandom::new(43));
     }
 
     const EXPECTED_SUM: u64 = 2182720355;
