@@ -19,6 +19,9 @@ use super::{Observation, Player, player_rng};
 /// A playout stops after this many decisions even if the round goes on (a guard, as in Python).
 const PLAYOUT_GUARD: usize = 400;
 
+/// Playouts dealt together (their generators seeded side by side; see `PyRandom::new_many`).
+const PLAYOUTS_AT_ONCE: usize = 4;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Budget {
     pub sims: i64,
@@ -72,24 +75,35 @@ impl Lookahead {
         }
         let mut totals = vec![0.0; cands.len()];
         let mut counts = vec![0i64; cands.len()];
-        let deadline = (self.budget.time > 0.0).then(|| Instant::now() + Duration::from_secs_f64(self.budget.time));
-        let mut n = 0usize;
-        loop {
-            let i = n % cands.len();
-            let sample = self.rng.getrandbits(64);
-            totals[i] += self.playout(obs, cands[i], sample);
-            counts[i] += 1;
-            n += 1;
-            match deadline {
-                Some(d) => {
-                    if Instant::now() >= d && n >= cands.len() {
-                        break;
-                    }
+        if self.budget.time > 0.0 {
+            let deadline = Instant::now() + Duration::from_secs_f64(self.budget.time);
+            let mut n = 0usize;
+            loop {
+                let i = n % cands.len();
+                let sample = self.rng.getrandbits(64);
+                totals[i] += self.playout(obs, cands[i], sample);
+                counts[i] += 1;
+                n += 1;
+                if Instant::now() >= deadline && n >= cands.len() {
+                    break;
                 }
-                None => {
-                    if n as i64 >= self.budget.sims {
-                        break;
-                    }
+            }
+        } else {
+            // `sims` playouts (at least one), their samples drawn in order as Python draws them
+            // one per playout, played a few at a time so that their generators seed together
+            let total = self.budget.sims.max(1) as usize;
+            let samples: Vec<i128> = (0..total).map(|_| self.rng.getrandbits(64) as i128).collect();
+            for (c, chunk) in samples.chunks(PLAYOUTS_AT_ONCE).enumerate() {
+                let starts: Vec<(GameState, i128)> = PyRandom::new_many(chunk)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, mut rng)| self.deal(obs, cands[(c * PLAYOUTS_AT_ONCE + k) % cands.len()], &mut rng))
+                    .collect();
+                let seeds: Vec<i128> = starts.iter().map(|s| s.1).collect();
+                for (k, ((g, _), inner)) in starts.into_iter().zip(PyRandom::new_many(&seeds)).enumerate() {
+                    let i = (c * PLAYOUTS_AT_ONCE + k) % cands.len();
+                    totals[i] += self.finish(g, inner, obs.player);
+                    counts[i] += 1;
                 }
             }
         }
@@ -103,13 +117,25 @@ impl Lookahead {
         cands[best]
     }
 
+    /// One playout: deal what I cannot see from `random.Random(sample)`, play `action`, let the
+    /// one-step players finish the round, and value the outcome.
     fn playout(&mut self, obs: &Observation, action: Action, sample: u64) -> f64 {
-        let me = obs.player;
         let mut rng = PyRandom::new(sample as i128);
-        let mut g = obs.determinize(&mut rng);
+        let (g, seed) = self.deal(obs, action, &mut rng);
+        self.finish(g, PyRandom::new(seed), obs.player)
+    }
+
+    /// A playout's start: the determinised game after `action`, and the seed of the generator
+    /// of the one-step players who finish the round.
+    fn deal(&self, obs: &Observation, action: Action, rng: &mut PyRandom) -> (GameState, i128) {
+        let mut g = obs.determinize(rng);
         apply::apply(&mut g, action).expect("a legal action in a determinised state");
+        (g, rng.getrandbits(32) as i128)
+    }
+
+    fn finish(&mut self, mut g: GameState, inner_rng: PyRandom, me: i32) -> f64 {
         let start_round = g.round;
-        self.inner.rng = PyRandom::new(rng.getrandbits(32) as i128);
+        self.inner.rng = inner_rng;
         let mut guard = 0;
         while !g.is_terminal() && g.round == start_round && guard < PLAYOUT_GUARD {
             guard += 1;
