@@ -213,25 +213,24 @@ const LANES: usize = 4;
 
 /// `init_by_array` of `LANES` keys of at most 4 words at once, the lanes interleaved.
 fn init_by_array_lanes(keys: &[[u32; 4]; LANES], lens: &[usize; LANES]) -> Vec<Box<[u32; N]>> {
-    let mut mt = vec![[0u32; LANES]; N];
-    for (i, row) in mt.iter_mut().enumerate() {
-        *row = [INIT_GENRAND[i]; LANES];
-    }
-    let mut prev = mt[0];
-    let mut j = [0usize; LANES];
-    let mut i = 1usize;
-    // (keys of at most 4 words: N iterations for every lane, as `N.max(key.len())`)
-    for _ in 0..N {
-        let row = &mut mt[i];
+    // what the first pass adds at step t: key[j] + j with j = t % len; the same every 12 steps
+    // (12 is a multiple of every key length 1..=4)
+    let mut add = [[0u32; LANES]; 12];
+    for (t, row) in add.iter_mut().enumerate() {
         for l in 0..LANES {
-            prev[l] = (row[l] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1_664_525))
-                .wrapping_add(keys[l][j[l]])
-                .wrapping_add(j[l] as u32);
+            let j = t % lens[l];
+            row[l] = keys[l][j].wrapping_add(j as u32);
+        }
+    }
+    let mut mt: Vec<[u32; LANES]> = INIT_GENRAND.iter().map(|&x| [x; LANES]).collect();
+    let mut prev = mt[0];
+    let mut i = 1usize;
+    // (keys of at most 4 words: N steps for every lane, as `N.max(key.len())`)
+    for t in 0..N {
+        let (row, a) = (&mut mt[i], &add[t % 12]);
+        for l in 0..LANES {
+            prev[l] = (row[l] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1_664_525)).wrapping_add(a[l]);
             row[l] = prev[l];
-            j[l] += 1;
-            if j[l] >= lens[l] {
-                j[l] = 0;
-            }
         }
         i += 1;
         if i >= N {
@@ -254,11 +253,8 @@ fn init_by_array_lanes(keys: &[[u32; 4]; LANES], lens: &[usize; LANES]) -> Vec<B
     mt[0] = [UPPER; LANES];
     (0..LANES)
         .map(|l| {
-            let mut out = Box::new([0u32; N]);
-            for (k, row) in mt.iter().enumerate() {
-                out[k] = row[l];
-            }
-            out
+            let words: Vec<u32> = mt.iter().map(|row| row[l]).collect();
+            words.into_boxed_slice().try_into().expect("N words")
         })
         .collect()
 }
