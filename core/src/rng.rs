@@ -212,7 +212,7 @@ fn init_by_array(key: &[u32]) -> Box<[u32; N]> {
 const LANES: usize = 4;
 
 /// `init_by_array` of `LANES` keys of at most 4 words at once, the lanes interleaved.
-fn init_by_array_lanes(keys: &[[u32; 4]; LANES], lens: &[usize; LANES]) -> Vec<Box<[u32; N]>> {
+fn init_by_array_lanes(keys: &[[u32; 4]; LANES], lens: &[usize; LANES]) -> [Box<[u32; N]>; LANES] {
     // what the first pass adds at step t: key[j] + j with j = t % len; the same every 12 steps
     // (12 is a multiple of every key length 1..=4)
     let mut add = [[0u32; LANES]; 12];
@@ -251,12 +251,10 @@ fn init_by_array_lanes(keys: &[[u32; 4]; LANES], lens: &[usize; LANES]) -> Vec<B
         }
     }
     mt[0] = [UPPER; LANES];
-    (0..LANES)
-        .map(|l| {
-            let words: Vec<u32> = mt.iter().map(|row| row[l]).collect();
-            words.into_boxed_slice().try_into().expect("N words")
-        })
-        .collect()
+    std::array::from_fn(|l| {
+        let words: Vec<u32> = mt.iter().map(|row| row[l]).collect();
+        words.into_boxed_slice().try_into().expect("N words")
+    })
 }
 
 #[cfg(test)]
