@@ -224,3 +224,151 @@ pub fn play_matches(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::CardType;
+
+    /// Decks of 15 different characters twice and 3 missions, drawn from the whole catalog.
+    fn decks(n: usize, seed: i128) -> Vec<GameDeck> {
+        let cat = Catalog::bundled();
+        let chars: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Character).map(|c| c.index).collect();
+        let missions: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
+        let mut rng = PyRandom::new(seed);
+        (0..n)
+            .map(|_| {
+                let mut pool = chars.clone();
+                rng.shuffle(&mut pool);
+                let mut ms = missions.clone();
+                rng.shuffle(&mut ms);
+                GameDeck {
+                    cards: pool[..15].iter().chain(&pool[..15]).copied().collect(),
+                    missions: ms[..3].to_vec(),
+                    name: String::new(),
+                }
+            })
+            .collect()
+    }
+
+    const SPECS: [&str; 6] = ["random", "greedy", "tempo", "ambush", "control", "lookahead:sims=3,width=3"];
+
+    #[test]
+    fn every_player_plays_whole_legal_games() {
+        let cat = Catalog::bundled();
+        let d = decks(6, 1);
+        for spec in SPECS {
+            let mut a = make_player(spec, None).unwrap();
+            let mut b = make_player("greedy", None).unwrap();
+            for i in 0..6 {
+                // apply() refuses an illegal action, so a finished game is the check
+                let g = play_match(cat, &d[i], &d[(i + 1) % 6], &mut *a, &mut *b, i as i128).expect("a legal game");
+                assert!(g.is_terminal(), "{spec}");
+                crate::invariants::check(&g).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_decisions() {
+        let cat = Catalog::bundled();
+        let d = decks(2, 2);
+        for spec in SPECS {
+            let mut history = Vec::new();
+            for seed in [5, 5, 6] {
+                let mut a = make_player(spec, None).unwrap();
+                let mut b = make_player(spec, None).unwrap();
+                history.push(play_match(cat, &d[0], &d[1], &mut *a, &mut *b, seed).unwrap().history);
+            }
+            assert_eq!(history[0], history[1], "{spec}");
+            assert_ne!(history[0], history[2], "{spec}");
+        }
+    }
+
+    /// A player that cheats: it picks by the opponent's hand and its own deck order.
+    struct Peeker;
+
+    impl Player for Peeker {
+        fn spec(&self) -> String {
+            "peeker".into()
+        }
+        fn reset(&mut self, _seed: i128) {}
+        fn decide(&mut self, g: &GameState, player: i32) -> Action {
+            let d = g.pending.as_ref().unwrap();
+            let opp = &g.players[1 - player as usize];
+            let seen: i64 = opp
+                .hand
+                .iter()
+                .chain(g.players[player as usize].deck.last())
+                .map(|&c| g.cards[c as usize] as i64)
+                .sum();
+            d.nth(seen as usize % d.len())
+        }
+    }
+
+    /// States of games driven to random points, each with the same state as its player to move
+    /// could imagine it (what that player cannot see dealt again): how many of them a player
+    /// answers differently.
+    fn peeks(make: &dyn Fn() -> Box<dyn Player>, rng: &mut PyRandom) -> (usize, usize) {
+        let cat = Catalog::bundled();
+        let d = decks(8, 3);
+        let (mut tested, mut differ) = (0, 0);
+        for seed in 0..24 {
+            let mut g = setup::new_game(cat, &d[seed % 8], &d[(seed + 3) % 8], seed as i128, false, None).unwrap();
+            let mut driver = make_player("random", None).unwrap();
+            driver.reset(seed as i128);
+            for _ in 0..10 + rng.below(50) {
+                if g.is_terminal() {
+                    break;
+                }
+                let p = g.pending.as_ref().unwrap().player;
+                let a = driver.decide(&g, p);
+                apply::apply(&mut g, a).unwrap();
+            }
+            if g.is_terminal() {
+                continue;
+            }
+            let me = g.pending.as_ref().unwrap().player;
+            let other = crate::determinize::determinize(&g, me, rng);
+            let (mut p1, mut p2) = (make(), make());
+            p1.reset(99);
+            p2.reset(99);
+            tested += 1;
+            if p1.decide(&g, me) != p2.decide(&other, me) {
+                differ += 1;
+            }
+        }
+        (tested, differ)
+    }
+
+    #[test]
+    fn players_do_not_peek() {
+        // what a player cannot see dealt again (the opponent's hand, hidden characters and
+        // face-down attachments, both decks' order) never changes its choice
+        let mut rng = PyRandom::new(11);
+        for spec in SPECS[1..].iter() {
+            let (tested, differ) = peeks(&|| make_player(spec, None).unwrap(), &mut rng);
+            assert!(tested >= 12 && differ == 0, "{spec}: {differ} of {tested} choices changed");
+        }
+        // and the check catches a player that looks
+        let (tested, differ) = peeks(&|| Box::new(Peeker), &mut rng);
+        assert!(tested >= 12 && differ > 0, "a peeking player went unseen");
+    }
+
+    #[test]
+    fn a_batch_is_its_games_played_one_by_one() {
+        let cat = Catalog::bundled();
+        let d = decks(3, 4);
+        let games = [(0, 1, 7), (1, 2, 8), (2, 0, 9)];
+        let (mut a, mut b) = (make_player("ambush", None).unwrap(), make_player("control", None).unwrap());
+        let rows = play_matches(cat, &d, &games, &mut *a, &mut *b);
+        for (&(x, y, seed), row) in games.iter().zip(rows) {
+            let g = play_match(cat, &d[x], &d[y], &mut *a, &mut *b, seed).unwrap();
+            let row = row.unwrap();
+            assert_eq!(
+                (row.winner, row.scores, row.decisions),
+                (g.winner, (g.players[0].score, g.players[1].score), g.decisions)
+            );
+        }
+    }
+}
