@@ -20,7 +20,7 @@ use super::{Observation, Player, player_rng};
 const PLAYOUT_GUARD: usize = 400;
 
 /// Playouts dealt together (their generators seeded side by side; see `PyRandom::new_many`).
-const PLAYOUTS_AT_ONCE: usize = 4;
+const PLAYOUTS_AT_ONCE: usize = 32;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Budget {
@@ -90,7 +90,7 @@ impl Lookahead {
             }
         } else {
             // `sims` playouts (at least one), their samples drawn in order as Python draws them
-            // one per playout, played a few at a time so that their generators seed together
+            // one per playout, dealt together so that their generators seed side by side
             let total = self.budget.sims.max(1) as usize;
             let samples: Vec<i128> = (0..total).map(|_| self.rng.getrandbits(64) as i128).collect();
             for (c, chunk) in samples.chunks(PLAYOUTS_AT_ONCE).enumerate() {
