@@ -92,19 +92,22 @@ impl Lookahead {
             // `sims` playouts (at least one), their samples drawn in order as Python draws them
             // one per playout, dealt together so that their generators seed side by side
             let total = self.budget.sims.max(1) as usize;
-            let samples: Vec<i128> = (0..total).map(|_| self.rng.getrandbits(64) as i128).collect();
-            for (c, chunk) in samples.chunks(PLAYOUTS_AT_ONCE).enumerate() {
-                let starts: Vec<(GameState, i128)> = PyRandom::new_many(chunk)
+            let mut done = 0;
+            while done < total {
+                let chunk: Vec<i128> =
+                    (0..PLAYOUTS_AT_ONCE.min(total - done)).map(|_| self.rng.getrandbits(64) as i128).collect();
+                let starts: Vec<(GameState, i128)> = PyRandom::new_many(&chunk)
                     .into_iter()
                     .enumerate()
-                    .map(|(k, mut rng)| self.deal(obs, cands[(c * PLAYOUTS_AT_ONCE + k) % cands.len()], &mut rng))
+                    .map(|(k, mut rng)| self.deal(obs, cands[(done + k) % cands.len()], &mut rng))
                     .collect();
                 let seeds: Vec<i128> = starts.iter().map(|s| s.1).collect();
                 for (k, ((g, _), inner)) in starts.into_iter().zip(PyRandom::new_many(&seeds)).enumerate() {
-                    let i = (c * PLAYOUTS_AT_ONCE + k) % cands.len();
+                    let i = (done + k) % cands.len();
                     totals[i] += self.finish(g, inner, obs.player);
                     counts[i] += 1;
                 }
+                done += chunk.len();
             }
         }
         // the best average, the first of equals

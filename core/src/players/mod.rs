@@ -356,6 +356,17 @@ mod tests {
     }
 
     #[test]
+    fn a_time_budget_plays_at_least_one_playout_per_candidate_and_stops() {
+        let cat = Catalog::bundled();
+        let d = decks(2, 5);
+        let mut a = make_player("lookahead:time=0.0005,width=3", None).unwrap();
+        let mut b = make_player("greedy", None).unwrap();
+        let t = std::time::Instant::now();
+        assert!(play_match(cat, &d[0], &d[1], &mut *a, &mut *b, 1).unwrap().is_terminal());
+        assert!(t.elapsed().as_secs_f64() < 30.0);
+    }
+
+    #[test]
     fn a_batch_is_its_games_played_one_by_one() {
         let cat = Catalog::bundled();
         let d = decks(3, 4);

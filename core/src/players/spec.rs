@@ -29,11 +29,14 @@ impl Value {
             Value::Float(f) => f,
         }
     }
-    /// Python's `int(v)`: a float truncated toward zero.
-    fn as_int(self) -> Result<i64, String> {
+    /// Python's `int(v)` (a float truncated toward zero): the value as the player uses it
+    /// (saturated: no budget reaches 2^63) and as its spec writes it back.
+    fn as_int(self) -> Result<(i64, String), String> {
         match self {
-            Value::Int(i) => i64::try_from(i).map_err(|_| format!("{i} is too large")),
-            Value::Float(f) if f.is_finite() => Ok(f.trunc().clamp(i64::MIN as f64, i64::MAX as f64) as i64),
+            Value::Int(i) => Ok((i.clamp(i64::MIN as i128, i64::MAX as i128) as i64, i.to_string())),
+            Value::Float(f) if f.is_finite() => {
+                Ok((f.trunc().clamp(i64::MIN as f64, i64::MAX as f64) as i64, format!("{:.0}", f.trunc())))
+            }
             Value::Float(f) => Err(format!("cannot convert float {} to integer", py_float(f))),
         }
     }
@@ -159,24 +162,28 @@ pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>
         _ => {
             if params.iter().any(|(k, _)| k == "mulligan") {
                 return Err(format!(
-                    "{spec}: LookaheadPolicy.__init__() got multiple values for keyword argument 'mulligan'"
+                    "{spec}: mythos_cli.policies.players.LookaheadPolicy() got multiple values for keyword argument 'mulligan'"
                 ));
             }
             let get = |k: &str| params.iter().find(|(x, _)| x == k).map(|(_, v)| *v);
             let d = Budget::default();
-            let int = |k: &str, dflt: i64| get(k).map_or(Ok(dflt), |v| v.as_int()).map_err(|e| format!("{spec}: {e}"));
+            let int = |k: &str, dflt: i64| {
+                get(k).map_or(Ok((dflt, dflt.to_string())), |v| v.as_int()).map_err(|e| format!("{spec}: {e}"))
+            };
+            let (sims, sims_text) = int("sims", d.sims)?;
+            let (width, width_text) = int("width", d.width)?;
             let budget = Budget {
-                sims: int("sims", d.sims)?,
+                sims,
                 time: get("time").map_or(d.time, Value::as_f64),
-                width: int("width", d.width)?,
+                width,
                 clear: get("clear").map_or(d.clear, Value::as_f64),
                 leaf: get("leaf").map_or(d.leaf, Value::as_f64),
             };
             // the spec written back: every parameter, sorted by name, as Python's `spec` does
             let mut all: Vec<(String, String)> = vec![
-                ("sims".into(), budget.sims.to_string()),
+                ("sims".into(), sims_text),
                 ("time".into(), py_float(budget.time)),
-                ("width".into(), budget.width.to_string()),
+                ("width".into(), width_text),
                 ("clear".into(), py_float(budget.clear)),
                 ("leaf".into(), py_float(budget.leaf)),
             ];
