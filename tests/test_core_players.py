@@ -100,6 +100,26 @@ def test_random_decks_too():
     assert diffs == [], diffs[:3]
 
 
+def test_every_card_comes_up():
+    """Decks cut from the whole catalog (KS and SS, characters and attachments), so that every
+    card's effects are valued by both players somewhere."""
+    from mythos_cli.catalog import default_catalog
+    from mythos_cli.engine import deck_from_catalog
+
+    cat = default_catalog()
+    cards = [c.id for c in cat if c.in_deck]
+    missions = [c.id for c in cat if c.type == "mission"]
+    rng = random.Random(16)
+    rng.shuffle(cards)
+    decks = [deck_from_catalog(cat, cards[k:k + 15] * 2, rng.sample(missions, 3), f"cut-{k}")
+             for k in range(0, len(cards) - 14, 15)]
+    n = len(decks)
+    diffs = [d for spec in PLAYERS[1:] for i in range(n) for r in range(3)
+             if (d := follow(decks[i], decks[(i + 1 + r) % n], 600 + 10 * i + r, spec))]
+    diffs += [d for i in range(n) if (d := follow(decks[i], decks[(i + 7) % n], 800 + i, LOOKAHEAD))]
+    assert diffs == [], diffs[:3]
+
+
 # ---- the specs ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("spec,mulligan", [
     ("nope", None), ("greedy:sims=3", None), ("lookahead:sims", None), ("lookahead:sims=abc", None),
