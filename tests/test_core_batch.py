@@ -86,7 +86,7 @@ def test_play_batch_checks_its_plan():
     spec = load_specs(default_gauntlet())[0]
     deck = (list(spec.cards), list(spec.missions), spec.name)
     cards = sorted({*spec.cards, *spec.missions})
-    with pytest.raises(ValueError, match="no player"):
+    with pytest.raises(ValueError, match="unknown policy .nobody."):
         _core.play_batch([deck], [(0, 0, 0, 0, 1, 0)], ["nobody"], cards)
     with pytest.raises(ValueError, match="deck the batch does not have"):
         _core.play_batch([deck], [(0, 1, 0, 0, 1, 0)], ["random"], cards)

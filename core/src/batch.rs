@@ -3,28 +3,16 @@
 //! loop: the Python side plans the run (decks, seats, seeds), calls [`play_batch`] once per
 //! batch with the interpreter released, and stores the columns it gets back.
 //!
-//! A game is played exactly as `mythos_cli.policies.play_match` plays it: the game from its
+//! A game is played as [`crate::players::play_match`] plays it: the game from its
 //! seed with its event stream, seat 0's player reset with `seed * 2 + 1`, seat 1's with
 //! `seed * 2 + 2`, then every decision answered by the player whose decision it is.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::apply::{self, ApplyError};
 use crate::cards::Catalog;
+use crate::players::{self, Player};
 use crate::record::{LayoutError, Rows};
-use crate::setup::{self, GameDeck};
-use crate::state::{Action, GameState};
-
-/// Whatever answers one seat's decisions for a game.
-pub trait Seat {
-    /// Start a new game: every random choice of the player flows from `seed`.
-    fn reset(&mut self, seed: i128);
-    /// The answer to the pending decision, which is `player`'s.
-    fn decide(&mut self, g: &GameState, player: usize) -> Result<Action, String>;
-}
-
-/// Makes a fresh player for a spec (`greedy`, `lookahead:sims=20`, ...) and a mulligan rule.
-pub type SeatMaker<'a> = dyn Fn(&str, Option<&str>) -> Result<Box<dyn Seat>, String> + Sync + 'a;
+use crate::setup::GameDeck;
 
 /// One planned game of a batch.
 #[derive(Clone, Debug)]
@@ -61,28 +49,6 @@ impl std::fmt::Display for BatchError {
     }
 }
 
-/// Play one game to its end, with its event stream, as `play_match` does.
-pub fn play_game(
-    cat: &'static Catalog,
-    a: &GameDeck,
-    b: &GameDeck,
-    seats: &mut [Box<dyn Seat>; 2],
-    seed: i128,
-) -> Result<GameState, String> {
-    let mut g = setup::new_game(cat, a, b, seed, true, None).map_err(|e| e.0)?;
-    seats[0].reset(seed * 2 + 1);
-    seats[1].reset(seed * 2 + 2);
-    while !g.is_terminal() {
-        let player = match g.pending.as_ref() {
-            Some(d) if !d.is_empty() => d.player as usize,
-            _ => return Err(format!("no legal action in round {}, phase {}", g.round, g.phase.as_str())),
-        };
-        let action = seats[player].decide(&g, player)?;
-        apply::apply(&mut g, action).map_err(|e: ApplyError| e.to_string())?;
-    }
-    Ok(g)
-}
-
 /// What a batch plays: its decks, its player specs and mulligan rule, and its planned games.
 pub struct Batch<'a> {
     pub decks: &'a [GameDeck],
@@ -97,10 +63,12 @@ pub struct Batch<'a> {
 pub fn play_batch(
     cat: &'static Catalog,
     batch: &Batch<'_>,
-    make: &SeatMaker<'_>,
     rows: &mut Rows,
     done: &AtomicUsize,
 ) -> Result<(), BatchError> {
+    let make = |spec: &str, mulligan: Option<&str>| -> Result<Box<dyn Player>, String> {
+        players::make_player(spec, mulligan)
+    };
     let Batch { decks, specs, mulligan, games } = *batch;
     // every spec is checked once before a game is played, so a bad spec costs no games
     for s in specs {
@@ -114,8 +82,8 @@ pub fn play_batch(
             return Err(BatchError::Player(format!("game {index} names a player the batch does not have")));
         };
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut seats = [make(sa, mulligan)?, make(sb, mulligan)?];
-            play_game(cat, a, b, &mut seats, p.seed)
+            let (mut pa, mut pb) = (make(sa, mulligan)?, make(sb, mulligan)?);
+            players::play_match_with(cat, a, b, &mut *pa, &mut *pb, p.seed, true).map_err(|e| e.to_string())
         }));
         let g = match outcome {
             Ok(Ok(g)) => g,
@@ -133,34 +101,6 @@ pub fn play_batch(
         done.fetch_add(1, Ordering::Relaxed);
     }
     Ok(())
-}
-
-/// Uniformly random legal decisions drawn by `random.Random(seed)`: the Python `random` player
-/// under the `keep` mulligan rule (its mulligan answer is drawn like any other decision).
-pub struct RandomSeat {
-    rng: crate::rng::PyRandom,
-}
-
-impl RandomSeat {
-    pub fn new() -> RandomSeat {
-        RandomSeat { rng: crate::rng::PyRandom::new(0) }
-    }
-}
-
-impl Default for RandomSeat {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Seat for RandomSeat {
-    fn reset(&mut self, seed: i128) {
-        self.rng = crate::rng::PyRandom::new(seed);
-    }
-    fn decide(&mut self, g: &GameState, _player: usize) -> Result<Action, String> {
-        let d = g.pending.as_ref().ok_or("no pending decision")?;
-        Ok(d.nth(self.rng.below(d.len())))
-    }
 }
 
 #[cfg(test)]
@@ -182,13 +122,6 @@ mod tests {
         GameDeck { cards, missions: missions[..3].to_vec(), name: format!("deck-{seed}") }
     }
 
-    fn random_maker(spec: &str, _m: Option<&str>) -> Result<Box<dyn Seat>, String> {
-        match spec {
-            "random" => Ok(Box::new(RandomSeat::new())),
-            other => Err(format!("unknown player {other:?}")),
-        }
-    }
-
     #[test]
     fn a_batch_records_every_game_and_a_bad_spec_plays_none() {
         let cat = Catalog::bundled();
@@ -204,21 +137,21 @@ mod tests {
             .collect();
         let mut rows = Rows::new(&cards).unwrap();
         let done = AtomicUsize::new(0);
-        let random = ["random".to_string()];
+        let random = ["greedy".to_string()];
         let batch = Batch { decks: &decks, specs: &random, mulligan: None, games: &games };
-        play_batch(cat, &batch, &random_maker, &mut rows, &done).unwrap();
+        play_batch(cat, &batch, &mut rows, &done).unwrap();
         assert_eq!(rows.len(), 6);
         assert_eq!(done.load(Ordering::Relaxed), 6);
         assert_eq!(rows.events.offsets.len(), 7);
         // the same plan gives the same rows
         let mut again = Rows::new(&cards).unwrap();
-        play_batch(cat, &batch, &random_maker, &mut again, &done).unwrap();
+        play_batch(cat, &batch, &mut again, &done).unwrap();
         assert_eq!(rows.events.values, again.events.values);
         assert_eq!(rows.flags, again.flags);
         let mut none = Rows::new(&cards).unwrap();
         let nobody = ["nobody".to_string()];
         let bad = Batch { decks: &decks, specs: &nobody, mulligan: None, games: &games };
-        let err = play_batch(cat, &bad, &random_maker, &mut none, &done);
+        let err = play_batch(cat, &bad, &mut none, &done);
         assert!(matches!(err, Err(BatchError::Player(_))));
         assert!(none.is_empty());
     }

@@ -17,6 +17,7 @@ pub mod invariants;
 pub mod language;
 pub mod names;
 pub mod play;
+pub mod players;
 pub mod power;
 #[cfg(feature = "python")]
 pub mod python;

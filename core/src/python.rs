@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use crate::apply::{self, ApplyError};
-use crate::batch::{Batch, BatchError, Planned, RandomSeat, Seat};
+use crate::batch::{Batch, BatchError, Planned};
 use crate::cards::Catalog;
 use crate::record::{LayoutError, Rows};
 use crate::scenario;
@@ -680,14 +680,6 @@ fn run_cards(cards: &[String]) -> PyResult<Rows> {
     Rows::new(&idx).map_err(layout_err)
 }
 
-/// The players the core can make for a batch.
-fn make_seat(spec: &str, _mulligan: Option<&str>) -> Result<Box<dyn Seat>, String> {
-    match spec {
-        "random" => Ok(Box::new(RandomSeat::new())),
-        other => Err(format!("the core has no player {other:?}")),
-    }
-}
-
 /// Play a batch of planned games inside the core, the GIL released, and return its `game_data`
 /// columns (see `Column`; the run-level columns are the caller's). `decks`: (cards, missions,
 /// name); `games`: (seat 0's deck, seat 1's deck, seat 0's player, seat 1's player, seed,
@@ -712,7 +704,7 @@ fn play_batch(
     let done = AtomicUsize::new(0);
     py.detach(|| {
         let batch = Batch { decks: &decks, specs: &players, mulligan: mulligan.as_deref(), games: &games };
-        crate::batch::play_batch(cat(), &batch, &make_seat, &mut rows, &done)
+        crate::batch::play_batch(cat(), &batch, &mut rows, &done)
     })
     .map_err(|e| match e {
         BatchError::Player(m) => PyValueError::new_err(m),
@@ -893,9 +885,100 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
     m.add_class::<Recorder>()?;
     register_catalog(m)?;
+    register_players(m)?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     m.add("LayoutMismatch", m.py().get_type::<LayoutMismatch>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
+
+// ---- the built-in players ------------------------------------------------------------------
+
+/// A built-in player of the core (`random`, `greedy`, `tempo`, `ambush`, `control`,
+/// `lookahead:sims=…,width=…,time=…,clear=…,leaf=…`), with its mulligan rule (`keep`, `never`,
+/// `heuristic`, `always`; None: the player's own). It answers as its Python version does: reset
+/// with the same seed, the same decision on every state.
+#[pyclass(module = "mythos_cli._core", name = "Player")]
+pub struct PyPlayer {
+    inner: std::sync::Mutex<Box<dyn crate::players::Player>>,
+    spec: String,
+}
+
+#[pymethods]
+impl PyPlayer {
+    #[new]
+    #[pyo3(signature = (spec, mulligan=None))]
+    fn new(spec: &str, mulligan: Option<&str>) -> PyResult<PyPlayer> {
+        let p = crate::players::make_player(spec, mulligan).map_err(PyValueError::new_err)?;
+        Ok(PyPlayer { spec: p.spec(), inner: std::sync::Mutex::new(p) })
+    }
+
+    /// The spec that builds this player again (`greedy`, `lookahead:clear=3.0,leaf=1.0,…`).
+    #[getter]
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+
+    /// Start a new game: seeds the player's generator from its name and `seed`.
+    fn reset(&self, seed: i128) {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).reset(seed);
+    }
+
+    /// The player's answer to the pending decision of `game` (an action tuple, as `apply` takes).
+    fn decide<'py>(&self, py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyTuple>> {
+        let Some(d) = game.g.pending.as_ref() else {
+            return Err(IllegalAction::new_err("no decision is pending"));
+        };
+        let player = d.player;
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let a = guard("decide", || Ok(inner.decide(&game.g, player)))?;
+        action_to_py(py, &a)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Player({})", self.spec)
+    }
+}
+
+/// One game's result in a batch: (winner, score of seat 0, score of seat 1, decisions, rounds).
+type MatchRow = (i32, i64, i64, i64, i32);
+
+/// Many games of two players inside the core, the GIL released: `decks` is a list of (cards,
+/// missions) version-id lists; game i plays `decks[games[i][0]]` (seat 0, `player_a`) against
+/// `decks[games[i][1]]` with seed `games[i][2]`, the players reset as `play_match` resets them.
+/// Returns one row per game; a game that fails raises EngineError naming it.
+#[pyfunction]
+#[pyo3(signature = (decks, games, player_a, player_b, mulligan_a=None, mulligan_b=None))]
+fn play_matches(
+    py: Python<'_>,
+    decks: Vec<(Vec<String>, Vec<String>)>,
+    games: Vec<(usize, usize, i128)>,
+    player_a: &str,
+    player_b: &str,
+    mulligan_a: Option<&str>,
+    mulligan_b: Option<&str>,
+) -> PyResult<Vec<MatchRow>> {
+    let decks = decks.into_iter().map(|(c, m)| deck_from(c, m, String::new())).collect::<PyResult<Vec<_>>>()?;
+    if games.iter().any(|&(a, b, _)| a >= decks.len() || b >= decks.len()) {
+        return Err(PyValueError::new_err("a game names a missing deck"));
+    }
+    let mut pa = crate::players::make_player(player_a, mulligan_a).map_err(PyValueError::new_err)?;
+    let mut pb = crate::players::make_player(player_b, mulligan_b).map_err(PyValueError::new_err)?;
+    let results = py.detach(|| crate::players::play_matches(cat(), &decks, &games, &mut *pa, &mut *pb));
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| match r {
+            Ok(m) => Ok((m.winner, m.scores.0, m.scores.1, m.decisions, m.rounds)),
+            Err(e) => Err(EngineError::new_err(format!("game {i}: {e}"))),
+        })
+        .collect()
+}
+
+fn register_players(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPlayer>()?;
+    m.add_function(wrap_pyfunction!(play_matches, m)?)?;
+    m.add("PLAYER_NAMES", crate::players::PLAYER_NAMES.to_vec())?;
     Ok(())
 }

@@ -15,11 +15,39 @@ const MATRIX_A: u32 = 0x9908_b0df;
 const UPPER: u32 = 0x8000_0000;
 const LOWER: u32 = 0x7fff_ffff;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `init_genrand(19650218)`, where every `init_by_array` starts: worked out once, at compile time
+/// (the look-ahead seeds three generators per playout).
+const INIT_GENRAND: [u32; N] = {
+    let mut mt = [0u32; N];
+    mt[0] = 19_650_218;
+    let mut i = 1;
+    while i < N {
+        mt[i] = 1_812_433_253u32.wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_add(i as u32);
+        i += 1;
+    }
+    mt
+};
+
+/// CPython's `random.Random`. A generator seeded with an integer is seeded lazily, at its first
+/// draw: seeding costs about as much as a hundred draws, and the look-ahead makes generators
+/// (a determinised game's own, for one) that are seldom drawn from.
+#[derive(Clone, Debug)]
 pub struct PyRandom {
-    state: Box<[u32; N]>,
+    /// None until the first draw of an integer-seeded generator
+    state: Option<Box<[u32; N]>>,
     idx: usize,
+    /// the integer seed's 32-bit words (least significant first) while `state` is None
+    key: [u32; 4],
+    key_len: usize,
 }
+
+impl PartialEq for PyRandom {
+    fn eq(&self, other: &PyRandom) -> bool {
+        self.idx == other.idx && self.words() == other.words()
+    }
+}
+
+impl Eq for PyRandom {}
 
 impl PyRandom {
     /// `random.Random(seed)` for an integer seed (its absolute value, as CPython does).
@@ -32,45 +60,60 @@ impl PyRandom {
             n >>= 32;
             len += 1;
         }
-        PyRandom::with_key(&key[..len.max(1)])
+        PyRandom { state: None, idx: N, key, key_len: len.max(1) }
     }
 
-    /// `init_by_array(key)`.
-    fn with_key(key: &[u32]) -> PyRandom {
-        let mut mt = Box::new([0u32; N]);
-        mt[0] = 19_650_218;
-        for i in 1..N {
-            mt[i] = 1_812_433_253u32.wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_add(i as u32);
+    /// `random.Random(s)` for a string seed. CPython (seeding version 2) seeds with the integer
+    /// `int.from_bytes(s.encode() + sha512(s.encode()).digest(), "big")`: the players seed their
+    /// generators with strings such as `"greedy:7"`, and must draw what the Python players drew.
+    pub fn from_str_seed(s: &str) -> PyRandom {
+        use sha2::{Digest, Sha512};
+        let mut bytes = s.as_bytes().to_vec();
+        bytes.extend_from_slice(&Sha512::digest(s.as_bytes()));
+        // the big-endian integer as 32-bit words, least significant first (init_by_array's key)
+        let mut key: Vec<u32> =
+            bytes.rchunks(4).map(|c| c.iter().fold(0u32, |acc, &b| (acc << 8) | b as u32)).collect();
+        while key.len() > 1 && key.last() == Some(&0) {
+            key.pop(); // CPython sizes the key by the integer's bit length
         }
-        let (mut i, mut j) = (1usize, 0usize);
-        for _ in 0..N.max(key.len()) {
-            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
-                .wrapping_add(key[j])
-                .wrapping_add(j as u32);
-            i += 1;
-            j += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-            if j >= key.len() {
-                j = 0;
-            }
-        }
-        for _ in 0..N - 1 {
-            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
-            i += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-        }
-        mt[0] = UPPER;
-        PyRandom { state: mt, idx: N }
+        PyRandom { state: Some(init_by_array(&key)), idx: N, key: [0; 4], key_len: 0 }
     }
 
+    /// `PyRandom::new(seed)` for each seed, seeded at once. Seeding one generator is a chain of
+    /// 1,247 dependent multiplications; `LANES` chains side by side take about the time of one
+    /// (the look-ahead seeds two generators per playout, most of a playout's cost otherwise).
+    pub fn new_many(seeds: &[i128]) -> Vec<PyRandom> {
+        let mut out: Vec<PyRandom> = seeds.iter().map(|&s| PyRandom::new(s)).collect();
+        for chunk in out.chunks_mut(LANES) {
+            if chunk.len() < 3 {
+                continue; // (a lane costs a little more than a generator alone: these seed lazily)
+            }
+            let mut keys = [[0u32; 4]; LANES];
+            let mut lens = [1usize; LANES];
+            for (l, r) in chunk.iter().enumerate() {
+                keys[l] = r.key;
+                lens[l] = r.key_len;
+            }
+            let states = init_by_array_lanes(&keys, &lens);
+            for (r, st) in chunk.iter_mut().zip(states) {
+                r.state = Some(st);
+            }
+        }
+        out
+    }
+
+    /// The generator's words (seeding it if it is not yet).
+    fn words(&self) -> std::borrow::Cow<'_, [u32; N]> {
+        match &self.state {
+            Some(s) => std::borrow::Cow::Borrowed(s),
+            None => std::borrow::Cow::Owned(*init_by_array(&self.key[..self.key_len])),
+        }
+    }
+
+    /// The next 624 words: seed first if that has not been done yet.
     fn twist(&mut self) {
-        let mt = &mut self.state;
+        let key = &self.key[..self.key_len];
+        let mt = self.state.get_or_insert_with(|| init_by_array(key));
         let mix = |a: u32, b: u32, c: u32| {
             let y = (a & UPPER) | (b & LOWER);
             c ^ (y >> 1) ^ if y & 1 != 0 { MATRIX_A } else { 0 }
@@ -89,7 +132,7 @@ impl PyRandom {
         if self.idx >= N {
             self.twist();
         }
-        let mut y = self.state[self.idx];
+        let mut y = self.state.as_ref().expect("seeded by the twist")[self.idx];
         self.idx += 1;
         y ^= y >> 11;
         y ^= (y << 7) & 0x9d2c_5680;
@@ -136,6 +179,87 @@ impl PyRandom {
     }
 }
 
+/// `init_by_array(key)`: CPython's seeding of the Mersenne Twister.
+fn init_by_array(key: &[u32]) -> Box<[u32; N]> {
+    let mut mt = Box::new(INIT_GENRAND);
+    let (mut i, mut j) = (1usize, 0usize);
+    // `prev` is mt[i - 1], kept in a register: each word depends on the one before
+    let mut prev = mt[0];
+    for _ in 0..N.max(key.len()) {
+        prev = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(key[j]).wrapping_add(j as u32);
+        mt[i] = prev;
+        i += 1;
+        j += 1;
+        if i >= N {
+            mt[0] = prev;
+            i = 1;
+        }
+        if j >= key.len() {
+            j = 0;
+        }
+    }
+    for _ in 0..N - 1 {
+        prev = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+        mt[i] = prev;
+        i += 1;
+        if i >= N {
+            mt[0] = prev;
+            i = 1;
+        }
+    }
+    mt[0] = UPPER;
+    mt
+}
+
+/// How many generators `new_many` seeds side by side (the compiler makes SIMD of the lanes).
+const LANES: usize = 8;
+
+/// `init_by_array` of `LANES` keys of at most 4 words at once, the lanes interleaved.
+fn init_by_array_lanes(keys: &[[u32; 4]; LANES], lens: &[usize; LANES]) -> [Box<[u32; N]>; LANES] {
+    // what the first pass adds at step t: key[j] + j with j = t % len; the same every 12 steps
+    // (12 is a multiple of every key length 1..=4)
+    let mut add = [[0u32; LANES]; 12];
+    for (t, row) in add.iter_mut().enumerate() {
+        for l in 0..LANES {
+            let j = t % lens[l];
+            row[l] = keys[l][j].wrapping_add(j as u32);
+        }
+    }
+    let mut mt: Vec<[u32; LANES]> = INIT_GENRAND.iter().map(|&x| [x; LANES]).collect();
+    let mut prev = mt[0];
+    let mut i = 1usize;
+    // (keys of at most 4 words: N steps for every lane, as `N.max(key.len())`)
+    for t in 0..N {
+        let (row, a) = (&mut mt[i], &add[t % 12]);
+        for l in 0..LANES {
+            prev[l] = (row[l] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1_664_525)).wrapping_add(a[l]);
+            row[l] = prev[l];
+        }
+        i += 1;
+        if i >= N {
+            mt[0] = prev;
+            i = 1;
+        }
+    }
+    for _ in 0..N - 1 {
+        let row = &mut mt[i];
+        for l in 0..LANES {
+            prev[l] = (row[l] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            row[l] = prev[l];
+        }
+        i += 1;
+        if i >= N {
+            mt[0] = prev;
+            i = 1;
+        }
+    }
+    mt[0] = [UPPER; LANES];
+    std::array::from_fn(|l| {
+        let words: Vec<u32> = mt.iter().map(|row| row[l]).collect();
+        words.into_boxed_slice().try_into().expect("N words")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,6 +292,86 @@ mod tests {
         assert!((r.random() - EXPECTED_RANDOM).abs() < 1e-15);
     }
 
+    #[test]
+    fn string_seeds_match_cpython() {
+        // random.Random("greedy:7"): [r.getrandbits(32) for _ in range(3)], r.random()
+        let mut r = PyRandom::from_str_seed("greedy:7");
+        let got: Vec<u64> = (0..3).map(|_| r.getrandbits(32)).collect();
+        assert_eq!(got, vec![3891455228, 3245487555, 3826895053]);
+        assert_eq!(r.random(), 0.2609825428780631);
+        // random.Random("lookahead:123456789012"): r.randrange(1000), r.getrandbits(64)
+        let mut r = PyRandom::from_str_seed("lookahead:123456789012");
+        assert_eq!(r.below(1000), 113);
+        assert_eq!(r.getrandbits(64), 14401341886580874996);
+        assert_eq!(PyRandom::from_str_seed("").getrandbits(32), 4124137760);
+    }
+
+    #[test]
+    fn a_lazy_generator_equals_a_seeded_one() {
+        let lazy = PyRandom::new(42);
+        let mut drawn = PyRandom::new(42);
+        assert_eq!(lazy, drawn);
+        drawn.next_u32();
+        assert_ne!(lazy, drawn);
+        let mut copy = lazy.clone();
+        copy.next_u32();
+        assert_eq!(copy, drawn);
+        assert_ne!(PyRandom::new(42), PyRandom::new(43));
+    }
+
+    #[test]
+    fn generators_seeded_together_are_those_seeded_alone() {
+        let seeds: Vec<i128> = vec![0, 1, 7, -3, 1 << 40, (1 << 64) - 1, 123_456_789_012, 5, 99];
+        let many = PyRandom::new_many(&seeds);
+        for (mut a, &s) in many.into_iter().zip(&seeds) {
+            let mut b = PyRandom::new(s);
+            assert_eq!(a, b);
+            assert_eq!(
+                (0..700).map(|_| a.next_u32()).collect::<Vec<_>>(),
+                (0..700).map(|_| b.next_u32()).collect::<Vec<_>>()
+            );
+        }
+    }
+
     const EXPECTED_SUM: u64 = 2182720355;
     const EXPECTED_RANDOM: f64 = 0.3820204326237707;
+}
+
+#[cfg(test)]
+mod timing {
+    #[test]
+    #[ignore]
+    fn seeding_speed() {
+        let seeds: Vec<i128> = (0..40_000).map(|i| (i as i128) * 0x9E37_79B9_7F4A_7C15).collect();
+        let t = std::time::Instant::now();
+        let mut x = 0u32;
+        for s in &seeds {
+            x ^= super::PyRandom::new(*s).next_u32();
+        }
+        let one = t.elapsed();
+        let t = std::time::Instant::now();
+        for chunk in seeds.chunks(4) {
+            for mut r in super::PyRandom::new_many(chunk) {
+                x ^= r.next_u32();
+            }
+        }
+        let four = t.elapsed();
+        let t = std::time::Instant::now();
+        for s in &seeds {
+            x ^= super::init_by_array(&[*s as u32, (*s >> 32) as u32])[5];
+        }
+        let seed_only = t.elapsed();
+        let t = std::time::Instant::now();
+        let (keys, lens) = ([[1u32, 2, 0, 0]; super::LANES], [2usize; super::LANES]);
+        for _ in 0..40_000 / super::LANES {
+            x ^= super::init_by_array_lanes(&keys, &lens)[0][5];
+        }
+        eprintln!(
+            "one by one {:?}, four at once {:?}; seeding alone {:?}, in lanes {:?} ({x})",
+            one / 40_000,
+            four / 40_000,
+            seed_only / 40_000,
+            t.elapsed() / 40_000
+        );
+    }
 }

@@ -1,0 +1,655 @@
+//! Board evaluation and one-step action scoring shared by the heuristic players.
+//!
+//! The value of a board for a player is the expected mission points still to come: for each
+//! mission in play, its points this round (and, discounted, the rounds after) times a soft
+//! probability of winning it, from the Power margin, the Edge and whether the opponent can still
+//! answer. A main action is scored by how much it changes that value, plus what its card's
+//! effects are worth, minus the chakra it spends. The same weights, tilted, make the archetypes.
+//!
+//! Every expression keeps the operand order of `mythos_cli/policies/heuristic.py`, so that the
+//! floats, and so the choices, are bit for bit the Python player's.
+
+use crate::cards::{Card, Kind, Timing};
+use crate::language::{Arg, Number, Side, StaticKind, Step, Verb, Who};
+use crate::rng::PyRandom;
+use crate::state::{Action, DecisionContext, DecisionKind, Opt, Uid};
+
+use super::Observation;
+
+/// How a heuristic player values things. `tempo`, `ambush` and `control` tilt these.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// value of one chakra kept (it is lost at the end of the round anyway)
+    pub chakra: f64,
+    pub card_in_hand: f64,
+    /// weight of the rounds after this one for a mission won now
+    pub future_rounds: f64,
+    pub edge: f64,
+    /// extra value for playing hidden
+    pub hidden_bias: f64,
+    pub reveal_bias: f64,
+    /// extra weight for the newest mission
+    pub newest_bias: f64,
+    /// extra weight per rank (A/B missions for control)
+    pub rank_bias: f64,
+    /// pass when no action is worth more than this
+    pub pass_margin: f64,
+    /// reluctance to spend before the opponent has passed
+    pub hold_chakra: f64,
+    pub effect_scale: f64,
+    /// uncertainty of a margin while the opponent can still act
+    pub spread: f64,
+}
+
+/// The neutral weights (the plain one-step baseline, and the yardstick of effect values).
+pub const W0: Weights = Weights {
+    chakra: 0.25,
+    card_in_hand: 0.35,
+    future_rounds: 0.45,
+    edge: 0.6,
+    hidden_bias: 0.0,
+    reveal_bias: 0.0,
+    newest_bias: 0.0,
+    rank_bias: 0.0,
+    pass_margin: 0.05,
+    hold_chakra: 0.0,
+    effect_scale: 1.0,
+    spread: 2.5,
+};
+
+impl Default for Weights {
+    fn default() -> Self {
+        W0
+    }
+}
+
+/// Soft chance to win a mission with this Power margin.
+pub fn win_prob(margin: i64, edge: bool, open: bool, w: &Weights) -> f64 {
+    if !open {
+        return if margin > 0 || (margin == 0 && edge) { 1.0 } else { 0.0 };
+    }
+    let m = margin as f64 + if edge { 0.5 } else { -0.5 };
+    1.0 / (1.0 + (-m / w.spread).exp())
+}
+
+pub fn mission_weight(obs: &Observation, mi: usize, w: &Weights) -> f64 {
+    let rounds_left = (4 - obs.round()).max(0);
+    let base = obs.mission_points(mi);
+    let mut weight = base as f64 * (1.0 + w.future_rounds * rounds_left as f64);
+    if mi + 1 == obs.n_missions() {
+        weight *= 1.0 + w.newest_bias;
+    }
+    weight *= 1.0 + w.rank_bias * obs.mission_rank(mi) as f64;
+    weight
+}
+
+/// Power on each mission, mine and theirs, with what each mission is worth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    pub mine: Vec<i64>,
+    pub theirs: Vec<i64>,
+    pub weight: Vec<f64>,
+    pub edge: bool,
+    pub open: bool,
+}
+
+impl Board {
+    pub fn value(&self, w: &Weights) -> f64 {
+        let mut total = 0.0;
+        for ((&m, &t), &wt) in self.mine.iter().zip(&self.theirs).zip(&self.weight) {
+            if m == 0 && t == 0 {
+                continue;
+            }
+            total += wt * win_prob(m - t, self.edge, self.open, w);
+        }
+        total
+    }
+}
+
+pub fn board(obs: &Observation, w: &Weights) -> Board {
+    let (mine, theirs) = obs.side_powers();
+    Board {
+        mine,
+        theirs,
+        weight: (0..obs.n_missions()).map(|mi| mission_weight(obs, mi, w)).collect(),
+        edge: obs.has_edge(),
+        open: !obs.opponent_passed(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// what an effect is worth, read off its encoding
+
+/// The step's count when it is a plain number, else 2 (a remembered value, a count, "all").
+fn step_n(step: &Step) -> i64 {
+    match &step.arg {
+        Arg::Number(Number::Int(n)) => *n,
+        _ => 2,
+    }
+}
+
+fn arg_side(step: &Step) -> Option<Side> {
+    step.selector().map(|s| s.side)
+}
+
+/// Value of removing the best enemy a selector allows (hide/defeat), and its mission.
+fn best_enemy(obs: &Observation, step: &Step, mi: usize, b: &Board, source: Uid) -> (f64, i32) {
+    let (mut best, mut at) = (0.0, -1);
+    let Some(sel) = step.selector() else { return (best, at) };
+    for uid in obs.select(sel, mi as i32, source) {
+        if obs.controller(uid) == obs.player {
+            continue;
+        }
+        let p = obs.power(uid);
+        let m = obs.mission_of(uid) as usize;
+        let before = b.weight[m] * win_prob(b.mine[m] - b.theirs[m], b.edge, b.open, &W0);
+        let after = b.weight[m] * win_prob(b.mine[m] - (b.theirs[m] - p), b.edge, b.open, &W0);
+        let gain = after - before + 0.15 * p as f64;
+        if gain > best {
+            (best, at) = (gain, m as i32);
+        }
+    }
+    (best, at)
+}
+
+/// Rough worth of one effect step for its controller (this player).
+pub fn step_value(obs: &Observation, step: &Step, mi: usize, b: &Board, source: Uid) -> f64 {
+    let n = step_n(step);
+    let nf = n as f64;
+    let who = step.opts.who;
+    match step.verb {
+        Verb::Powerup => match &step.target {
+            None => power_gain(b, mi, n),
+            Some(t) if t.self_ => power_gain(b, mi, n),
+            Some(t) if t.side == Side::Enemy => -0.2 * nf,
+            Some(_) => {
+                // the best of my missions with a character on it (the first best, as max() keeps)
+                let mut best: Option<f64> = None;
+                for m in 0..b.mine.len() {
+                    if b.mine[m] > 0 {
+                        let v = power_gain(b, m, n);
+                        if best.is_none_or(|x| v > x) {
+                            best = Some(v);
+                        }
+                    }
+                }
+                best.unwrap_or(0.2 * nf)
+            }
+        },
+        Verb::Hide | Verb::Defeat => {
+            let Some(sel) = step.selector() else { return 0.1 };
+            if sel.side == Side::Friendly || sel.self_ {
+                return -0.5;
+            }
+            let (gain, _) = best_enemy(obs, step, mi, b, source);
+            gain * if step.verb == Verb::Defeat { 1.3 } else { 1.0 }
+        }
+        Verb::TakeControl => best_enemy(obs, step, mi, b, source).0 * 1.5,
+        Verb::Draw => match who {
+            Some(Who::Opponent) => -0.3 * nf,
+            Some(Who::Each) => 0.1 * nf,
+            None => 0.35 * nf,
+        },
+        Verb::GainChakra | Verb::StealChakra => {
+            if who == Some(Who::Opponent) {
+                return -0.3 * nf;
+            }
+            (if step.verb == Verb::GainChakra { 0.3 } else { 0.5 }) * nf
+        }
+        Verb::Discard => {
+            if who == Some(Who::Opponent) {
+                0.3 * nf
+            } else {
+                -0.3 * nf
+            }
+        }
+        Verb::RemoveTokens => 0.4 * nf,
+        Verb::GainPoints => 1.0 * nf,
+        Verb::GainEdge => 0.5,
+        Verb::Play => 1.2,
+        Verb::Move => 0.2,
+        Verb::ReturnToHand => -0.3,
+        _ => 0.1,
+    }
+}
+
+fn power_gain(b: &Board, mi: usize, n: i64) -> f64 {
+    let before = b.weight[mi] * win_prob(b.mine[mi] - b.theirs[mi], b.edge, b.open, &W0);
+    let after = b.weight[mi] * win_prob(b.mine[mi] + n - b.theirs[mi], b.edge, b.open, &W0);
+    after - before + 0.05 * n as f64
+}
+
+/// Whether the card has an encoded instant line (else its effect value depends on the card alone).
+fn has_instant(card: &Card) -> bool {
+    card.effects.iter().any(|l| l.kind == Kind::Instant && l.encoding.is_some())
+}
+
+/// Whether the card has an encoded AMBUSH line.
+pub fn has_ambush(card: &Card) -> bool {
+    card.effects.iter().any(|l| l.timing == Timing::Ambush && l.encoding.is_some())
+}
+
+/// Whether `card_effect_value` of the card may change with the mission it is played in (the
+/// verbs whose worth reads the mission).
+pub fn depends_on_mission(card: &Card) -> bool {
+    card.effects.iter().any(|l| {
+        l.kind == Kind::Instant
+            && l.encoding.as_ref().is_some_and(|e| {
+                e.steps.iter().any(|x| matches!(x.verb, Verb::Powerup | Verb::Hide | Verb::Defeat | Verb::TakeControl))
+            })
+    })
+}
+
+/// (value of the card's instant effects when played in mission `mi`, Power it adds to itself).
+pub fn card_effect_value(
+    obs: &Observation,
+    card: &Card,
+    mi: usize,
+    b: &Board,
+    upgrade: bool,
+    ambush: bool,
+) -> (f64, i64) {
+    if !has_instant(card) {
+        // a card with no encoded instant line: its continuous lines only (the Python player
+        // memoises this per card, valued as a plain play)
+        return effect_value(None, card, 0, b, false, false);
+    }
+    effect_value(Some(obs), card, mi, b, upgrade, ambush)
+}
+
+fn effect_value(
+    obs: Option<&Observation>,
+    card: &Card,
+    mi: usize,
+    b: &Board,
+    upgrade: bool,
+    ambush: bool,
+) -> (f64, i64) {
+    let (mut total, mut self_power) = (0.0, 0);
+    for line in &card.effects {
+        let Some(enc) = &line.encoding else { continue };
+        let applies = line.timing == Timing::Main
+            || (line.timing == Timing::Upgrade && upgrade)
+            || (line.timing == Timing::Ambush && ambush);
+        if line.kind == Kind::Continuous {
+            total += 0.4 * enc.statics.len() as f64 + 0.3 * enc.triggers.len() as f64;
+            for s in &enc.statics {
+                if s.kind == StaticKind::Power && s.target.is_none() && s.cond.is_none() && s.opts.per.is_none() {
+                    if let Number::Int(n) = s.n {
+                        self_power += n;
+                    }
+                }
+            }
+            continue;
+        }
+        if line.kind != Kind::Instant || !applies {
+            continue;
+        }
+        for step in &enc.steps {
+            if step.verb == Verb::Powerup
+                && step.target.as_ref().is_none_or(|t| t.self_)
+                && let Arg::Number(Number::Int(n)) = step.arg
+            {
+                self_power += n;
+                continue;
+            }
+            total += step_value(obs.expect("a card with instant lines is valued on the board"), step, mi, b, -1);
+        }
+    }
+    (total, self_power)
+}
+
+/// The memo of card effect values of one decision (a face-up play's value depends only on the
+/// card, on its mission when its effects read it, and on whether it upgrades).
+#[derive(Default)]
+pub struct EffectCache {
+    /// ((card, mission or -1, upgrade), (value, Power added to itself))
+    found: Vec<(EffectKey, (f64, i64))>,
+}
+
+type EffectKey = (u16, i32, bool);
+
+/// `card_effect_value` of a face-up play, memoised in the decision's cache.
+pub fn played_effect_value(
+    obs: &Observation,
+    card: &Card,
+    mi: usize,
+    b: &Board,
+    upgrade: bool,
+    cache: &mut EffectCache,
+) -> (f64, i64) {
+    let key = (card.index, if depends_on_mission(card) { mi as i32 } else { -1 }, upgrade);
+    if let Some((_, v)) = cache.found.iter().find(|(k, _)| *k == key) {
+        return *v;
+    }
+    let v = card_effect_value(obs, card, mi, b, upgrade, false);
+    cache.found.push((key, v));
+    v
+}
+
+// ---------------------------------------------------------------------------------------
+// scoring main actions
+
+/// Change in board value when my Power on mission `mi` grows by `gain`.
+pub fn delta(b: &Board, mi: usize, gain: i64, w: &Weights) -> f64 {
+    let (m, t, wt) = (b.mine[mi], b.theirs[mi], b.weight[mi]);
+    let before = if m == 0 && t == 0 { 0.0 } else { wt * win_prob(m - t, b.edge, b.open, w) };
+    let after = if m + gain == 0 && t == 0 { 0.0 } else { wt * win_prob(m + gain - t, b.edge, b.open, w) };
+    after - before
+}
+
+fn hold(obs: &Observation, w: &Weights, price: i64) -> f64 {
+    if !obs.opponent_passed() { w.hold_chakra * price as f64 } else { 0.0 }
+}
+
+/// The top card of one of my units (a unit the engine offers me to reveal or upgrade is mine to see).
+fn my_unit_card(obs: &Observation, uid: Uid) -> &'static Card {
+    obs.unit_card(uid).expect("a unit of mine")
+}
+
+pub fn score_main(
+    obs: &Observation,
+    action: &Action,
+    price: i64,
+    b: &Board,
+    w: &Weights,
+    cache: &mut EffectCache,
+) -> f64 {
+    match *action {
+        Action::Pass => {
+            let mut v = 0.0;
+            if !obs.opponent_passed() && !obs.has_edge() {
+                v += w.edge; // the first to pass takes the Edge
+            }
+            v + w.pass_margin
+        }
+        Action::Attach(..) | Action::RevealAttachment(_) => score_attach(obs, action, b, w, price),
+        Action::Reveal(uid) => {
+            let card = my_unit_card(obs, uid);
+            let mi = obs.mission_of(uid) as usize;
+            let (eff, selfp) = card_effect_value(obs, card, mi, b, false, true);
+            let v = delta(b, mi, card.power() + selfp, w);
+            v + w.effect_scale * eff - w.chakra * price as f64 + w.reveal_bias - hold(obs, w, price)
+        }
+        Action::Play(inst, mi, hidden, over) => {
+            let card = obs.card(inst);
+            if hidden {
+                // a hidden card adds no Power now but is a threat (and a bluff); its AMBUSH waits
+                return 0.15 + (if has_ambush(card) { 0.5 } else { 0.0 }) + w.hidden_bias
+                    - w.chakra * price as f64
+                    - w.card_in_hand * 0.5;
+            }
+            let mi = mi as usize;
+            let (eff, selfp) = played_effect_value(obs, card, mi, b, over >= 0, cache);
+            let mut gain = card.power() + selfp;
+            if over >= 0 {
+                gain -= my_unit_card(obs, over).power(); // the stack's tokens stay; only the printed Power changes
+            }
+            let v = delta(b, mi, gain, w);
+            let hand_cost = if over >= 0 { 0.0 } else { w.card_in_hand * 0.6 };
+            v + w.effect_scale * eff - w.chakra * price as f64 - hand_cost - hold(obs, w, price)
+        }
+        Action::Choose(_) => 0.0,
+    }
+}
+
+/// An attachment is worth its Power where it lands (on my side, or taken off an enemy's character
+/// when its Power is negative), like a Power gain on that mission, plus its effects.
+fn score_attach(obs: &Observation, action: &Action, b: &Board, w: &Weights, price: i64) -> f64 {
+    let (inst, mi, host, hidden, reveal) = match *action {
+        Action::RevealAttachment(inst) => {
+            let (host, mi) = obs.attachment_place(inst);
+            (inst, mi, host, false, true)
+        }
+        Action::Attach(inst, mi, host, hidden) => (inst, mi, host, hidden, false),
+        _ => unreachable!("an attachment action"),
+    };
+    let card = obs.card(inst);
+    if hidden {
+        return 0.1 + (if has_ambush(card) { 0.4 } else { 0.0 }) + w.hidden_bias
+            - w.chakra * price as f64
+            - w.card_in_hand * 0.5;
+    }
+    let mi = mi as usize;
+    let p = card.power();
+    let mine = host < 0 || obs.is_mine(host);
+    let mut gain = if mine { p } else { -p };
+    let (eff, selfp) = card_effect_value(obs, card, mi, b, false, reveal);
+    if mine {
+        gain += selfp;
+    }
+    let hand_cost = if reveal { 0.0 } else { w.card_in_hand * 0.6 };
+    delta(b, mi, gain, w) + w.effect_scale * eff - w.chakra * price as f64 - hand_cost - hold(obs, w, price)
+}
+
+/// The best main action by one-step score, ties broken by a millionth of noise from `rng` (one
+/// draw per legal action, in order, as the Python player draws).
+pub fn best_main(obs: &Observation, w: &Weights, rng: &mut PyRandom) -> Action {
+    let b = board(obs, w);
+    let mut cache = EffectCache::default();
+    let (mut best, mut best_v) = (None, -1e9);
+    for (a, price) in obs.actions() {
+        let v = score_main(obs, a, *price, &b, w, &mut cache) + rng.random() * 1e-6;
+        if v > best_v {
+            (best, best_v) = (Some(*a), v);
+        }
+    }
+    best.expect("a legal main action")
+}
+
+/// A main action with its one-step score and price.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ranked {
+    pub value: f64,
+    pub action: Action,
+    pub price: i64,
+}
+
+/// Every main action with its one-step score, best first (a stable sort: ties keep the engine's
+/// order, as Python's `sorted` does).
+pub fn ranked_main(obs: &Observation, w: &Weights, b: &Board, cache: &mut EffectCache) -> Vec<Ranked> {
+    let mut out: Vec<Ranked> = obs
+        .actions()
+        .iter()
+        .map(|(a, price)| Ranked { value: score_main(obs, a, *price, b, w, cache), action: *a, price: *price })
+        .collect();
+    sort_best_first(&mut out);
+    out
+}
+
+/// Sort by value, highest first, stably (Python's `sorted(key=lambda t: -t[0])`).
+pub fn sort_best_first(v: &mut [Ranked]) {
+    v.sort_by(|x, y| y.value.partial_cmp(&x.value).unwrap_or(std::cmp::Ordering::Equal));
+}
+
+// ---------------------------------------------------------------------------------------
+// answering effect choices
+
+/// The effect steps a decision is about (empty for main actions and mulligans).
+fn context_steps(obs: &Observation) -> Vec<&'static Step> {
+    match &obs.decision().context {
+        DecisionContext::None => Vec::new(),
+        DecisionContext::Step(s) => vec![*s],
+        DecisionContext::Line(v) => v.clone(),
+    }
+}
+
+/// Opt::Skip is Python's None among the options.
+fn real(opts: &[Opt]) -> impl Iterator<Item = Opt> + '_ {
+    opts.iter().copied().filter(|o| *o != Opt::Skip)
+}
+
+fn int(o: Opt) -> i32 {
+    match o {
+        Opt::Int(i) => i,
+        Opt::Bool(b) => b as i32,
+        _ => 0,
+    }
+}
+
+pub fn answer_choice(obs: &Observation, w: &Weights) -> Action {
+    let d = obs.decision();
+    let opts = &d.options;
+    let steps = context_steps(obs);
+    let step = steps.first().copied();
+    let pick = match d.kind {
+        DecisionKind::YesNo => Opt::Bool(line_worth(obs, &steps, w) >= 0.0),
+        DecisionKind::Target => pick_target(obs, step, opts),
+        DecisionKind::Mission => pick_mission(obs, step, opts, w),
+        DecisionKind::Number => {
+            let most = real(opts).map(int).max().expect("a number to choose");
+            if step.is_some_and(|s| s.verb == Verb::SpendChakra) {
+                Opt::Int(if obs.opponent_passed() || obs.round() == 4 { most } else { most.div_euclid(2) })
+            } else {
+                Opt::Int(most)
+            }
+        }
+        DecisionKind::Card => pick_card(obs, step, opts),
+        DecisionKind::Place => pick_place(obs, opts, w),
+        _ => opts[0],
+    };
+    Action::Choose(pick)
+}
+
+fn line_worth(obs: &Observation, steps: &[&'static Step], w: &Weights) -> f64 {
+    if steps.is_empty() {
+        return 1.0;
+    }
+    let b = board(obs, w);
+    let source = obs.decision().source;
+    let mi = if source >= 0 { obs.mission_of(source) } else { 0 };
+    let mut total = 0.0;
+    for s in steps {
+        total += step_value(obs, s, mi.max(0) as usize, &b, source);
+    }
+    total
+}
+
+fn unit_value(obs: &Observation, uid: Uid) -> f64 {
+    let mi = obs.mission_of(uid);
+    // (a unit off the board would read the last mission, as Python's index -1 does)
+    let mi = if mi < 0 { obs.n_missions() - 1 } else { mi as usize };
+    obs.power(uid) as f64 * (1.0 + obs.mission_points(mi) as f64 * 0.2) + 0.1
+}
+
+fn pick_target(obs: &Observation, step: Option<&Step>, opts: &[Opt]) -> Opt {
+    let real: Vec<Opt> = real(opts).collect();
+    let Some(step) = step else { return real[0] };
+    let side = arg_side(step);
+    let mut harmful =
+        matches!(step.verb, Verb::Hide | Verb::Defeat | Verb::TakeControl | Verb::RemoveTokens | Verb::ReturnToHand)
+            || (step.verb == Verb::Move && side == Some(Side::Enemy));
+    if step.verb == Verb::Move && side == Some(Side::Any) {
+        harmful = !real.iter().all(|&o| obs.is_mine(int(o)));
+    }
+    let mut scored: Vec<(f64, Opt)> = real
+        .iter()
+        .map(|&o| {
+            let uid = int(o);
+            let mine = obs.is_mine(uid);
+            let v = unit_value(obs, uid);
+            // harmful: good on an enemy, bad on mine; helpful: the reverse
+            (if harmful != mine { v } else { -v }, o)
+        })
+        .collect();
+    scored.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
+    let (top, uid) = scored[0];
+    if top < 0.0 && opts.contains(&Opt::Skip) {
+        return Opt::Skip;
+    }
+    uid
+}
+
+/// What taking mission `mi` is worth to me: its weight times my chance of not winning it now.
+fn flip_gain(b: &Board, mi: usize, w: &Weights) -> f64 {
+    b.weight[mi] * (1.0 - win_prob(b.mine[mi] - b.theirs[mi], b.edge, b.open, w))
+}
+
+/// The first option with the highest (or lowest) key, as Python's `max` and `min` keep.
+fn first_best<T: Copy, K: PartialOrd>(items: impl Iterator<Item = T>, key: impl Fn(T) -> K, lowest: bool) -> T {
+    let mut best: Option<(T, K)> = None;
+    for x in items {
+        let k = key(x);
+        let better = match &best {
+            None => true,
+            Some((_, bk)) => {
+                if lowest {
+                    k < *bk
+                } else {
+                    k > *bk
+                }
+            }
+        };
+        if better {
+            best = Some((x, k));
+        }
+    }
+    best.expect("an option").0
+}
+
+fn pick_mission(obs: &Observation, step: Option<&Step>, opts: &[Opt], w: &Weights) -> Opt {
+    let b = board(obs, w);
+    // moving: put a friendly character where it flips a mission; an enemy where it matters least
+    let enemy = step.is_some_and(|s| s.verb == Verb::Move && arg_side(s) == Some(Side::Enemy));
+    first_best(real(opts), |o| flip_gain(&b, int(o) as usize, w), enemy)
+}
+
+fn pick_card(obs: &Observation, step: Option<&Step>, opts: &[Opt]) -> Opt {
+    let card = |o: Opt| obs.card(int(o));
+    if step.is_some_and(|s| s.verb == Verb::Play) {
+        return first_best(real(opts), |o| (card(o).power, card(o).cost()), false);
+    }
+    // discarding (mine or, when I choose, the opponent's): lose the least, take the most
+    if step.is_some_and(|s| s.verb == Verb::Discard && s.opts.who == Some(Who::Opponent) && s.opts.chooser_you) {
+        return first_best(real(opts), |o| (card(o).cost(), card(o).power()), false);
+    }
+    first_best(real(opts), |o| (card(o).power() + card(o).cost(), int(o)), true)
+}
+
+fn pick_place(obs: &Observation, opts: &[Opt], w: &Weights) -> Opt {
+    let b = board(obs, w);
+    first_best(
+        real(opts),
+        |o| match o {
+            Opt::Place(mi, _, price) => flip_gain(&b, mi as usize, w) - 0.1 * price as f64,
+            _ => f64::NEG_INFINITY,
+        },
+        false,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn win_prob_is_certain_once_the_opponent_passed() {
+        assert_eq!(win_prob(1, false, false, &W0), 1.0);
+        assert_eq!(win_prob(0, true, false, &W0), 1.0);
+        assert_eq!(win_prob(0, false, false, &W0), 0.0);
+        assert_eq!(win_prob(-2, true, false, &W0), 0.0);
+    }
+
+    #[test]
+    fn win_prob_matches_the_python_floats() {
+        // heuristic.win_prob(3, True, True, W0) and win_prob(-1, False, True, W0) in Python
+        assert_eq!(win_prob(3, true, true, &W0), 0.8021838885585817);
+        assert_eq!(win_prob(-1, false, true, &W0), 0.35434369377420455);
+        assert!((win_prob(0, true, true, &W0) + win_prob(0, false, true, &W0) - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn delta_counts_an_empty_mission_as_worth_nothing() {
+        let b = Board { mine: vec![0, 2], theirs: vec![0, 3], weight: vec![3.0, 4.0], edge: false, open: true };
+        assert_eq!(delta(&b, 0, 0, &W0), 0.0);
+        assert!(delta(&b, 0, 2, &W0) > 0.0);
+        assert!(delta(&b, 1, 2, &W0) > delta(&b, 1, 1, &W0));
+        assert_eq!(b.value(&W0), 4.0 * win_prob(-1, false, true, &W0));
+    }
+
+    #[test]
+    fn first_best_keeps_the_first_of_ties() {
+        assert_eq!(first_best([3, 1, 4, 4, 0].into_iter(), |x| x / 2, false), 4);
+        assert_eq!(first_best([3, 1, 4, 0, 1].into_iter(), |x| x / 2, true), 1);
+    }
+}

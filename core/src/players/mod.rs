@@ -1,0 +1,398 @@
+//! The built-in players: `random`, `greedy`, the archetypes `tempo`, `ambush` and `control`, and
+//! `lookahead`, with their mulligan rules (`keep`, `heuristic`, `always`).
+//!
+//! They are the Python players of `mythos_cli.policies` ported decision for decision: a player
+//! reset with the same seed answers every decision exactly as its Python version does on the same
+//! state. That is possible because the engines are bit-identical, the generators are CPython's
+//! (`PyRandom`, seeded with the same strings), and every float is computed in the same order as
+//! the Python expression it mirrors. Keep it so: reorder no sum, and break ties as Python's
+//! `max`, `min` and stable `sorted` do (the first best wins).
+//!
+//! A player decides from its [`Observation`] only: its own hand and hidden cards, the public
+//! board and the legal actions; the look-ahead deals what it cannot see at random
+//! ([`crate::determinize`]).
+
+pub mod greedy;
+pub mod heuristic;
+pub mod lookahead;
+pub mod mulligan;
+pub mod plan;
+pub mod random;
+pub mod spec;
+
+use crate::apply::{self, ApplyError};
+use crate::cards::{Card, Catalog};
+use crate::effects::selectors;
+use crate::language::Selector;
+use crate::power;
+use crate::rng::PyRandom;
+use crate::setup::{self, GameDeck};
+use crate::state::{Action, Ctx, Decision, DecisionKind, GameState, Inst, Uid};
+
+pub use spec::{PARAMETER_NAMES, PLAYER_NAMES, make_player};
+
+/// A player of the game: it answers every decision put to its seat.
+pub trait Player: Send {
+    /// The spec that builds this player again (`greedy`, `lookahead:clear=3.0,…`).
+    fn spec(&self) -> String;
+    /// Start a new game: the player's generator is seeded from its name and `seed`, as the Python
+    /// players seed `random.Random(f"{name}:{seed}")`.
+    fn reset(&mut self, seed: i128);
+    /// The answer to the pending decision of `player` (who must be the one to decide).
+    fn decide(&mut self, g: &GameState, player: i32) -> Action;
+}
+
+/// The generator of a player named `name` for the game seeded `seed`.
+pub fn player_rng(name: &str, seed: i128) -> PyRandom {
+    PyRandom::from_str_seed(&format!("{name}:{seed}"))
+}
+
+/// One player's window on the game. Every query reads only what that player may know: selectors
+/// and Power treat hidden characters as nameless 0-cost cards, exactly as the rules do, and the
+/// opponent's hidden cards are never named.
+#[derive(Clone, Copy)]
+pub struct Observation<'a> {
+    g: &'a GameState,
+    pub player: i32,
+    decision: Option<&'a Decision>,
+}
+
+impl<'a> Observation<'a> {
+    pub fn new(g: &'a GameState, player: i32) -> Observation<'a> {
+        Observation { g, player, decision: g.pending.as_ref() }
+    }
+
+    // -- the decision ---------------------------------------------------------------------
+    pub fn decision(&self) -> &'a Decision {
+        self.decision.expect("a pending decision")
+    }
+    pub fn kind(&self) -> DecisionKind {
+        self.decision().kind
+    }
+    /// The main actions with their prices, in the engine's order.
+    pub fn actions(&self) -> &'a [(Action, i64)] {
+        &self.decision().actions
+    }
+    /// Every legal answer, in the engine's order.
+    pub fn legal(&self) -> Vec<Action> {
+        self.decision().legal()
+    }
+
+    // -- public facts ---------------------------------------------------------------------
+    pub fn round(&self) -> i32 {
+        self.g.round
+    }
+    pub fn has_edge(&self) -> bool {
+        self.g.edge == self.player
+    }
+    pub fn chakra(&self) -> i64 {
+        self.g.players[self.player as usize].chakra
+    }
+    pub fn opponent_passed(&self) -> bool {
+        self.g.players[1 - self.player as usize].passed
+    }
+    /// (mine, the opponent's)
+    pub fn scores(&self) -> (i64, i64) {
+        (self.g.players[self.player as usize].score, self.g.players[1 - self.player as usize].score)
+    }
+    pub fn n_missions(&self) -> usize {
+        self.g.missions.len()
+    }
+    pub fn hand(&self) -> &'a [Inst] {
+        &self.g.players[self.player as usize].hand
+    }
+    /// The card of an instance this player can see (own cards, face-up cards, options).
+    pub fn card(&self, inst: Inst) -> &'static Card {
+        self.g.card(inst)
+    }
+    pub fn catalog(&self) -> &'static Catalog {
+        self.g.cat
+    }
+    pub fn mission_points(&self, mi: usize) -> i64 {
+        power::mission_points(self.g, mi)
+    }
+    pub fn mission_rank(&self, mi: usize) -> usize {
+        self.g.missions[mi].rank
+    }
+    /// Total Power on every mission: (mine, the opponent's).
+    pub fn side_powers(&self) -> (Vec<i64>, Vec<i64>) {
+        power::side_powers(self.g, self.player)
+    }
+    /// The top card of a unit, or None for an opponent's hidden character (a hidden card this
+    /// player controls, e.g. one taken face down, is theirs to look at).
+    pub fn unit_card(&self, uid: Uid) -> Option<&'static Card> {
+        let u = self.g.unit(uid)?;
+        if u.hidden && u.owner != self.player && u.controller != self.player {
+            return None;
+        }
+        Some(self.g.card(u.top()))
+    }
+    pub fn is_mine(&self, uid: Uid) -> bool {
+        self.g.unit(uid).is_some_and(|u| u.controller == self.player)
+    }
+    pub fn controller(&self, uid: Uid) -> i32 {
+        self.g.unit(uid).map_or(-1, |u| u.controller)
+    }
+    /// A unit's Power (a hidden character's is what the rules give it, whoever looks).
+    pub fn power(&self, uid: Uid) -> i64 {
+        power::power_of(self.g, uid)
+    }
+    pub fn mission_of(&self, uid: Uid) -> i32 {
+        self.g.unit(uid).map_or(-1, |u| u.mission)
+    }
+    /// The units a selector picks for this player, from `source` in mission `mission`.
+    pub fn select(&self, sel: &Selector, mission: i32, source: Uid) -> Vec<Uid> {
+        selectors::select(self.g, &Ctx::at(self.player, source, mission, -1), sel, false)
+    }
+    /// (host uid or -1, mission) of an attachment in play (one this player may see).
+    pub fn attachment_place(&self, inst: Inst) -> (Uid, i32) {
+        selectors::all_attachments(self.g).into_iter().find(|a| a.0 == inst).map_or((-1, 0), |a| (a.1, a.2))
+    }
+
+    // -- look-ahead -----------------------------------------------------------------------
+    /// A full game state consistent with this player's knowledge, unknown cards dealt at random.
+    pub fn determinize(&self, rng: &mut PyRandom) -> GameState {
+        crate::determinize::determinize(self.g, self.player, rng)
+    }
+}
+
+/// The result of one game between two players.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchResult {
+    pub winner: i32,
+    pub scores: (i64, i64),
+    pub decisions: i64,
+    pub rounds: i32,
+}
+
+/// A complete game: seat 0 plays `a` with `pa`. The players are reset with `seed * 2 + 1` and
+/// `seed * 2 + 2`, as `mythos_cli.policies.play_match` resets them.
+pub fn play_match(
+    cat: &'static Catalog,
+    a: &GameDeck,
+    b: &GameDeck,
+    pa: &mut dyn Player,
+    pb: &mut dyn Player,
+    seed: i128,
+) -> Result<GameState, ApplyError> {
+    play_match_with(cat, a, b, pa, pb, seed, false)
+}
+
+/// The same game, with its event stream when `events` (what the store records).
+pub fn play_match_with(
+    cat: &'static Catalog,
+    a: &GameDeck,
+    b: &GameDeck,
+    pa: &mut dyn Player,
+    pb: &mut dyn Player,
+    seed: i128,
+    events: bool,
+) -> Result<GameState, ApplyError> {
+    let mut g = setup::new_game(cat, a, b, seed, events, None).map_err(|e| ApplyError::Illegal(e.0))?;
+    pa.reset(seed * 2 + 1);
+    pb.reset(seed * 2 + 2);
+    while !g.is_terminal() {
+        let Some(d) = g.pending.as_ref() else {
+            return Err(ApplyError::Stall(format!("no decision in round {}, phase {}", g.round, g.phase.as_str())));
+        };
+        let player = d.player;
+        let action = if player == 0 { pa.decide(&g, player) } else { pb.decide(&g, player) };
+        apply::apply(&mut g, action)?;
+    }
+    Ok(g)
+}
+
+/// Many games of two players: game i plays `decks[games[i].0]` (seat 0, `pa`) against
+/// `decks[games[i].1]` with seed `games[i].2`. A game that fails (an engine error or a panic) is
+/// reported as Err with its message; the others go on.
+pub fn play_matches(
+    cat: &'static Catalog,
+    decks: &[GameDeck],
+    games: &[(usize, usize, i128)],
+    pa: &mut dyn Player,
+    pb: &mut dyn Player,
+) -> Vec<Result<MatchResult, String>> {
+    games
+        .iter()
+        .map(|&(a, b, seed)| {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                play_match(cat, &decks[a], &decks[b], &mut *pa, &mut *pb, seed)
+            }));
+            match r {
+                Ok(Ok(g)) => Ok(MatchResult {
+                    winner: g.winner,
+                    scores: (g.players[0].score, g.players[1].score),
+                    decisions: g.decisions,
+                    rounds: g.round,
+                }),
+                Ok(Err(e)) => Err(format!("seed {seed}: {e:?}")),
+                Err(p) => Err(format!(
+                    "seed {seed}: panic: {}",
+                    p.downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default()
+                )),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::CardType;
+
+    /// Decks of 15 different characters twice and 3 missions, drawn from the whole catalog.
+    fn decks(n: usize, seed: i128) -> Vec<GameDeck> {
+        let cat = Catalog::bundled();
+        let chars: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Character).map(|c| c.index).collect();
+        let missions: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
+        let mut rng = PyRandom::new(seed);
+        (0..n)
+            .map(|_| {
+                let mut pool = chars.clone();
+                rng.shuffle(&mut pool);
+                let mut ms = missions.clone();
+                rng.shuffle(&mut ms);
+                GameDeck {
+                    cards: pool[..15].iter().chain(&pool[..15]).copied().collect(),
+                    missions: ms[..3].to_vec(),
+                    name: String::new(),
+                }
+            })
+            .collect()
+    }
+
+    const SPECS: [&str; 6] = ["random", "greedy", "tempo", "ambush", "control", "lookahead:sims=3,width=3"];
+
+    #[test]
+    fn every_player_plays_whole_legal_games() {
+        let cat = Catalog::bundled();
+        let d = decks(6, 1);
+        for spec in SPECS {
+            let mut a = make_player(spec, None).unwrap();
+            let mut b = make_player("greedy", None).unwrap();
+            for i in 0..6 {
+                // apply() refuses an illegal action, so a finished game is the check
+                let g = play_match(cat, &d[i], &d[(i + 1) % 6], &mut *a, &mut *b, i as i128).expect("a legal game");
+                assert!(g.is_terminal(), "{spec}");
+                crate::invariants::check(&g).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_decisions() {
+        let cat = Catalog::bundled();
+        let d = decks(2, 2);
+        for spec in SPECS {
+            let mut history = Vec::new();
+            for seed in [5, 5, 6] {
+                let mut a = make_player(spec, None).unwrap();
+                let mut b = make_player(spec, None).unwrap();
+                history.push(play_match(cat, &d[0], &d[1], &mut *a, &mut *b, seed).unwrap().history);
+            }
+            assert_eq!(history[0], history[1], "{spec}");
+            assert_ne!(history[0], history[2], "{spec}");
+        }
+    }
+
+    /// A player that cheats: it picks by the opponent's hand and its own deck order.
+    struct Peeker;
+
+    impl Player for Peeker {
+        fn spec(&self) -> String {
+            "peeker".into()
+        }
+        fn reset(&mut self, _seed: i128) {}
+        fn decide(&mut self, g: &GameState, player: i32) -> Action {
+            let d = g.pending.as_ref().unwrap();
+            let opp = &g.players[1 - player as usize];
+            let seen: i64 = opp
+                .hand
+                .iter()
+                .chain(g.players[player as usize].deck.last())
+                .map(|&c| g.cards[c as usize] as i64)
+                .sum();
+            d.nth(seen as usize % d.len())
+        }
+    }
+
+    /// States of games driven to random points, each with the same state as its player to move
+    /// could imagine it (what that player cannot see dealt again): how many of them a player
+    /// answers differently.
+    fn peeks(make: &dyn Fn() -> Box<dyn Player>, rng: &mut PyRandom) -> (usize, usize) {
+        let cat = Catalog::bundled();
+        let d = decks(8, 3);
+        let (mut tested, mut differ) = (0, 0);
+        for seed in 0..24 {
+            let mut g = setup::new_game(cat, &d[seed % 8], &d[(seed + 3) % 8], seed as i128, false, None).unwrap();
+            let mut driver = make_player("random", None).unwrap();
+            driver.reset(seed as i128);
+            for _ in 0..10 + rng.below(50) {
+                if g.is_terminal() {
+                    break;
+                }
+                let p = g.pending.as_ref().unwrap().player;
+                let a = driver.decide(&g, p);
+                apply::apply(&mut g, a).unwrap();
+            }
+            if g.is_terminal() {
+                continue;
+            }
+            let me = g.pending.as_ref().unwrap().player;
+            let other = crate::determinize::determinize(&g, me, rng);
+            let (mut p1, mut p2) = (make(), make());
+            p1.reset(99);
+            p2.reset(99);
+            tested += 1;
+            if p1.decide(&g, me) != p2.decide(&other, me) {
+                differ += 1;
+            }
+        }
+        (tested, differ)
+    }
+
+    #[test]
+    fn players_do_not_peek() {
+        // what a player cannot see dealt again (the opponent's hand, hidden characters and
+        // face-down attachments, both decks' order) never changes its choice
+        let mut rng = PyRandom::new(11);
+        for spec in SPECS[1..].iter() {
+            let (tested, differ) = peeks(&|| make_player(spec, None).unwrap(), &mut rng);
+            assert!(tested >= 12 && differ == 0, "{spec}: {differ} of {tested} choices changed");
+        }
+        // and the check catches a player that looks
+        let (tested, differ) = peeks(&|| Box::new(Peeker), &mut rng);
+        assert!(tested >= 12 && differ > 0, "a peeking player went unseen");
+    }
+
+    #[test]
+    fn a_time_budget_plays_at_least_one_playout_per_candidate_and_stops() {
+        let cat = Catalog::bundled();
+        let d = decks(2, 5);
+        let mut a = make_player("lookahead:time=0.0005,width=3", None).unwrap();
+        let mut b = make_player("greedy", None).unwrap();
+        let t = std::time::Instant::now();
+        assert!(play_match(cat, &d[0], &d[1], &mut *a, &mut *b, 1).unwrap().is_terminal());
+        assert!(t.elapsed().as_secs_f64() < 30.0);
+    }
+
+    #[test]
+    fn a_batch_is_its_games_played_one_by_one() {
+        let cat = Catalog::bundled();
+        let d = decks(3, 4);
+        let games = [(0, 1, 7), (1, 2, 8), (2, 0, 9)];
+        let (mut a, mut b) = (make_player("ambush", None).unwrap(), make_player("control", None).unwrap());
+        let rows = play_matches(cat, &d, &games, &mut *a, &mut *b);
+        for (&(x, y, seed), row) in games.iter().zip(rows) {
+            let g = play_match(cat, &d[x], &d[y], &mut *a, &mut *b, seed).unwrap();
+            let row = row.unwrap();
+            assert_eq!(
+                (row.winner, row.scores, row.decisions),
+                (g.winner, (g.players[0].score, g.players[1].score), g.decisions)
+            );
+        }
+    }
+}
