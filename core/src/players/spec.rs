@@ -8,9 +8,10 @@ use super::lookahead::{Budget, Lookahead};
 use super::mulligan::{MULLIGAN_NAMES, Mulligan};
 use super::plan::{Planner, Style};
 use super::random::RandomPlayer;
+use super::search::{Params as SearchParams, SEARCH_PARAMETERS, Search};
 
 /// The built-in players, in the order error messages list them.
-pub const PLAYER_NAMES: [&str; 6] = ["random", "greedy", "tempo", "ambush", "control", "lookahead"];
+pub const PLAYER_NAMES: [&str; 7] = ["random", "greedy", "tempo", "ambush", "control", "lookahead", "search"];
 
 /// The parameters `lookahead` reads (any other is kept in its spec and ignored, as in Python).
 pub const PARAMETER_NAMES: [&str; 5] = ["sims", "time", "width", "clear", "leaf"];
@@ -149,6 +150,9 @@ pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>
             format!("unknown mulligan policy {}; choose from {}", py_repr(m), MULLIGAN_NAMES.join(", "))
         })?),
     };
+    if lower == "search" {
+        return search_player(&params, rule);
+    }
     if !params.is_empty() && lower != "lookahead" {
         return Err(format!("policy {name} takes no parameters"));
     }
@@ -198,6 +202,56 @@ pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>
             Box::new(Lookahead::new(budget, heuristic, format!("lookahead:{text}")))
         }
     })
+}
+
+/// `search:playouts=N,time=S,…`: every parameter checked (a name it does not know, a value
+/// out of range or not a whole number where one is needed is refused, saying which and why).
+fn search_player(params: &[(String, Value)], rule: Option<Mulligan>) -> Result<Box<dyn Player>, String> {
+    let mut p = SearchParams::default();
+    for (key, v) in params {
+        let whole = |min: i128| -> Result<i64, String> {
+            match *v {
+                Value::Int(i) if i >= min && i <= 1_000_000_000 => Ok(i as i64),
+                Value::Int(_) => Err(format!("search:{key}={} is out of range ({min} to 1000000000)", v.text())),
+                Value::Float(_) => Err(format!("search:{key}={}: a whole number is expected", v.text())),
+            }
+        };
+        let real = |min: f64, max: f64| -> Result<f64, String> {
+            let f = v.as_f64();
+            if f.is_finite() && f >= min && f <= max {
+                Ok(f)
+            } else {
+                Err(format!("search:{key}={} is out of range ({} to {})", v.text(), py_float(min), py_float(max)))
+            }
+        };
+        match key.as_str() {
+            "playouts" => p.playouts = whole(1)?,
+            "time" => p.time = real(0.0, 3600.0)?,
+            "mulligan" => p.mulligan = whole(0)?,
+            "solve" => p.solve = whole(0)?,
+            "deals" => p.deals = whole(1)?,
+            "explore" => p.explore = real(0.0, 100.0)?,
+            "width" => p.width = whole(1)?,
+            _ => {
+                return Err(format!(
+                    "policy search has no parameter {}; choose from {} (e.g. search:playouts=128 or search:time=0.05)",
+                    py_repr(key),
+                    SEARCH_PARAMETERS.join(", ")
+                ));
+            }
+        }
+    }
+    let text = format!(
+        "search:deals={},explore={},mulligan={},playouts={},solve={},time={},width={}",
+        p.deals,
+        py_float(p.explore),
+        p.mulligan,
+        p.playouts,
+        p.solve,
+        py_float(p.time),
+        p.width
+    );
+    Ok(Box::new(Search::new(p, rule, text)))
 }
 
 #[cfg(test)]
