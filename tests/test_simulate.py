@@ -94,8 +94,9 @@ def test_interrupted_run_resumes_to_the_same_rows(tmp_path, specs):
 def test_kill_9_loses_only_unfinished_batches(tmp_path):
     db = tmp_path / "k.duckdb"
     deck = default_gauntlet()[0]
+    # lookahead (a few hundred games a second): the run lasts long enough to be killed half-way
     cmd = [sys.executable, "-m", "mythos_cli", "simulate", deck, "--vs", default_gauntlet()[1], "--games", "3000",
-           "--db", str(db), "--workers", "1", "--run-name", "k", "--batch-size", "10"]
+           "--db", str(db), "--workers", "1", "--run-name", "k", "--batch-size", "10", "--policy", "lookahead:sims=20"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # the writer holds the database for the whole run: give it time to store a few batches
     time.sleep(8)
@@ -212,7 +213,7 @@ def test_reports_read_a_run_while_it_writes(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
     decks = default_gauntlet()
     cmd = [sys.executable, "-m", "mythos_cli", "simulate", decks[0], "--vs", decks[1], "--games", "1200", "--workers",
-           "2", "--batch-size", "20", "--db", str(db), "--run-name", "live", "--quiet"]
+           "2", "--batch-size", "20", "--db", str(db), "--run-name", "live", "--quiet", "--policy", "lookahead:sims=20"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         seen = []

@@ -15,7 +15,6 @@ from mythos_cli.decks import DeckError
 from mythos_cli.policies import PolicySpecError
 from mythos_cli.policies.ladder import run_ladder
 from mythos_cli.sim.decks import default_gauntlet, load_specs
-from mythos_cli.sim.worker import _game_deck
 
 DEFAULT = "random,greedy,tempo,ambush,control,lookahead"
 
@@ -45,7 +44,7 @@ def ladder(
         from mythos_cli.cli.simulate import _deck_error
 
         _deck_error(exc)
-    game_decks = [_game_deck(s) for s in deck_specs]
+    game_decks = list(deck_specs)
     total = games * len(specs) * (len(specs) - 1) // 2
     try:
         with Progress(TextColumn("[bold]ladder"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

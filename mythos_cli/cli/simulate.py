@@ -12,8 +12,7 @@ from rich.table import Table
 
 from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import DeckError
-from mythos_cli.policies import POLICY_NAMES, PolicySpecError, make_policy
-from mythos_cli.policies.mulligan import MULLIGANS
+from mythos_cli.policies import MULLIGANS, POLICY_NAMES, PolicySpecError, make_policy
 from mythos_cli.sim import DEFAULT_POLICY, Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
 from mythos_cli.sim.decks import default_gauntlet, unplayable_cards
 from mythos_cli.sim.runner import DASK_HINT, BackendMissing, require_dask

@@ -40,6 +40,8 @@ pub trait Player: Send {
     fn reset(&mut self, seed: i128);
     /// The answer to the pending decision of `player` (who must be the one to decide).
     fn decide(&mut self, g: &GameState, player: i32) -> Action;
+    /// The mulligan rule the player plays with (its own, or the one a run imposed).
+    fn mulligan(&self) -> mulligan::Mulligan;
 }
 
 /// The generator of a player named `name` for the game seeded `seed`.
@@ -302,6 +304,9 @@ mod tests {
     struct Peeker;
 
     impl Player for Peeker {
+        fn mulligan(&self) -> mulligan::Mulligan {
+            mulligan::Mulligan::Keep
+        }
         fn spec(&self) -> String {
             "peeker".into()
         }

@@ -17,6 +17,15 @@ pub enum Mulligan {
 pub const MULLIGAN_NAMES: [&str; 4] = ["keep", "never", "heuristic", "always"];
 
 impl Mulligan {
+    /// The rule's name (a spec's word for it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Mulligan::Keep => "keep",
+            Mulligan::Always => "always",
+            Mulligan::Heuristic => "heuristic",
+        }
+    }
+
     pub fn parse(name: &str) -> Option<Mulligan> {
         Some(match name {
             "keep" | "never" => Mulligan::Keep,
