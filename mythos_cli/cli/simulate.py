@@ -204,7 +204,15 @@ def db_export(run: str, out_dir: Path = typer.Option(..., "--out", help="Folder 
     """Export a run's tables.  Example: mythos db export RUN --format csv --out exports/"""
     if fmt not in ("parquet", "csv"):
         fail(f"unknown format {fmt!r}", "use --format parquet or --format csv", code=2)
-    with _open(db) as store:
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"cannot write to {out_dir}: {exc.strerror or exc}", "choose a writable --out folder", code=2)
+    try:
+        store = open_store(db, read_only=True, create=False, export_to=out_dir)
+    except StoreError as exc:
+        fail(str(exc), code=2)
+    with store:
         try:
             files = store.export(run, out_dir, fmt)
         except StoreError as exc:

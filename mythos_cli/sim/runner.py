@@ -212,13 +212,7 @@ def summarize(store: Store, run_id: str) -> list[MatchupSummary]:
     """Win rate of the studied deck per matchup with a Wilson 95% interval."""
     from statsmodels.stats.proportion import proportion_confint
 
-    games = store.table("games", run_id)
-    if games.height == 0:
-        return []
-    agg = (games.with_columns((pl.col("winner") == pl.col("studied_seat")).alias("won"))
-           .group_by("matchup", maintain_order=True)
-           .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
-                pl.col("tiebreak_by_edge").sum().alias("ties")))
+    agg = store.matchup_results(run_id)  # aggregated in DuckDB: a million games cost no memory here
     out = []
     for row in agg.iter_rows(named=True):
         low, high = proportion_confint(row["wins"], row["games"], alpha=0.05, method="wilson")

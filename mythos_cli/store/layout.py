@@ -171,8 +171,12 @@ def _setup_join(alias: str = "s", game: str = "g") -> str:
     return f"LEFT JOIN run_setups {alias} ON {alias}.run_id = {game}.run_id AND {alias}.setup = {game}.setup"
 
 
-def view_sql() -> list[str]:
-    """CREATE VIEW statements that give back the schema-1 tables from ``game_data``."""
+def view_sql(temp: bool = False) -> list[str]:
+    """CREATE VIEW statements that give back the schema-1 tables from ``game_data``.
+
+    ``temp``: as temporary views, which shadow the file's own for this connection only (what
+    mythos itself reads: a view stored in a file is never trusted)."""
+    create = "CREATE OR REPLACE TEMP VIEW" if temp else "CREATE OR REPLACE VIEW"
     card_mask = (1 << CARD_BITS) - 1
     mission_joins = "\n".join(
         f"LEFT JOIN run_cards m{i} ON m{i}.run_id = g.run_id AND m{i}.code = (g.missions[{i}] & {card_mask})"
@@ -201,12 +205,12 @@ def view_sql() -> list[str]:
     x = "x"
     seat = _field(x, SEAT_SHIFT, 1)
     return [
-        f"""CREATE OR REPLACE VIEW games AS
+        f"""{create} games AS
         SELECT {', '.join(games[c] for c in GAME_COLUMNS)}
         FROM game_data g {_setup_join()}
         {mission_joins}
         ORDER BY g.run_id, g.game_no""",
-        f"""CREATE OR REPLACE VIEW player_rounds AS
+        f"""{create} player_rounds AS
         WITH r AS (SELECT run_id, game_no, setup, rounds, costs, unnest(range(len(rounds) // {per})) AS k
                    FROM game_data)
         SELECT r.run_id, r.game_no, (k % 2)::TINYINT AS seat,
@@ -220,7 +224,7 @@ def view_sql() -> list[str]:
         # in the order the events happened, as schema 1 stored them (the joins would shuffle the
         # rows, and within a round only the order of the rows tells which card came first);
         # the dealt hands first, seat 0's then seat 1's (they sit at the head of the list)
-        f"""CREATE OR REPLACE VIEW card_events AS
+        f"""{create} card_events AS
         WITH l AS (SELECT run_id, game_no, setup,
                           list_concat(
                               list_transform(
