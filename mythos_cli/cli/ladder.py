@@ -13,25 +13,30 @@ from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import DeckError
 from mythos_cli.policies import PolicySpecError
 from mythos_cli.policies.ladder import run_ladder
+from mythos_cli.cli.simulate import check_workers
 from mythos_cli.sim.decks import default_gauntlet, load_specs
+from mythos_cli.sim.plan import MAX_SEED
 from mythos_cli.sim.worker import _game_deck
 
 DEFAULT = "random,greedy,tempo,ambush,control,lookahead"
+MAX_LADDER_GAMES = 100_000  # a ladder plans every game up front (a pairing each)
 
 
 def ladder(
     decks: Optional[Path] = typer.Option(None, "--decks", help="Folder of deck lists (default: the sample decks)."),
-    games: int = typer.Option(40, "--games", "-n", min=2, help="Games per pair of policies (seats and decks mirrored)."),
-    seed: int = typer.Option(1, "--seed"),
+    games: int = typer.Option(40, "--games", "-n", min=2, max=MAX_LADDER_GAMES,
+                              help=f"Games per pair of policies (seats and decks mirrored), 2 to {MAX_LADDER_GAMES:,}."),
+    seed: int = typer.Option(1, "--seed", min=0, max=MAX_SEED, help="0 to 2^64 - 1."),
     policies: str = typer.Option(DEFAULT, "--policies", help="Comma-separated policy specs (use ; to separate "
                                  "specs that carry parameters, e.g. 'greedy;lookahead:sims=20,width=3')."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Processes."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Processes (0: one per core; at most 4 per core)."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Round-robin between policies on mirrored seats and decks; Bradley-Terry ratings with 95% intervals.
 
     Example: mythos ladder --games 100 --workers 2
     """
+    workers = check_workers(workers)
     sep = ";" if ";" in policies else ","
     specs = [p.strip() for p in policies.split(sep) if p.strip()]
     if len(specs) < 2:
