@@ -144,9 +144,10 @@ def main() -> None:
     print(head)
     print("|---" * (len(sizes) + 2) + "|")
     for c in only:
-        cells = [f"{results[c][n][0]:,.0f} MiB, {results[c][n][1]:.1f} s" for n in sizes]
-        growth = ((results[c][hi][0] - results[c][lo][0]) * 1024 * 1024 / (hi - lo)) if hi > lo else float("nan")
-        print(f"| `{c}` | " + " | ".join(cells) + f" | {growth:,.0f} bytes |")
+        cells = [f"{results[c][n][0]:,.0f} MiB, {results[c][n][1]:.1f} s"
+                 + (f" (**exit {results[c][n][2]}**)" if results[c][n][2] else "") for n in sizes]
+        growth = ((results[c][hi][0] - results[c][lo][0]) * 1024 * 1024 / (hi - lo)) if hi > lo else None
+        print(f"| `{c}` | " + " | ".join(cells) + f" | {'—' if growth is None else f'{growth:,.0f} bytes'} |")
 
 
 if __name__ == "__main__":

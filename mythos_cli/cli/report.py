@@ -11,6 +11,7 @@ from rich.table import Table as RichTable
 
 from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.reports import MIN_GAMES, ReportError, ReportResult, make_report
+from mythos_cli.reports.doc import inline_tokens
 
 DEFAULT_DB = Path("mythos.duckdb")
 
@@ -31,9 +32,18 @@ MIN = typer.Option(MIN_GAMES, "--min-games", min=1, help="Fewer games than this:
 
 
 def _rich(text: str) -> str:
-    """Markdown **bold** to rich markup, everything else escaped (deck names may hold brackets)."""
-    parts = escape(text).split("**")
-    return "".join(p if i % 2 == 0 else f"[bold]{p}[/bold]" for i, p in enumerate(parts))
+    """The reports' **bold** to rich markup, everything else escaped (deck names may hold
+    brackets or stars: a registered user string is never markup, see reports.doc)."""
+    out, bold = [], False
+    for kind, piece in inline_tokens(text):
+        if kind == "bold":
+            out.append("[/bold]" if bold else "[bold]")
+            bold = not bold
+        else:
+            out.append(escape(piece if kind == "text" else f"`{piece}`"))
+    if bold:
+        out.append("[/bold]")
+    return "".join(out)
 
 
 def _render(result: ReportResult, as_json: bool) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mythos_cli.reports.base import ReportResult
+from mythos_cli.reports.base import ReportResult, discard_staging
 from mythos_cli.reports.data import MIN_GAMES, ReportError, open_run
 from mythos_cli.store import StoreError
 
@@ -34,7 +34,7 @@ def make_report(kind: str, db: Path | str, *, run: str | None = None, deck: str 
     from mythos_cli.reports import cards, curve, mulligan, prep, winrate
 
     with open_run(db, run) as rd:
-        try:
+        try:  # a report that fails half-way leaves no staging folder behind (base.run_folder)
             if kind == "winrate":
                 return winrate.report(rd, out, field_spec=field, deck=deck)
             if kind == "mulligan":
@@ -52,6 +52,8 @@ def make_report(kind: str, db: Path | str, *, run: str | None = None, deck: str 
         except OSError as exc:  # a plot or page that cannot be written
             raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}",
                               "choose a writable folder with --out") from None
+        finally:
+            discard_staging()
 
 
 __all__ = ["KINDS", "MIN_GAMES", "ReportError", "ReportResult", "make_report", "open_run"]

@@ -19,6 +19,7 @@ from typing import Sequence
 import numpy as np
 from scipy.stats import beta as beta_dist
 from scipy.stats import hypergeom
+from scipy.stats import t as student_t
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 from statsmodels.stats.weightstats import DescrStatsW
 
@@ -127,3 +128,18 @@ def mean_interval(values: Sequence[float] | np.ndarray, alpha: float = ALPHA) ->
         return Mean(m, m, m, int(x.size))
     low, high = DescrStatsW(x).tconfint_mean(alpha=alpha)
     return Mean(m, float(low), float(high), int(x.size))
+
+
+def mean_interval_from_moments(n: int, total: int, squares: int, alpha: float = ALPHA) -> Mean:
+    """``mean_interval`` of n whole numbers given their sum and sum of squares (no rows needed).
+
+    The variance is computed exactly in integers, then the same t interval as
+    ``DescrStatsW.tconfint_mean``: mean ± t(n−1) · sqrt(var / (n − 1)), var with divisor n."""
+    if n <= 0:
+        return Mean(math.nan, math.nan, math.nan, 0)
+    m = total / n
+    spread = n * squares - total * total  # n² times the variance: exact for integers
+    if n == 1 or spread <= 0:
+        return Mean(m, m, m, n)
+    half = float(student_t.ppf(1 - alpha / 2, n - 1)) * math.sqrt(spread / (n * n) / (n - 1))
+    return Mean(m, m - half, m + half, n)

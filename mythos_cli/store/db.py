@@ -130,8 +130,9 @@ def _explain(path: Path, exc: Exception) -> StoreError:
                           "extension), which mythos never allows; it is not a plain mythos database. "
                           "Use a file written by `mythos simulate`.")
     if "out of memory" in low:
-        return StoreError(f"{path}: DuckDB went over its memory budget ({MEMORY_LIMIT}) and could not spill to "
-                          f"{spill_dir()}: free some disk space there (or set TMPDIR to a roomier folder).")
+        return StoreError(f"{path}: DuckDB needed more memory than its budget ({memory_limit()}): give it more with "
+                          f"MYTHOS_DUCKDB_MEMORY=1GB, or free disk space in {spill_dir()}, where it spills "
+                          "(TMPDIR chooses that folder).")
     if "no space" in low or "disk" in low and "full" in low:
         return StoreError(f"{path}: the disk is full. Free some space or pass --db on another disk; "
                           "finished batches are kept and `mythos simulate --resume RUN` continues.")
@@ -147,8 +148,26 @@ def _explain(path: Path, exc: Exception) -> StoreError:
 SAFE_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False,
                "allow_community_extensions": False, "allow_unsigned_extensions": False}
 # DuckDB's own memory (its buffer pool, hash tables and sorts) is capped; past it DuckDB
-# spills to ``spill_dir()``, so a report over a million games stays within bounds.
-MEMORY_LIMIT = "512MB"
+# spills to ``spill_dir()``, so a report over a million games stays within bounds. 256MB is
+# what the ordered views need to export a million games (128MB cannot sort their rows);
+# MYTHOS_DUCKDB_MEMORY (e.g. 2GB) gives DuckDB more on a machine that has it.
+DEFAULT_MEMORY_LIMIT = "256MB"
+
+
+def memory_limit() -> str:
+    """DuckDB's memory budget: MYTHOS_DUCKDB_MEMORY when it is a size such as 512MB or 2GB."""
+    value = os.environ.get("MYTHOS_DUCKDB_MEMORY", "").strip().replace(" ", "")
+    if not value:
+        return DEFAULT_MEMORY_LIMIT
+    import re
+
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)(KB|MB|GB|TB|KIB|MIB|GIB|TIB)", value.upper())
+    if not m or float(m.group(1)) <= 0:
+        raise StoreError(f"MYTHOS_DUCKDB_MEMORY={value!r}: a size such as 512MB or 2GB is expected")
+    amount = float(m.group(1)) * {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[m.group(2)[0]]
+    if amount < 64e6:
+        raise StoreError(f"MYTHOS_DUCKDB_MEMORY={value!r}: at least 64MB (DuckDB cannot work in less)")
+    return m.group(1) + m.group(2)
 DUCKDB_MAGIC = b"DUCK"  # bytes 8-11 of every DuckDB file
 _FOREIGN_MAGIC = ((b"SQLite format 3\x00", "an SQLite database"), (b"PAR1", "a Parquet file (`mythos db export` writes "
                   "those: they are read with Polars or DuckDB, not with --db)"), (b"PK\x03\x04", "a zip archive"),
@@ -226,7 +245,7 @@ def _connect(path: Path, read_only: bool, write_dir: Path | None = None,
     # external access goes first: DuckDB applies the options in order, and refuses a temp_directory
     # given after external access was closed
     config = {"enable_external_access": False} if write_dir is None else {}
-    config.update(SAFE_CONFIG, memory_limit=MEMORY_LIMIT, temp_directory=str(spill_dir()))
+    config.update(SAFE_CONFIG, memory_limit=memory_limit(), temp_directory=str(spill_dir()))
     con = duckdb.connect(str(path), read_only=read_only, config=config)
     try:
         if _x(con, "SELECT current_setting('lock_configuration')")[0][0]:
@@ -319,10 +338,11 @@ class Store:
         return [r[1] for r in rows]
 
     def runs(self) -> pl.DataFrame:
-        return self.query(f"""
+        # stored games from the batches (a batch row lands with its games): no scan of the games
+        return self.query("""
             SELECT r.run_id, r.name, r.status, r.policy_a, r.policy_b, r.planned_games,
                    coalesce(g.n, 0) AS stored_games, r.started_at, r.finished_at
-            FROM runs r LEFT JOIN (SELECT run_id, count(*) AS n FROM {self.games_per_run()} GROUP BY run_id) g
+            FROM runs r LEFT JOIN (SELECT run_id, sum(games)::BIGINT AS n FROM batches GROUP BY run_id) g
                 USING (run_id)
             ORDER BY r.started_at""")
 
@@ -557,9 +577,9 @@ def open_store(path: Path | str, *, read_only: bool = False, create: bool = True
         elif not read_only:  # the file's own views, for the user's SQL, as this version decodes the rows
             for stmt in layout.view_sql():
                 _x(con, stmt)
-        if version == SCHEMA_VERSION:  # and the ones mythos itself reads: made here, whatever the file holds
-            for stmt in layout.view_sql(temp=True):
-                _x(con, stmt)
+        # and the ones mythos itself reads: made here, whatever the file holds
+        for stmt in layout.view_sql(temp=True) if version == SCHEMA_VERSION else layout.internal_views_over_tables():
+            _x(con, stmt)
         store.version = version
     except StoreError:
         store.close()
