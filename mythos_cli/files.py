@@ -94,3 +94,16 @@ def read_regular(path: str | os.PathLike, limit: int, what: str = "file") -> byt
         raise FileProblem("too-large", f"more than {size_text(limit)}; a {what} is a few kilobytes "
                                        f"(limit {size_text(limit)})", "is this the right file?")
     return data
+
+
+def out_hint(exc: OSError, option: str = "--out") -> str:
+    """How to fix an output folder that cannot be written (``option`` names it)."""
+    if exc.errno == errno.ENAMETOOLONG:
+        return f"the path is too long for this system (a name over 255 bytes?): choose a shorter {option}"
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST):
+        return f"a part of the {option} path is a file, not a folder: choose a folder with {option}"
+    if exc.errno == errno.ENOSPC:
+        return f"the disk is full: free some space, or choose {option} on another disk"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"this folder is not writable: choose a writable folder with {option}"
+    return f"choose a writable folder with {option}"

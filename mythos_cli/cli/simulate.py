@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -16,6 +17,7 @@ from rich.table import Table
 from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import DeckError
 from mythos_cli.policies import PolicySpecError, make_policy
+from mythos_cli.files import out_hint
 from mythos_cli.sim import Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
 from mythos_cli.sim.plan import MAX_BATCH, MAX_GAMES, MAX_SEED, WORKERS_PER_CORE, PlanError, max_workers
 from mythos_cli.sim.runner import BackendError, dask_client, run_name_problem
@@ -237,11 +239,19 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
 db_app = typer.Typer(help="Inspect and manage the simulation database.", no_args_is_help=True)
 
 
+@contextlib.contextmanager
 def _open(db: Path, read_only: bool = True):
+    """The store, and a clean error for any database problem met while using it (a file that
+    opens but fails its first read: truncated, damaged)."""
     try:
-        return open_store(db, read_only=read_only, create=False)
+        store = open_store(db, read_only=read_only, create=False)
     except StoreError as exc:
         fail(str(exc), code=2)
+    with store:
+        try:
+            yield store
+        except StoreError as exc:
+            fail(str(exc), code=2)
 
 
 DB_OPT = typer.Option(DEFAULT_DB, "--db", help="DuckDB file.")
@@ -255,11 +265,11 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json")) ->
     if as_json:
         print_json(df.to_dicts())
         return
-    table = Table(title=f"runs in {db}")
+    table = Table(title=escape(f"runs in {db}"))
     for c in df.columns:
         table.add_column(c)
     for row in df.iter_rows():
-        table.add_row(*[str(v) for v in row])
+        table.add_row(*[escape(str(v)) for v in row])
     out.print(table)
 
 
@@ -269,7 +279,7 @@ def db_show(run: str, db: Path = DB_OPT, as_json: bool = typer.Option(False, "--
     with _open(db) as store:
         info = store.run(run)
         if info is None:
-            fail(f"no run {run!r} in {db}", "list them with `mythos db runs`")
+            fail(f"no run {run!r} in {db}", "list them with `mythos db runs`")  # exit 1, as before
         rows = summarize(store, run)
     if as_json:
         info = {k: (str(v) if v is not None and not isinstance(v, (int, float, str)) else v) for k, v in info.items()}
@@ -278,13 +288,14 @@ def db_show(run: str, db: Path = DB_OPT, as_json: bool = typer.Option(False, "--
     grid = Table.grid(padding=(0, 2))
     for k in ("run_id", "status", "policy_a", "policy_b", "mulligan", "seed", "planned_games", "engine_version",
               "catalog_hash", "started_at", "finished_at"):
-        grid.add_row(k, str(info[k]))
+        grid.add_row(k, escape(str(info[k])))
     out.print(grid)
     table = Table()
     for col in ("matchup", "games", "win rate", "95% CI"):
         table.add_column(col)
     for r in rows:
-        table.add_row(r.matchup, str(r.games), f"{100 * r.win_rate:.1f}%", f"{100 * r.low:.1f}–{100 * r.high:.1f}%")
+        table.add_row(escape(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
+                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%")
     out.print(table)
 
 
@@ -297,7 +308,7 @@ def db_export(run: str, out_dir: Path = typer.Option(..., "--out", help="Folder 
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        fail(f"cannot write to {out_dir}: {exc.strerror or exc}", "choose a writable --out folder", code=2)
+        fail(f"cannot write to {out_dir}: {exc.strerror or exc}", out_hint(exc), code=2)
     try:
         store = open_store(db, read_only=True, create=False, export_to=out_dir)
     except StoreError as exc:
@@ -308,7 +319,7 @@ def db_export(run: str, out_dir: Path = typer.Option(..., "--out", help="Folder 
         except StoreError as exc:
             fail(str(exc))
         except OSError as exc:
-            fail(f"cannot write to {out_dir}: {exc.strerror or exc}", "choose a writable --out folder", code=2)
+            fail(f"cannot write to {out_dir}: {exc.strerror or exc}", out_hint(exc), code=2)
     for f in files:
         out.print(str(f))
 

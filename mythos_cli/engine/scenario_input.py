@@ -134,13 +134,18 @@ def _check(v: Any, t, where: str) -> None:
                 _check(x, sub, f"{where}.{k}")
         return
     if isinstance(t, tuple):
+        errors = []
         for option in t:
             try:
                 _check(v, option, where)
                 return
-            except ScenarioInputError:
-                continue
-        raise ScenarioInputError(f"{where}: {_found(v)}, but it must be {_describe(t)}")
+            except ScenarioInputError as exc:
+                errors.append((option, exc))
+        for option, exc in errors:  # the value has the shape of one option: say what is wrong inside it
+            if isinstance(option, dict) and isinstance(v, dict) or isinstance(option, tuple) and \
+                    option and option[0] == "list" and isinstance(v, list):
+                raise exc
+        raise ScenarioInputError(f"{_at(where)}{_found(v)}, but it must be {_describe(t)}")
     if t is int and (isinstance(v, bool) or not isinstance(v, int)) or t is not int and not isinstance(v, t):
         raise ScenarioInputError(f"{where}: {_found(v)} ({_short(v)}), but it must be {_describe(t)}")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mythos_cli.files import out_hint
 from mythos_cli.reports.base import ReportResult, discard_staging
 from mythos_cli.reports.data import MIN_GAMES, ReportError, open_run
 from mythos_cli.store import StoreError
@@ -50,8 +51,7 @@ def make_report(kind: str, db: Path | str, *, run: str | None = None, deck: str 
         except StoreError as exc:
             raise ReportError(str(exc)) from None
         except OSError as exc:  # a plot or page that cannot be written
-            raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}",
-                              "choose a writable folder with --out") from None
+            raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}", out_hint(exc)) from None
         finally:
             discard_staging()
 

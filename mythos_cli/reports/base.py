@@ -11,6 +11,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mythos_cli.files import out_hint
 from mythos_cli.reports.data import ReportError, RunData
 from mythos_cli.reports.doc import Document, Para, Table, to_html, to_markdown
 
@@ -74,8 +75,7 @@ def run_folder(out: Path | str, run_id: str) -> Path:
         _sweep(out)
         staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=out))
     except OSError as exc:
-        raise ReportError(f"cannot create the report folder {final}: {exc.strerror or exc}",
-                          "choose a writable folder with --out") from None
+        raise ReportError(f"cannot create the report folder {final}: {exc.strerror or exc}", out_hint(exc)) from None
     _FINAL[staging] = final
     return staging
 
@@ -155,5 +155,5 @@ def write_document(doc: Document, folder: Path, stem: str, html: bool = False) -
         moved = _publish(folder, written)
     except OSError as exc:
         raise ReportError(f"cannot write the report into {_FINAL.get(folder, folder)}: {exc.strerror or exc}",
-                          "choose a writable folder with --out") from None
+                          out_hint(exc)) from None
     return [moved.get(p, p) for p in written + doc.images]
