@@ -11,7 +11,6 @@ import codecs
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO
 
 from mythos_cli.decks.model import Problem, error

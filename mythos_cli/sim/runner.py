@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable
 
-import polars as pl
 
 from mythos_cli import __version__
 from mythos_cli.catalog.loader import data_dir

@@ -526,10 +526,6 @@ class Store:
                 tmp.unlink(missing_ok=True)
         return [target for _, target in staged]
 
-    def games_per_run(self) -> str:
-        """The table that holds one row per game (``game_data``; schema 1: ``games``)."""
-        return "game_data" if self.version and self.version >= 2 else "games"
-
     def matchup_results(self, run_id: str) -> pl.DataFrame:
         """Per matchup, in plan order: games, wins of the studied deck, games decided by the Edge."""
         return self.query("""
