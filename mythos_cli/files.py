@@ -107,3 +107,45 @@ def out_hint(exc: OSError, option: str = "--out") -> str:
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return f"this folder is not writable: choose a writable folder with {option}"
     return f"choose a writable folder with {option}"
+
+
+def write_regular(path: str | os.PathLike, text: str, what: str = "file") -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file renamed over it).
+
+    An existing target that is not a regular file is refused at once: opening a FIFO for
+    writing waits for a reader, a device swallows or refuses the text."""
+    name = os.fspath(path)
+    try:
+        st = os.stat(name)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise FileProblem("unwritable", str(exc.strerror or exc), out_hint(exc, "--out")) from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise FileProblem("not-a-file", f"{kind_of(st.st_mode)}, not a {what}: mythos writes regular files only",
+                          "give a file path with --out (or leave --out out to print to standard output)")
+    folder = os.path.dirname(os.path.abspath(name))
+    if not os.path.isdir(folder):
+        raise FileProblem("missing", f"the folder {os.path.dirname(name) or folder} does not exist",
+                          "create it first, or give another path with --out")
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".mythos-", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise FileProblem("unwritable", str(exc.strerror or exc), out_hint(exc, "--out")) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        if st is not None:
+            os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, name)
+    except OSError as exc:
+        raise FileProblem("unwritable", str(exc.strerror or exc), out_hint(exc, "--out")) from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

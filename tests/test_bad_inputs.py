@@ -166,8 +166,13 @@ DECKS = [
          "unknown-card"),
     Case("deck-code-control", lambda e: ["validate", "KS-009-C--2|My\x1bDeck"], 2, "control character u+001b"),
     Case("deck-unknown-format", lambda e: ["validate", SAMPLE, "--format", "chess"], 2, "chess"),
-    Case("deck-convert-unwritable", lambda e: ["deck", "convert", SAMPLE, "--to", "json", "--out",
-                                               str(e.tmp / "nofolder" / "x" / "d.json")], 2, "d.json"),
+    Case("deck-convert-no-folder", lambda e: ["deck", "convert", SAMPLE, "--to", "json", "--out",
+                                              str(e.tmp / "nofolder" / "d.json")], 2, "nofolder does not exist",
+         "create it first"),
+    Case("deck-convert-to-fifo", lambda e: ["deck", "convert", SAMPLE, "--to", "json", "--out", e.fifo("o.json")], 2,
+         "named pipe (fifo), not a deck list file", "print to standard output", process=True),
+    Case("deck-convert-to-device", lambda e: ["deck", "convert", SAMPLE, "--to", "json", "--out", "/dev/full"], 2,
+         "character device"),
 ]
 
 SCENARIOS = [
@@ -246,8 +251,10 @@ SIMULATE = [
     Case("gauntlet-not-folder", lambda e: ["simulate", "--gauntlet", SAMPLE], 2, "not a folder of deck lists"),
     Case("illegal-deck-no-db", lambda e: ["simulate", e.file("bad.txt", "2 KS-009\n"), "--db", e.tmp / "x.duckdb"],
          1, "not a legal mythos deck", "mythos validate", after=_no_file(lambda e: e.tmp / "x.duckdb")),
-    Case("deck-fifo-simulate", lambda e: ["simulate", e.fifo("d.txt"), "--db", e.tmp / "y.duckdb"], 1,
-         "named pipe", process=True, after=_no_file(lambda e: e.tmp / "y.duckdb")),
+    Case("deck-fifo-simulate", lambda e: ["simulate", e.fifo("d.txt"), "--db", e.tmp / "y.duckdb"], 2,
+         "named pipe", "cannot read the deck", process=True, after=_no_file(lambda e: e.tmp / "y.duckdb")),
+    Case("deck-missing-simulate", lambda e: ["simulate", "--vs", e.missing, "--db", e.tmp / "y.duckdb"], 2,
+         "no such file", "deck list file", after=_no_file(lambda e: e.tmp / "y.duckdb")),
 ]
 
 DATABASES = [
@@ -307,6 +314,10 @@ REPORTS = [
          "stored configuration is damaged", "simulate the decks again"),
     Case("report-empty-run", lambda e: ["report", "winrate", "--db", e.good_db, "--run", "empty", "--out", e.tmp], 1,
          "no stored games", "--resume empty"),
+    Case("report-empty-run-id", lambda e: ["report", "winrate", "--db", e.good_db, "--run", " ", "--out", e.tmp], 2,
+         "--run is empty", "leave --run out"),
+    Case("report-bracket-deck", lambda e: ["report", "cards", "--db", e.good_db, "--deck", "[red]Zeta", "--out",
+                                           e.tmp], 2, "no deck '[red]zeta'"),
     Case("report-min-games", lambda e: ["report", "cards", "--db", e.good_db, "--min-games", "0"], 2,
          "--min-games"),
 ]

@@ -72,7 +72,7 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
     try:
         result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games)
     except ReportError as exc:
-        fail(escape(exc.message), escape(exc.hint) if exc.hint else None, code=exc.code)
+        fail(exc.message, exc.hint, code=exc.code)  # fail() escapes: escaping twice showed backslashes
     _render(result, as_json)
 
 
@@ -131,5 +131,5 @@ def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="Th
       mythos report prep leaf --run sample --db sims.duckdb
     """
     if deck_arg and deck and deck_arg != deck:
-        fail(f"two decks given: {escape(deck_arg)!r} and --deck {escape(deck)!r}", "give one", code=2)
+        fail(f"two decks given: {deck_arg!r} and --deck {deck!r}", "give one", code=2)
     _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games)

@@ -31,6 +31,9 @@ def _deck_error(exc: DeckError) -> None:
     for p in exc.problems[:8]:
         err.print(f"[red]{escape(p.location or exc.source or '')}[/]: {escape(p.message)}"
                   + (f"  [yellow]→ {escape(p.hint)}[/]" if p.hint else ""), highlight=False)
+    if exc.unreadable:  # not a list at all: said as `mythos validate` says it (exit 2)
+        fail(f"cannot read the deck {exc.source or ''}: nothing was simulated",
+             "give a deck list file, a deck code, or a folder of lists", code=2)
     fail(f"deck {exc.source or ''} is not a legal Mythos deck: nothing was simulated",
          "fix the list (`mythos validate FILE` explains every problem)", code=1)
 

@@ -186,7 +186,9 @@ def load_deck(arg: str | os.PathLike, construction: str | None = None, catalog: 
     """
     verdict = check_input(os.fspath(arg), construction, catalog)
     if not verdict.valid or verdict.deck is None:
-        raise DeckError(verdict.errors or verdict.problems, verdict.source)
+        exc = DeckError(verdict.errors or verdict.problems, verdict.source)
+        exc.unreadable = not verdict.readable  # no list in it at all (missing, a FIFO, binary …)
+        raise exc
     return verdict.deck
 
 

@@ -31,6 +31,11 @@ def make_report(kind: str, db: Path | str, *, run: str | None = None, deck: str 
         raise ReportError(f"unknown report {kind!r}", "reports: " + ", ".join(KINDS))
     if min_games < 1:
         raise ReportError("--min-games must be at least 1")
+    if run is not None and not run.strip():
+        raise ReportError("--run is empty", "give a run id (`mythos db runs` lists them), or leave --run out "
+                                            "for the newest finished run")
+    if deck is not None and not deck.strip():
+        raise ReportError("--deck is empty", "give a deck name, or leave --deck out for every deck")
     out = Path(out)
     from mythos_cli.reports import cards, curve, mulligan, prep, winrate
 
