@@ -12,6 +12,7 @@ from rich.table import Table as RichTable
 
 from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.reports import MIN_GAMES, ReportError, ReportResult, make_report
+from mythos_cli.reports.doc import inline_tokens
 
 DEFAULT_DB = Path("mythos.duckdb")
 
@@ -38,9 +39,18 @@ MIN = typer.Option(MIN_GAMES, "--min-games", min=1, help="Fewer games than this:
 
 
 def _rich(text: str) -> str:
-    """Markdown **bold** to rich markup, everything else escaped (deck names may hold brackets)."""
-    parts = escape(text).split("**")
-    return "".join(p if i % 2 == 0 else f"[bold]{p}[/bold]" for i, p in enumerate(parts))
+    """The reports' **bold** to rich markup, everything else escaped (deck names may hold
+    brackets or stars: a registered user string is never markup, see reports.doc)."""
+    out, bold = [], False
+    for kind, piece in inline_tokens(text):
+        if kind == "bold":
+            out.append("[/bold]" if bold else "[bold]")
+            bold = not bold
+        else:
+            out.append(escape(piece if kind == "text" else f"`{piece}`"))
+    if bold:
+        out.append("[/bold]")
+    return "".join(out)
 
 
 def _render(result: ReportResult, as_json: bool) -> None:
@@ -80,7 +90,7 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
             result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
                                  examples=examples)
     except ReportError as exc:
-        fail(escape(exc.message), escape(exc.hint) if exc.hint else None, code=exc.code)
+        fail(exc.message, exc.hint, code=exc.code)  # fail() escapes: escaping twice showed backslashes
     _render(result, as_json)
 
 
@@ -142,7 +152,7 @@ def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="Th
       mythos report prep leaf --run sample --db sims.duckdb
     """
     if deck_arg and deck and deck_arg != deck:
-        fail(f"two decks given: {escape(deck_arg)!r} and --deck {escape(deck)!r}", "give one", code=2)
+        fail(f"two decks given: {deck_arg!r} and --deck {deck!r}", "give one", code=2)
     _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games, examples=examples,
          check_policy=check_policy, check_games=check_games, workers=workers)
 
@@ -169,5 +179,5 @@ def compare(deck_a: str = typer.Argument(..., metavar="DECK_A", help="The first 
         result = make_report("compare", db, run=run, deck=deck_a, deck_b=deck_b or deck_a, run_b=run_b, db_b=db_b,
                              out=out_dir)
     except ReportError as exc:
-        fail(escape(exc.message), escape(exc.hint) if exc.hint else None, code=exc.code)
+        fail(exc.message, exc.hint, code=exc.code)  # fail() escapes: escaping twice showed backslashes
     _render(result, as_json)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 import time
 
@@ -358,25 +359,65 @@ class PolicySpecError(ValueError):
     pass
 
 
+# The parameters a spec may set, each with its valid range (inclusive): anything else is refused
+# before a game is played (width=0 divided by zero; time=1e9 never ended a decision).
+PARAMS: dict[str, dict[str, tuple[type, float, float, str]]] = {
+    "lookahead": {
+        "sims": (int, 1, 10_000, "playouts per decision"),
+        "time": (float, 0.0, 60.0, "seconds per decision; 0 uses sims"),
+        "width": (int, 1, 50, "candidate actions searched"),
+        "clear": (float, 0.0, 100.0, "lead that skips the search"),
+        "leaf": (float, 0.0, 10.0, "weight of the board left in play"),
+    },
+}
+
+
+def _param(policy: str, key: str, text: str) -> int | float:
+    known = PARAMS.get(policy, {})
+    if key not in known:
+        if not known:
+            raise PolicySpecError(f"policy {policy} takes no parameters (got {key}={text})")
+        raise PolicySpecError(f"policy {policy} has no parameter {key!r}; its parameters: "
+                              + "; ".join(f"{k}: {lo:g} to {hi:g}, {what}" for k, (_, lo, hi, what) in known.items()))
+    kind, lo, hi, what = known[key]
+    try:
+        value = float(text)
+    except ValueError:
+        raise PolicySpecError(f"policy parameter {key}={text!r}: a number from {lo:g} to {hi:g} is expected") from None
+    if not math.isfinite(value) or not lo <= value <= hi:
+        raise PolicySpecError(f"policy parameter {key}={text}: out of range; {key} is from {lo:g} to {hi:g} ({what})")
+    if kind is int:
+        if value != int(value):
+            raise PolicySpecError(f"policy parameter {key}={text}: a whole number from {lo:g} to {hi:g} is expected")
+        return int(value)
+    return value
+
+
 def make_policy(spec: str, mulligan: str | None = None) -> BasePolicy:
-    """Build a policy from a spec such as ``greedy`` or ``lookahead:sims=200,time=0.5``."""
+    """Build a policy from a spec such as ``greedy`` or ``lookahead:sims=200,time=0.5``.
+
+    Every parameter is checked against ``PARAMS`` (its name and its range)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise PolicySpecError(f"empty policy; choose from {', '.join(Registry.POLICIES)}")
     name, _, rest = spec.strip().partition(":")
     cls = Registry.POLICIES.get(name.lower())
     if cls is None:
         raise PolicySpecError(f"unknown policy {name!r}; choose from {', '.join(Registry.POLICIES)}")
-    params = {}
-    for part in filter(None, rest.split(",")):
+    params: dict[str, int | float] = {}
+    for part in rest.split(","):
+        if not part.strip():
+            if rest.strip():
+                raise PolicySpecError(f"policy {spec!r}: an empty parameter (two commas, or one at the end)")
+            continue
         key, eq, value = part.partition("=")
-        if not eq:
+        key = key.strip()
+        if not eq or not key:
             raise PolicySpecError(f"policy parameter {part!r} must be key=value (e.g. lookahead:sims=200)")
-        try:
-            params[key.strip()] = float(value) if "." in value else int(value)
-        except ValueError:
-            raise PolicySpecError(f"policy parameter {key}={value!r}: a number is expected") from None
+        if key in params:
+            raise PolicySpecError(f"policy parameter {key} is given twice")
+        params[key] = _param(cls.name, key, value.strip())
     if mulligan is not None and mulligan not in MULLIGANS:
         raise PolicySpecError(f"unknown mulligan policy {mulligan!r}; choose from {', '.join(MULLIGANS)}")
-    if params and cls is not LookaheadPolicy:
-        raise PolicySpecError(f"policy {name} takes no parameters")
     try:
         return cls(mulligan=mulligan, **params)
     except TypeError as exc:

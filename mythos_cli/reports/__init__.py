@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mythos_cli.reports.base import ReportResult
+from mythos_cli.files import out_hint
+from mythos_cli.reports.base import ReportResult, discard_staging
 from mythos_cli.reports.data import MIN_GAMES, ReportError, open_run
 from mythos_cli.store import StoreError
 
@@ -49,6 +50,11 @@ def _make(kind, db, *, run, deck, out, field, min_games, examples, check_policy,
         raise ReportError(f"unknown report {kind!r}", "reports: " + ", ".join(KINDS))
     if min_games < 1:
         raise ReportError("--min-games must be at least 1")
+    if run is not None and not run.strip():
+        raise ReportError("--run is empty", "give a run id (`mythos db runs` lists them), or leave --run out "
+                                            "for the newest finished run")
+    if deck is not None and not deck.strip():
+        raise ReportError("--deck is empty", "give a deck name, or leave --deck out for every deck")
     out = Path(out)
     from mythos_cli.reports import cards, curve, mulligan, prep, winrate
 
@@ -57,7 +63,7 @@ def _make(kind, db, *, run, deck, out, field, min_games, examples, check_policy,
     if check_games < 1:
         raise ReportError("--check-games must be at least 1")
     with open_run(db, run) as rd:
-        try:
+        try:  # a report that fails half-way leaves no staging folder behind (base.run_folder)
             if kind == "prep" and not deck:
                 raise ReportError("the prep report is about one deck: give it",
                                   "e.g. mythos report prep \"Leaf Village Team 7\" --field \"Sand Village=50,…\"")
@@ -94,8 +100,9 @@ def _make(kind, db, *, run, deck, out, field, min_games, examples, check_policy,
         except StoreError as exc:
             raise ReportError(str(exc)) from None
         except OSError as exc:  # a plot or page that cannot be written
-            raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}",
-                              "choose a writable folder with --out") from None
+            raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}", out_hint(exc)) from None
+        finally:
+            discard_staging()
 
 
 def _compare(db, run, deck, deck_b, run_b, db_b, out, min_games) -> ReportResult:
@@ -113,13 +120,14 @@ def _compare(db, run, deck, deck_b, run_b, db_b, out, min_games) -> ReportResult
 
 
 def _guarded(fn, out):
-    try:
+    try:  # as in _make: a report that fails half-way leaves no staging folder behind
         return fn()
     except StoreError as exc:
         raise ReportError(str(exc)) from None
     except OSError as exc:
-        raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}",
-                          "choose a writable folder with --out") from None
+        raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}", out_hint(exc)) from None
+    finally:
+        discard_staging()
 
 
 def _check(rd, policy: str, games: int, deck: str | None, workers: int, progress):

@@ -31,10 +31,12 @@ def mission_picks(rd: RunData, deck: str, min_games: int = MIN_GAMES) -> list[di
     A mission is judged only with ``min_games`` games on each side, and the judged missions
     together (Bonferroni): "better" or "worse" means the interval of the difference is clear of 0."""
     seats = rd.seats.filter(pl.col("deck") == deck)
-    own = (seats.select("game_no", "seat", "missions", "mission_owners")
-           .explode("missions", "mission_owners")
+    games = pl.concat([rd.games.filter(pl.col(f"deck_{s}") == deck)
+                       .select("game_no", pl.lit(s, dtype=pl.Int8).alias("seat"), "missions", "mission_owners")
+                       for s in (0, 1)])
+    own = (games.explode("missions", "mission_owners")
            .filter(pl.col("mission_owners") == pl.col("seat"))
-           .group_by("game_no", "seat").agg(pl.col("missions").alias("own")))
+           .group_by("game_no", "seat").agg(pl.col("missions").cast(pl.String).alias("own")))
     seats = seats.join(own, on=["game_no", "seat"], how="left").with_columns(
         pl.col("own").fill_null(pl.lit([], dtype=pl.List(pl.String))))
     out = []
@@ -86,9 +88,9 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
     names = dict(card_facts(rd).select("card", "name").iter_rows())
     hands = mulligan_report.opening_hands(rd, [deck])
     mull = mulligan_report.analyse_deck(rd, deck, hands, names, min_games)
-    facts, events, rounds = curve_report.load(rd, [deck])
-    cur = curve_report.analyse_deck(rd, deck, facts, events, rounds)
-    crd = cards_report.analyse_deck(rd, deck, events, names, min_games)
+    facts, seen, rounds = curve_report.load(rd, [deck])
+    cur = curve_report.analyse_deck(rd, deck, facts, seen, rounds)
+    crd = cards_report.analyse_deck(rd, deck, cards_report.load(rd, [deck]), names, min_games)
     missions = mission_picks(rd, deck, min_games)
 
     folder = run_folder(out, rd.run_id)
