@@ -65,6 +65,7 @@ EXPECT = {
     "edge": STR, "winner": STR, "round": INT, "phase": STR, "round_scores": ("list", ("list", INT)),
     "mission_winners": ("list", STR), "decision": {"player": STR, "kind": STR, "options": ("list", STR)},
     "attached": ("table", ("list", STR)), "can_play": ("table", BOOL),
+    "missions": ("list", STR), "mission_deck": ("list", STR),  # the missions in play, and still to come
 }
 MISSION = {"card!": STR, "rank": STR, "p1": ("list", UNIT), "p2": ("list", UNIT), "p1_attached": ("list", STR),
            "p2_attached": ("list", STR), "p1_hidden_attached": ("list", STR), "p2_hidden_attached": ("list", STR)}
