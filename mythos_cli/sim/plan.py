@@ -204,8 +204,9 @@ class RunConfig:
             if not isinstance(x, dict):
                 raise PlanError(f"decks[{i}] is {json_type(x)}, not an object")
             name, cards, missions = x.get("name"), x.get("cards"), x.get("missions")
-            if not isinstance(name, str) or not isinstance(cards, list) or not isinstance(missions, list) \
-                    or not all(isinstance(c, str) for c in cards + missions):
+            # lists as JSON gives them back; tuples as ``to_json`` (``asdict``) leaves them
+            if not isinstance(name, str) or not isinstance(cards, (list, tuple)) \
+                    or not isinstance(missions, (list, tuple)) or not all(isinstance(c, str) for c in (*cards, *missions)):
                 raise PlanError(f"decks[{i}] needs a name and lists of card ids (cards, missions)")
             decks.append(DeckSpec(name, tuple(cards), tuple(missions)))
         lists = {}
