@@ -92,3 +92,35 @@ def test_report_file_names_never_collide():
     assert len(set(slugs)) == len(names)
     assert slug("Sand") == "sand"  # a name alone keeps its plain slug
     assert all(len(s) <= 70 for s in slugs)
+
+
+@pytest.mark.parametrize("which", ["synthetic", "played"])
+def test_played_and_mission_counts_are_those_of_the_rows(which, request):
+    """Issue 18's "win rate when played" and mission picks, counted in DuckDB (no row per event
+    or per game reaches Python), give what issue 18 counted from the rows with Polars."""
+    db, run = request.getfixturevalue(which)
+    with open_run(db, run) as rd:
+        s = rd.store
+        for deck in rd.deck_names:
+            seats = rd.seats.filter(pl.col("deck") == deck).select("game_no", "seat", "won")
+            want = (read.run_card_events(s, run, ("played",), [deck]).filter(pl.col("how") != "reveal")
+                    .group_by("game_no", "seat", "card").agg(pl.col("round").min().alias("first"))
+                    .join(seats, on=["game_no", "seat"], how="inner")
+                    .group_by("card").agg(pl.len().cast(pl.Int32).alias("n"),
+                                          pl.col("won").sum().cast(pl.Int32).alias("w"),
+                                          pl.col("first").cast(pl.Int64).sum().alias("rounds")))
+            for got in (read._played_counts_dense(s, run, [deck]), read.played_counts_rows(s, run, [deck])):
+                got = _plain(got).select("card", "n", "w", "rounds").sort("card")
+                assert got.equals(want.sort("card")), deck
+            if which == "played":
+                assert want.height > 0
+            games = pl.concat([rd.games.filter(pl.col(f"deck_{x}") == deck)
+                               .select("game_no", pl.lit(x, dtype=pl.Int8).alias("seat"), "missions",
+                                       "mission_owners") for x in (0, 1)])
+            own = (games.explode("missions", "mission_owners").filter(pl.col("mission_owners") == pl.col("seat"))
+                   .select("game_no", "seat", pl.col("missions").cast(pl.String).alias("mission")).unique()
+                   .join(seats, on=["game_no", "seat"])
+                   .group_by("mission").agg(pl.len().cast(pl.Int32).alias("n"),
+                                            pl.col("won").sum().cast(pl.Int32).alias("w")))
+            got = _plain(read.mission_counts(s, run, [deck])).select("mission", "n", "w").sort("mission")
+            assert got.height > 0 and got.equals(own.sort("mission")), deck

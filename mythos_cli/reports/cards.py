@@ -56,12 +56,10 @@ def analyse_deck(rd: RunData, deck: str, counts: pl.DataFrame, names: dict[str, 
     deck_rate = wilson(int(seats["won"].sum()), seats.height)
     # played (face up, hidden, as an upgrade or an attachment; a reveal is the same card again): win rate
     # when the card was played, and the round of its first play
-    played = (rd.events(("played",), [deck]).filter(pl.col("how") != "reveal")
-              .group_by("game_no", "seat", "card").agg(pl.col("round").min().alias("first_round"))
-              .join(seats.select("game_no", "seat", "won"), on=["game_no", "seat"], how="inner")
-              .group_by("card").agg(pl.len().alias("n"), pl.col("won").sum().alias("w"),
-                                    pl.col("first_round").mean().alias("avg_round")))
-    played_by = {r["card"]: r for r in played.iter_rows(named=True)}
+    # (aggregated in DuckDB: a row per card, however many games)
+    played = rd.played_counts([deck]).filter(pl.col("deck") == deck)
+    played_by = {str(r["card"]): {"n": r["n"], "w": r["w"], "avg_round": r["rounds"] / r["n"] if r["n"] else None}
+                 for r in played.iter_rows(named=True)}
     rows, pairs = [], []
     for r in agg.iter_rows(named=True):
         oh, gd = wilson(r["oh_w"], r["oh_n"]), wilson(r["gd_w"], r["gd_n"])

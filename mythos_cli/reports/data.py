@@ -95,6 +95,15 @@ class RunData:
         """Per (deck, card): kept-hand and drawn-later game-seats and their wins (``read.card_counts``)."""
         return self._read(read.card_counts, decks)
 
+    def played_counts(self, decks: list[str] | None = None) -> pl.DataFrame:
+        """Per (deck, card): game-seats where it was played, their wins, the sum of its first
+        play's rounds (``read.played_counts``)."""
+        return self._read(read.played_counts, decks)
+
+    def mission_counts(self, decks: list[str] | None = None) -> pl.DataFrame:
+        """Per (deck, mission): game-seats with it among the seat's missions in play, their wins."""
+        return self._read(read.mission_counts, decks)
+
     def round_moments(self, decks: list[str] | None = None) -> pl.DataFrame:
         """Per (deck, round): counts, sums and sums of squares of the chakra statistics."""
         return self._read(read.round_moments, decks)

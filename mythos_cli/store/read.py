@@ -197,6 +197,43 @@ def card_counts_rows(store: Store, run_id: str, decks: Sequence[str] | None = No
     return _frame(store, sql, params)
 
 
+def played_counts(store: Store, run_id: str, decks: Sequence[str] | None = None) -> pl.DataFrame:
+    """Per (deck, card): game-seats where a copy was played (face up, hidden, as an upgrade or an
+    attachment; a reveal is the same card again) ``n``, their wins ``w``, and the sum of the round
+    of each seat's first play of it ``rounds`` (its mean: ``rounds / n``)."""
+    if _dense(store):
+        return _played_counts_dense(store, run_id, decks)
+    return played_counts_rows(store, run_id, decks)
+
+
+def played_counts_rows(store: Store, run_id: str, decks: Sequence[str] | None = None) -> pl.DataFrame:
+    """``played_counts`` from the card_events rows (any schema)."""
+    params: dict[str, Any] = {"run": run_id}
+    sql = ("WITH f AS (SELECT game_no, seat, deck, card, min(round) AS first "
+           f"FROM {EVENTS} WHERE run_id = $run AND event = 'played' AND how <> 'reveal'"
+           f"{_decks_filter(decks, params)} GROUP BY game_no, seat, deck, card), "
+           f"w AS (SELECT game_no, winner FROM {GAMES} WHERE run_id = $run) "
+           "SELECT f.deck, f.card, count(*)::INTEGER AS n, count(*) FILTER (WHERE w.winner = f.seat)::INTEGER AS w, "
+           "sum(f.first)::BIGINT AS rounds FROM f JOIN w USING (game_no) GROUP BY f.deck, f.card "
+           "ORDER BY f.deck, f.card")
+    return _frame(store, sql, params)
+
+
+def mission_counts(store: Store, run_id: str, decks: Sequence[str] | None = None) -> pl.DataFrame:
+    """Per (deck, mission): game-seats where one of the seat's own missions in play was that
+    mission ``n`` (a mission twice counts once), and their wins ``w``."""
+    params: dict[str, Any] = {"run": run_id}
+    seats = " UNION ALL ".join(
+        f"SELECT deck_{s} AS deck, winner = {s} AS won, "
+        f"list_distinct(list_filter(missions, lambda m, i: mission_owners[i] = {s})) AS own "
+        f"FROM {GAMES} WHERE run_id = $run" for s in (0, 1))
+    sql = (f"WITH s AS ({seats}), m AS (SELECT deck, won, unnest(own) AS mission FROM s "
+           f"WHERE true{_decks_filter(decks, params)}) "
+           "SELECT deck, mission, count(*)::INTEGER AS n, count(*) FILTER (WHERE won)::INTEGER AS w FROM m "
+           "GROUP BY deck, mission ORDER BY deck, mission")
+    return _frame(store, sql, params)
+
+
 ROUND_MOMENTS = ("chakra_gained", "chakra_spent", "chakra_left")
 ROUND_MEANS = ("cards_drawn", "characters_in_play")
 
@@ -267,6 +304,26 @@ def _card_counts_dense(store: Store, run_id: str, decks: Sequence[str] | None) -
            "count(*) FILTER (WHERE NOT opening AND won)::INTEGER AS gd_w "
            "FROM u JOIN run_cards c ON c.run_id = $run AND c.code = u.code "
            "GROUP BY u.deck, c.card ORDER BY u.deck, c.card")
+    return _frame(store, sql, params)
+
+
+_HOW = L._field("e", L.HOW_SHIFT, 3)
+
+
+def _played_counts_dense(store: Store, run_id: str, decks: Sequence[str] | None) -> pl.DataFrame:
+    params: dict[str, Any] = {"run": run_id}
+    played, reveal = L.EVENT_CODE["played"], L.HOW_CODE["reveal"]
+    # this seat's plays as (card code, round) packed in one integer; sorted, the first of a code
+    # holds the round of its first play
+    plays = (f"list_sort(list_transform(list_filter(events, lambda e: {_SEAT} = seat AND {_EVENT} = {played} "
+             f"AND {_HOW} NOT IN (0, {reveal})), lambda e: {_CARD} * 8 + {_ROUND}))")
+    sql = (f"WITH s AS (SELECT deck, {_WINNER} = seat AS won, {plays} AS p "
+           f"FROM ({_seats_sql('$run', 'g.flags, g.events', decks, params)})), "
+           "m AS (SELECT deck, won, unnest(list_filter(p, lambda x, i: i = 1 OR p[i - 1] // 8 <> x // 8)) AS x FROM s) "
+           "SELECT m.deck, c.card, count(*)::INTEGER AS n, count(*) FILTER (WHERE won)::INTEGER AS w, "
+           "sum(x % 8)::BIGINT AS rounds "
+           "FROM m JOIN run_cards c ON c.run_id = $run AND c.code = m.x // 8 "
+           "GROUP BY m.deck, c.card ORDER BY m.deck, c.card")
     return _frame(store, sql, params)
 
 
