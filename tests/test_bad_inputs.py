@@ -289,12 +289,13 @@ DATABASES = [
          "defines sql functions (xor)"),
     Case("db-memory-setting", lambda e: ["db", "runs", "--db", e.good_db], 2, "mythos_duckdb_memory='lots'",
          env={"MYTHOS_DUCKDB_MEMORY": "lots"}),
-    Case("db-show-unknown", lambda e: ["db", "show", "nope", "--db", e.good_db], 1, "no run 'nope'", "db runs"),
+    # an unknown run is bad input, exit 2, in `db` as in `report` (issue 18's one convention)
+    Case("db-show-unknown", lambda e: ["db", "show", "nope", "--db", e.good_db], 2, "no run 'nope'", "db runs"),
     Case("db-export-format", lambda e: ["db", "export", kit.RUN, "--format", "xlsx", "--out", e.tmp, "--db",
                                         e.good_db], 2, "unknown format 'xlsx'", "--format parquet"),
     Case("db-export-out-is-file", lambda e: ["db", "export", kit.RUN, "--out", e.file("f.txt", "x"), "--db",
                                              e.good_db], 2, "cannot write to", "is a file, not a folder"),
-    Case("db-export-unknown-run", lambda e: ["db", "export", "nope", "--out", e.tmp / "x", "--db", e.good_db], 1,
+    Case("db-export-unknown-run", lambda e: ["db", "export", "nope", "--out", e.tmp / "x", "--db", e.good_db], 2,
          "no run 'nope'"),
 ]
 

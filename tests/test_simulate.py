@@ -210,7 +210,9 @@ def test_reports_read_a_run_while_it_writes(tmp_path):
     db = tmp_path / "live.duckdb"
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
     decks = default_gauntlet()
-    cmd = [sys.executable, "-m", "mythos_cli", "simulate", decks[0], "--vs", decks[1], "--games", "1200", "--workers",
+    # long enough that the writer lets go of the file a few times (every 2 s) before it ends: the
+    # core plays these 1,200 games a matchup in well under 10 s
+    cmd = [sys.executable, "-m", "mythos_cli", "simulate", decks[0], "--vs", decks[1], "--games", "6000", "--workers",
            "2", "--batch-size", "20", "--db", str(db), "--run-name", "live", "--quiet"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
@@ -236,7 +238,7 @@ def test_reports_read_a_run_while_it_writes(tmp_path):
         out = proc.communicate(timeout=300)[1]
     assert proc.returncode == 0, out
     with open_store(db, read_only=True) as s:
-        assert s.run("live")["status"] == "finished" and s.table("games", "live").height == 1200
+        assert s.run("live")["status"] == "finished" and s.table("games", "live").height == 6000
 
 
 def test_ctrl_c_while_duckdb_reads_a_batch_is_an_interruption(tmp_path, specs, monkeypatch):

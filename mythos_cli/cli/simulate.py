@@ -41,7 +41,8 @@ def _deck_error(exc: DeckError) -> None:
                   + (f"  [yellow]→ {escape(p.hint)}[/]" if p.hint else ""), highlight=False)
     if exc.unreadable or any(p.code in UNREADABLE for p in exc.problems):  # no list at all: exit 2, as `validate`
         fail(f"cannot read the deck {exc.source or ''}: nothing was simulated",
-             "check the path (`mythos validate FILE` says what is wrong)", code=2)
+             "give a deck list file, a deck code, or a folder of lists; check the path "
+             "(`mythos validate FILE` says what is wrong)", code=2)
     fail(f"deck {exc.source or ''} is not a legal Mythos deck: nothing was simulated",
          "fix the list (`mythos validate FILE` explains every problem)", code=1)
 
@@ -335,7 +336,7 @@ def db_show(run: str, db: Path = DB_OPT, as_json: bool = typer.Option(False, "--
     with _open(db) as store:
         info = store.run(run)
         if info is None:
-            fail(f"no run {run!r} in {db}", "list them with `mythos db runs`")  # exit 1, as before
+            fail(f"no run {run!r} in {db}", "list them with `mythos db runs`")  # exit 2: bad input
         rows = summarize(store, run)
     if as_json:
         info = {k: (str(v) if v is not None and not isinstance(v, (int, float, str)) else v) for k, v in info.items()}
