@@ -216,8 +216,7 @@ def play_stage(store: Store, run_id: str, name: str, studied: list[DeckSpec], fi
             raise OptimizeError(f"run {run_id} in {store.path} is not the stage this optimization plans "
                                 "(the database or the card catalog changed since)",
                                 "start a new optimization (another --name), or delete that run")
-        done = store.done_batches(run_id)
-        stored = sum(len(b) for i, b in enumerate(config.batches()) if i in done)
+        stored = store.stored_games(run_id)  # from the batches table: no batch derived
     progress.stage(label or name, planned, stored)
     execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress.games)
     rows = ostore.results(store, run_id)

@@ -157,6 +157,12 @@ class RunConfig:
             j += k1 - k0
         return jobs
 
+    def job(self, game_no: int) -> "GameJob | None":
+        """The plan's game ``game_no`` (its matchup, seat and seed), derived alone, or None."""
+        if isinstance(game_no, bool) or not isinstance(game_no, int) or not 0 <= game_no < self.planned_games():
+            return None
+        return self.batch(game_no // self.batch_size)[game_no % self.batch_size]
+
     def _seed_keys(self) -> list[tuple[int, ...]]:
         """Per matchup the ``spawn_key`` of its seeds: its index, or when paired (``seed_groups``)
         (group, opponent), so that the studied decks of a group share their seeds."""

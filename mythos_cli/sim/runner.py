@@ -142,11 +142,11 @@ def new_run_id(name: str | None) -> str:
 
 
 def start_run(store: Store, config: RunConfig, run_id: str, name: str) -> None:
-    batches = config.batches()
+    # counted, not derived: a run's size costs nothing until its batches are played
     store.create_run(run_id, name, config.to_json(), seed=config.seed, policy_a=config.policy_a,
                      policy_b=config.policy_b, mulligan=config.mulligan or "", engine_version=__version__,
-                     catalog_hash=catalog_hash(), planned_games=sum(len(b) for b in batches),
-                     planned_batches=len(batches))
+                     catalog_hash=catalog_hash(), planned_games=config.planned_games(),
+                     planned_batches=config.batch_count())
 
 
 def load_config(store: Store, run_id: str) -> RunConfig:
