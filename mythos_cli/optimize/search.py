@@ -51,9 +51,11 @@ class OptimizeError(Exception):
 
 
 class OptimizeInterrupted(Exception):
-    def __init__(self, opt_id: str, spent: int, budget: int):
+    """Ctrl-C or SIGTERM (``signal``, None for Ctrl-C) stopped the search; ``spent`` games are stored."""
+
+    def __init__(self, opt_id: str, spent: int, budget: int, signal: int | None = None):
         super().__init__(opt_id)
-        self.opt_id, self.spent, self.budget = opt_id, spent, budget
+        self.opt_id, self.spent, self.budget, self.signal = opt_id, spent, budget, signal
 
 
 @dataclass
@@ -279,10 +281,10 @@ class Search:
                              batch_size=max(10, min(cfg.batch_size, math.ceil(planned / 8))),
                              workers=self.workers, backend=self.backend, scheduler=self.scheduler,
                              progress=self.progress, label=label)
-        except Interrupted:
+        except Interrupted as exc:
             # counted from the database: what the runner commits is what a resume keeps
             raise OptimizeInterrupted(self.opt_id, self.spent + ostore.stored_games(self.store, run_id),
-                                      cfg.budget) from None
+                                      cfg.budget, exc.signal) from None
         self.spent += planned
         self.stages[kind] += planned
         self.runs.append(run_id)

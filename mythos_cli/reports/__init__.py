@@ -108,8 +108,11 @@ def _make(kind, db, *, run, deck, out, field, min_games, examples, check_policy,
 def _compare(db, run, deck, deck_b, run_b, db_b, out, min_games) -> ReportResult:
     from mythos_cli.reports import compare
 
-    if not deck or not deck_b:
+    if not deck or not deck_b or not deck.strip() or not deck_b.strip():
         raise ReportError("compare takes two decks", "e.g. mythos report compare leaf sand, or one deck with --run-b RUN")
+    for flag, value in (("--run", run), ("--run-b", run_b)):
+        if value is not None and not value.strip():
+            raise ReportError(f"{flag} is empty", "give a run id (`mythos db runs` lists them), or leave it out")
     out = Path(out)
     with open_run(db, run) as ra:
         if (run_b is None or run_b == ra.run_id) and db_b is None:
