@@ -104,6 +104,11 @@ def test_the_file_own_views_are_replaced_when_mythos_writes(craft):
     (["DROP VIEW games", "CREATE TABLE games (x INTEGER)"], "games should be a view mythos makes"),
     (["UPDATE meta SET value = 'two' WHERE key = 'schema_version'"], "schema version stored in it ('two')"),
     (["DELETE FROM meta"], "records no schema version"),
+    # issue 19's optimizations table, where a file has one: data too, never a stored query
+    (["CREATE VIEW optimizations AS SELECT 'x' AS opt_id"], "optimizations should be a table of data but is a view"),
+    (["CREATE TABLE optimizations (opt_id VARCHAR, name VARCHAR DEFAULT 'x', config JSON, status VARCHAR, "
+      "result JSON, started_at TIMESTAMP, finished_at TIMESTAMP)"], "optimizations has computed columns (name)"),
+    (["CREATE TABLE optimizations (opt_id VARCHAR)"], "optimizations does not have the columns"),
 ])
 def test_files_with_code_where_mythos_reads_are_refused(craft, tmp_path, statements, says):
     bad = craft(*statements)
@@ -161,3 +166,15 @@ def test_a_sqlite_file_is_named_and_never_handed_to_duckdb(tmp_path):
     res = cli("db", "runs", "--db", f)
     assert res.exit_code == 2 and "an SQLite database, not a DuckDB database" in res.output
     assert f.read_bytes() == before
+
+
+def test_a_database_with_optimizations_opens(tmp_path):
+    """The optional table as mythos optimize writes it passes the checks (read and write)."""
+    from mythos_cli.store import optimize as ostore
+
+    path = tmp_path / "opt.duckdb"
+    with open_store(path) as s:
+        ostore.create(s, "o1", "o1", {"k": 1})
+    for read_only in (True, False):
+        with open_store(path, read_only=read_only) as s:
+            assert ostore.get(s, "o1")["config"] == {"k": 1}

@@ -738,10 +738,18 @@ SCHEMA_1_DDL = BASE_DDL[:2] + [
 _EXPECTED: dict[int, dict[str, list[tuple[str, str]]]] = {}
 
 
-def expected_columns(version: int) -> dict[str, list[tuple[str, str]]]:
-    """The tables of a schema and their (column, type) lists, as DuckDB itself spells them."""
+def expected_columns(version: int | str) -> dict[str, list[tuple[str, str]]]:
+    """The tables of a schema and their (column, type) lists, as DuckDB itself spells them.
+
+    ``version="optional"``: the tables mythos makes only when a feature is first used (issue
+    19's ``optimizations``); a file may lack them, and one that has them gets the same checks."""
     if version not in _EXPECTED:
-        ddl = SCHEMA_1_DDL if version == 1 else [d for d in DDL if d.lstrip().upper().startswith("CREATE TABLE")]
+        if version == "optional":
+            from mythos_cli.store.optimize import DDL as OPTIMIZATIONS  # (it imports this module)
+
+            ddl = [OPTIMIZATIONS]
+        else:
+            ddl = SCHEMA_1_DDL if version == 1 else [d for d in DDL if d.lstrip().upper().startswith("CREATE TABLE")]
         con = duckdb.connect(":memory:", config=dict(SAFE_CONFIG, enable_external_access=False))
         try:
             for stmt in ddl:
@@ -798,8 +806,9 @@ def _check_objects(con: duckdb.DuckDBPyConnection, path: Path, version: int) -> 
     query of ours would run; a file that has them where mythos reads is refused."""
     if version > SCHEMA_VERSION:
         return
-    expected = expected_columns(version)
     objects = _objects(con)
+    optional = {t: cols for t, cols in expected_columns("optional").items() if t in objects}
+    expected = {**expected_columns(version), **optional}
     names = sorted(expected)
     actual: dict[str, list[tuple]] = {}
     for t, c, ty, default, generated in _x(
