@@ -152,9 +152,11 @@ def examples_table(rd: RunData, pairs: list[tuple[str, str]], limit: int = 5) ->
                         ["deck", "opponent", "lost games", "replay the first"], rows, left=4)
 
 
-def write_document(doc: Document, folder: Path, stem: str, html: bool = False) -> list[Path]:
+def write_document(doc: Document, folder: Path, stem: str, html: bool = False,
+                   extra: list[Path] = ()) -> list[Path]:
     """Write ``<stem>.md`` (and ``<stem>.html``) beside the images, then publish the folder
-    (``run_folder``): the returned paths are the files in the run's folder."""
+    (``run_folder``): the returned paths are the files in the run's folder (``extra``: other
+    files written into ``folder`` before, first in the list)."""
     written = []
     try:
         md = folder / f"{stem}.md"
@@ -168,4 +170,4 @@ def write_document(doc: Document, folder: Path, stem: str, html: bool = False) -
     except OSError as exc:
         raise ReportError(f"cannot write the report into {_FINAL.get(folder, folder)}: {exc.strerror or exc}",
                           out_hint(exc)) from None
-    return [moved.get(p, p) for p in written + doc.images]
+    return [moved.get(p, p) for p in [*extra, *written, *doc.images]]
