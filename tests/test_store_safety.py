@@ -178,3 +178,27 @@ def test_a_database_with_optimizations_opens(tmp_path):
     for read_only in (True, False):
         with open_store(path, read_only=read_only) as s:
             assert ostore.get(s, "o1")["config"] == {"k": 1}
+
+
+def test_issue_18_reads_say_a_damaged_file_as_every_read_does(good):
+    """db runs' deck names (read.run_decks) and a report's losses meet a file that fails mid-read:
+    a StoreError naming the damage, never a DuckDB traceback."""
+    from mythos_cli.store import read
+
+    class Failing:
+        def execute(self, *a, **k):
+            raise duckdb.IOException("Could not read enough bytes from file")
+
+        sql = execute
+
+        def close(self):
+            pass
+
+    with open_store(good, read_only=True) as s:
+        real, s._con = s._con, Failing()
+        try:
+            for call in (lambda: read.run_decks(s), lambda: read.losses(s, kit.RUN, "Alpha", "Beta")):
+                with pytest.raises(StoreError, match="truncated"):
+                    call()
+        finally:
+            s._con = real

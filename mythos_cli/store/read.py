@@ -422,7 +422,7 @@ def stored_game(store: Store, run_id: str, game_no: int) -> dict | None:
 
 def losses(store: Store, run_id: str, deck: str, opponent: str, limit: int = 5) -> list[int]:
     """Game numbers of the run's games ``deck`` lost to ``opponent`` (either seat), first ones first."""
-    df = _frame(store, "SELECT game_no FROM games WHERE run_id = $run AND ((deck_0 = $d AND deck_1 = $o AND winner = 1)"
+    df = _frame(store, f"SELECT game_no FROM {GAMES} WHERE run_id = $run AND ((deck_0 = $d AND deck_1 = $o AND winner = 1)"
                        " OR (deck_1 = $d AND deck_0 = $o AND winner = 0)) ORDER BY game_no LIMIT $n",
                 {"run": run_id, "d": deck, "o": opponent, "n": limit})
     return df["game_no"].to_list() if df.height else []
@@ -433,7 +433,11 @@ def run_decks(store: Store) -> dict[str, dict[str, list[str]]]:
     import json
 
     out: dict[str, dict[str, list[str]]] = {}
-    for run_id, cfg in store.con.execute("SELECT run_id, config FROM runs").fetchall():
+    try:
+        rows = store.con.execute("SELECT run_id, config FROM runs").fetchall()
+    except duckdb.Error as exc:  # a damaged file: said as every other read says it
+        raise _explain(store.path, exc) from None
+    for run_id, cfg in rows:
         try:
             c = json.loads(cfg) if isinstance(cfg, str) else (cfg or {})
             names = [d["name"] for d in c.get("decks", [])]
