@@ -321,6 +321,13 @@ REPORTS = [
                                            e.tmp], 2, "no deck '[red]zeta'"),
     Case("report-min-games", lambda e: ["report", "cards", "--db", e.good_db, "--min-games", "0"], 2,
          "--min-games"),
+    # issue 18's --check-policy plays games again: the same bounds as simulate
+    Case("report-check-workers", lambda e: ["report", "winrate", "--db", e.good_db, "--check-policy", "greedy",
+                                            "--workers", "1000", "--out", e.tmp], 2, "at most", "--backend dask"),
+    Case("report-check-policy-bad", lambda e: ["report", "winrate", "--db", e.good_db, "--check-policy",
+                                               "lookahead:width=0", "--out", e.tmp], 2, "width is from 1 to 50"),
+    Case("report-check-games-zero", lambda e: ["report", "winrate", "--db", e.good_db, "--check-policy", "greedy",
+                                               "--check-games", "0", "--out", e.tmp], 2, "--check-games"),
 ]
 
 # the commands issue 18 and 19 added: list A vs list B, replays, optimize

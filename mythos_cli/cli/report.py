@@ -34,7 +34,8 @@ CHECK = typer.Option(None, "--check-policy", metavar="POLICY",
                      help="Replay a sample of the run's matchups (same seeds) with this player for both sides and "
                           "show how far each matchup moves, e.g. lookahead.")
 CHECK_GAMES = typer.Option(30, "--check-games", min=1, help="Games per matchup for --check-policy.")
-WORKERS = typer.Option(0, "--workers", "-w", min=0, help="Processes for --check-policy (0, the default: all cores).")
+WORKERS = typer.Option(0, "--workers", "-w", help="Processes for --check-policy (0, the default: all cores; at most "
+                       "4 per core).")
 MIN = typer.Option(MIN_GAMES, "--min-games", min=1, help="Fewer games than this: a rate is flagged and not ranked.")
 
 
@@ -77,6 +78,9 @@ def _render(result: ReportResult, as_json: bool) -> None:
 def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: Path, as_json: bool,
          field: Optional[str] = None, min_games: int = MIN_GAMES, examples: bool = False,
          check_policy: Optional[str] = None, check_games: int = 30, workers: int = 0) -> None:
+    from mythos_cli.cli.simulate import check_workers
+
+    workers = check_workers(workers)  # 0: all cores, at most 4 a core (issue 20's bound)
     try:
         if check_policy:
             with Progress(TextColumn("[bold]checking with " + escape(check_policy)), BarColumn(),

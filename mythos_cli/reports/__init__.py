@@ -141,7 +141,11 @@ def _check(rd, policy: str, games: int, deck: str | None, workers: int, progress
     from mythos_cli.sim.plan import RunConfig
 
     cfg = rd.info.get("config")
-    config = RunConfig.from_json(json.loads(cfg) if isinstance(cfg, str) else cfg)
+    try:
+        config = RunConfig.from_json(json.loads(cfg) if isinstance(cfg, str) else cfg)
+    except (ValueError, TypeError) as exc:  # json's errors and PlanError
+        raise ReportError(f"run {rd.run_id}: its stored configuration is damaged ({exc}), so its games cannot be "
+                          "played again", "report without --check-policy, or simulate the decks again") from None
     try:
         return policy_check(config, policy, games=games, decks={resolve_deck(rd, deck)} if deck else None,
                             workers=workers, progress=progress)
