@@ -8,7 +8,7 @@ Exit codes, the same in every command (README "Exit codes"):
   reproduce its stored game;
 * ``2`` bad input: a file that cannot be read, an unknown run, deck or card, a bad option
   value, a database that is locked, foreign or missing;
-* ``130`` interrupted (Ctrl-C), with what was kept.
+* ``130`` interrupted (Ctrl-C), ``143`` stopped by SIGTERM, with what was kept.
 """
 
 from __future__ import annotations

@@ -51,9 +51,3 @@ def play_game(config: RunConfig, job: GameJob, setup: Setup | None = None, *,
     pa = make_policy(setup.policies[0], config.mulligan)
     pb = make_policy(setup.policies[1], config.mulligan)
     return play_match(setup.decks[0], setup.decks[1], pa, pb, job.seed, events=True, check=watch).game
-
-
-def planned_job(config: RunConfig, game_no: int) -> GameJob | None:
-    """The plan's game ``game_no`` (its matchup, seats and seed), or None if the plan has none."""
-    jobs = config.jobs()
-    return jobs[game_no] if 0 <= game_no < len(jobs) else None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mythos_cli.catalog import default_catalog
-from mythos_cli.sim.game import game_setup, planned_job, play_game
+from mythos_cli.sim.game import game_setup, play_game
 from mythos_cli.sim.plan import DeckSpec, GameJob, RunConfig
 from mythos_cli.store.layout import GAME_DATA, SETUP, SETUP_SEP
 
@@ -110,10 +110,10 @@ def _play(config: RunConfig, job: GameJob):
 
 
 def replay_config(config: RunConfig, game_no: int, *, run_id: str | None = None) -> tuple[Replay, Any, GameJob]:
-    job = planned_job(config, game_no)
+    job = config.job(game_no)  # derived alone (issue 20's lazy plan), not the whole run's jobs
     if job is None:
         raise ReplayError(f"run {run_id or ''} has no game {game_no}".replace("  ", " "),
-                          f"its games are numbered 0 to {len(config.jobs()) - 1}")
+                          f"its games are numbered 0 to {config.planned_games() - 1}")
     setup, state, watcher = _play(config, job)
     replay = tell(state, watcher, [{"deck": setup.decks[s].name, "policy": setup.policies[s]} for s in (0, 1)],
                   job.seed)
@@ -147,7 +147,7 @@ def replay_stored(store, run_id: str, game_no: int) -> Replay:
     if row is None:
         done = store.query("SELECT count(*) AS n FROM game_data WHERE run_id = ?", [run_id])["n"][0]
         raise ReplayError(f"run {run_id} has no stored game {game_no}",
-                          f"it stores {done} of its {len(config.jobs())} planned games (numbered from 0)")
+                          f"it stores {done} of its {config.planned_games()} planned games (numbered from 0)")
     replay, state, job = replay_config(config, game_no, run_id=run_id)
     rec = _core.Recorder(store.run_cards(run_id))
     rec.add(state, job.seat_of_deck)

@@ -29,7 +29,7 @@ use crate::rng::PyRandom;
 use crate::setup::{self, GameDeck};
 use crate::state::{Action, Ctx, Decision, DecisionKind, GameState, Inst, Uid};
 
-pub use spec::{PARAMETER_NAMES, PLAYER_NAMES, make_player};
+pub use spec::{PLAYER_NAMES, make_player};
 
 /// A player of the game: it answers every decision put to its seat.
 pub trait Player: Send {
