@@ -37,6 +37,25 @@ from mythos_cli.decks import MAX_BYTES, sample_paths
 
 REPO = Path(__file__).resolve().parents[1]
 runner = CliRunner()
+# players written in Python, for the slow path's cases
+PLAYERS = """
+class Raises:
+    def reset(self, seed):
+        pass
+
+    def decide(self, obs):
+        if obs.round >= 1:
+            raise RuntimeError("my bug")
+        return obs.legal[0]
+
+
+class Cheats:
+    def reset(self, seed):
+        pass
+
+    def decide(self, obs):
+        return ("reveal", 999)
+"""
 SAMPLE = str(next(p for p in sample_paths() if p.stem == "leaf-team7"))
 TRACEBACKS = ("Traceback (most recent call last)", "panicked at", "RUST_BACKTRACE")
 
@@ -224,6 +243,19 @@ SIMULATE = [
     Case("policy-twice", lambda e: ["simulate", "--policy", "lookahead:sims=2,sims=3"], 2, "given twice"),
     Case("policy-unknown", lambda e: ["simulate", "--policy-b", "alphazero"], 2, "unknown policy 'alphazero'",
          "--policy greedy"),
+    # players written in Python (the slow path): a bad spec, and a player that fails mid-run
+    Case("player-file-missing", lambda e: ["simulate", "--policy-a", e.tmp / "nowhere.py:Mine"], 2, "no such file",
+         "--policy greedy"),
+    Case("player-class-missing", lambda e: ["simulate", "--policy-a", e.file("p.py", PLAYERS) + ":Nobody"], 2,
+         "has no class 'nobody'"),
+    Case("player-file-broken", lambda e: ["simulate", "--policy-a", e.file("b.py", "def f(:\n") + ":X"], 2,
+         "syntaxerror"),
+    Case("player-raises", lambda e: ["simulate", SAMPLE, "--games", "4", "--db", e.tmp / "r.duckdb", "--policy-a",
+                                     e.file("p.py", PLAYERS) + ":Raises"], 1, "failed in round 1",
+         "mythos simulate --resume"),
+    Case("player-illegal-answer", lambda e: ["simulate", SAMPLE, "--games", "4", "--db", e.tmp / "r.duckdb",
+                                             "--policy-a", e.file("p.py", PLAYERS) + ":Cheats"], 1,
+         "which is not legal", "fix the player"),
     Case("mulligan-unknown", lambda e: ["simulate", "--mulligan", "sometimes", "--db", e.tmp / "m.duckdb"], 2,
          "unknown mulligan policy", after=_no_file(lambda e: e.tmp / "m.duckdb")),
     Case("backend-unknown", lambda e: ["simulate", "--backend", "spark"], 2, "unknown backend", "--backend local"),

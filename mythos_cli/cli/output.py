@@ -21,8 +21,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-out = Console(soft_wrap=False)
-err = Console(stderr=True, soft_wrap=True)  # messages are not hard-wrapped: they stay greppable
+# emoji=False: a user string such as "mine.py:X:" is shown as written, never as an emoji code
+out = Console(soft_wrap=False, emoji=False)
+err = Console(stderr=True, soft_wrap=True, emoji=False)  # messages are not hard-wrapped: they stay greppable
 
 
 def print_json(data: Any) -> None:

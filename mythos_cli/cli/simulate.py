@@ -20,7 +20,7 @@ from mythos_cli.files import out_hint
 from mythos_cli.policies import MULLIGANS, POLICY_NAMES, PolicySpecError, make_policy
 from mythos_cli.sim import DEFAULT_POLICY, Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
 from mythos_cli.sim.plan import MAX_BATCH, MAX_GAMES, MAX_SEED, WORKERS_PER_CORE, PlanError, max_workers
-from mythos_cli.sim.runner import BackendError, dask_client, run_name_problem
+from mythos_cli.sim.runner import BackendError, RunFailed, dask_client, run_name_problem
 from mythos_cli.sim.decks import default_gauntlet, unplayable_cards
 from mythos_cli.sim.runner import DASK_HINT, BackendMissing, require_dask
 from mythos_cli.store import StoreError, open_store
@@ -253,6 +253,8 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
                 fail(f"run {exc.run_id} {how}: {exc.stored} of {exc.planned} games are stored",
                      f"finish it with: mythos simulate --resume {exc.run_id} --db {db}",
                      code=143 if terminated else 130)
+            except RunFailed as exc:
+                fail(str(exc), exc.hint, code=1)
             except StoreError as exc:
                 fail(str(exc), code=2)
             rows = summarize(store, run_id)

@@ -25,8 +25,9 @@ from datetime import datetime
 from typing import Callable
 
 
-from mythos_cli import __version__
+from mythos_cli import __version__, _core
 from mythos_cli.catalog.loader import data_dir
+from mythos_cli.policies.match import PlayerError
 from mythos_cli.sim.plan import RunConfig
 from mythos_cli.sim.worker import run_batch
 from mythos_cli.store.db import Store, StoreError, card_list
@@ -34,6 +35,15 @@ from mythos_cli.store.layout import LayoutError
 
 # at most this many games in one transaction (a writer that fell behind catches up in steps)
 MAX_GROUP_GAMES = 10_000
+
+
+class RunFailed(StoreError):
+    """A run stopped by a failure that is not the database's: a player written in Python that
+    raised or answered illegally, or the rules core itself (a bug). The stored batches are kept."""
+
+    def __init__(self, message: str, hint: str):
+        super().__init__(message)
+        self.hint = hint
 
 
 class Interrupted(Exception):
@@ -219,10 +229,20 @@ def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, b
             store.set_status(run_id, "interrupted")
             raise Interrupted(run_id, store.stored_games(run_id), planned,
                               None if stop.signal == signal.SIGINT else stop.signal) from None
-        except LayoutError as exc:  # an engine change the database layout does not know: say so, keep what is stored
+        except (LayoutError, _core.LayoutMismatch) as exc:  # an engine change the layout does not know
             store.set_status(run_id, "interrupted")
             raise StoreError(f"run {run_id}: a game does not fit the database layout ({exc}); the stored batches "
                              "are kept. This is a mythos bug: please report it") from None
+        except PlayerError as exc:  # a player written in Python: its author can fix it and resume
+            store.set_status(run_id, "interrupted")
+            raise RunFailed(f"run {run_id} stopped: {exc}",
+                            f"{store.stored_games(run_id)} of {planned} games are stored; fix the player, then "
+                            f"finish the run with: mythos simulate --resume {run_id} --db {store.path}") from None
+        except _core.EngineError as exc:
+            store.set_status(run_id, "interrupted")
+            raise RunFailed(f"run {run_id} stopped: the rules core failed: {exc}",
+                            f"{store.stored_games(run_id)} of {planned} games are stored. This is a mythos bug: "
+                            "please report it with the message (it names the game's seed)") from None
         except BaseException:
             store.set_status(run_id, "interrupted")
             raise
