@@ -5,11 +5,10 @@ cards with encoded effects (``--pool all`` for every card of the chosen sets), s
 
     python benchmarks/bench_engine.py --games 2000
     python benchmarks/bench_engine.py --games 20000 --check   # the invariant run
-    python benchmarks/bench_engine.py --engine core --games 100000 --sets KS,SS
+    python benchmarks/bench_engine.py --games 100000 --sets KS,SS
 
-``--engine core`` plays the same games (same decks, seeds and random picks) in the compiled
-core, the whole batch in one call with the GIL released; ``--engine python`` the reference
-engine one decision at a time.
+The games are played in the rules core, the whole batch in one call with the GIL released
+(``_core.play_random_games``); the random picks are ``random.Random(seed ^ 0x5EED)``'s.
 """
 
 from __future__ import annotations
@@ -23,19 +22,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from mythos_cli import _core  # noqa: E402
 from mythos_cli.catalog import default_catalog  # noqa: E402
-from mythos_cli.engine import deck_from_catalog, play_random_game  # noqa: E402
-from mythos_cli.engine.invariants import check  # noqa: E402
+from mythos_cli.sim.plan import DeckSpec  # noqa: E402
 
 
-def make_decks(n: int, sets: tuple[str, ...], pool: str, seed: int):
+def make_decks(n: int, sets: tuple[str, ...], pool: str, seed: int) -> list[DeckSpec]:
+    """``n`` random decks of the sets: 15 cards twice and 3 missions each, seeded."""
     cat = default_catalog()
     chars = [c for c in cat if c.set in sets and c.in_deck]  # characters and attachments
     if pool == "encoded":
-        chars = [c for c in chars if not c.effects or all(e.encoding is not None for e in c.effects)]
+        chars = [c for c in chars if all(e.encoded for e in c.effects)]
     missions = [c.id for c in cat if c.set in sets and c.type == "mission"]
     rng = random.Random(seed)
-    return [deck_from_catalog(cat, [c.id for c in rng.sample(chars, 15)] * 2, rng.sample(missions, 3), f"random-{i}")
+    return [DeckSpec(f"random-{i}", tuple(c.id for c in rng.sample(chars, 15)) * 2, tuple(rng.sample(missions, 3)))
             for i in range(n)]
 
 
@@ -49,42 +49,27 @@ def main() -> None:
     ap.add_argument("--check", action="store_true", help="check every invariant after every decision")
     ap.add_argument("--memory", action="store_true", help="trace peak memory (slows the run)")
     ap.add_argument("--clone", action="store_true", help="core: also time one clone() of the state, every state")
-    ap.add_argument("--engine", choices=("python", "core"), default="python",
-                    help="the reference Python engine or the compiled core")
     args = ap.parse_args()
     decks = make_decks(args.decks, tuple(args.sets.split(",")), args.pool, args.seed)
     if args.memory:
         tracemalloc.start()
-    decisions = crashes = 0
     t0 = time.perf_counter()
-    if args.engine == "core":
-        from mythos_cli import _core
-
-        specs = [([c.id for c in d.cards], [m.id for m in d.missions]) for d in decks]
-        pairs = [(i % len(decks), (i * 7 + 3) % len(decks)) for i in range(args.games)]
-        seeds = [args.seed * 1_000_003 + i for i in range(args.games)]
-        _, decisions, failures = _core.play_random_games(specs, pairs, seeds, args.check)
-        crashes = len(failures)
-        for i, msg in failures[:3]:
-            print(f"game {i}: {msg}", file=sys.stderr)
-        if args.clone:
-            clones, ns = _core.clone_cost(specs, min(args.games, 2000))
-            print(f"clone            {ns:,.0f} ns a state ({clones:,} clones of the states of random games)")
-    for i in range(args.games if args.engine == "python" else 0):
-        a, b = decks[i % len(decks)], decks[(i * 7 + 3) % len(decks)]
-        try:
-            g = play_random_game(a, b, args.seed * 1_000_003 + i, check=check if args.check else None)
-            decisions += g.decisions
-        except Exception as exc:  # counted and shown: a crash is a bug to fix
-            crashes += 1
-            if crashes <= 3:
-                print(f"game {i}: {type(exc).__name__}: {exc}", file=sys.stderr)
+    specs = [(list(d.cards), list(d.missions)) for d in decks]
+    pairs = [(i % len(decks), (i * 7 + 3) % len(decks)) for i in range(args.games)]
+    seeds = [args.seed * 1_000_003 + i for i in range(args.games)]
+    _, decisions, failures = _core.play_random_games(specs, pairs, seeds, args.check)
+    crashes = len(failures)  # a crash is a bug to fix: shown
+    for i, msg in failures[:3]:
+        print(f"game {i}: {msg}", file=sys.stderr)
+    if args.clone:
+        clones, ns = _core.clone_cost(specs, min(args.games, 2000))
+        print(f"clone            {ns:,.0f} ns a state ({clones:,} clones of the states of random games)")
     dt = time.perf_counter() - t0
     peak = tracemalloc.get_traced_memory()[1] / 2**20 if args.memory else float("nan")
     import resource
 
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"games            {args.games}  (engine {args.engine}, sets {args.sets}, pool {args.pool}, {len(decks)} decks, check={args.check})")
+    print(f"games            {args.games}  (sets {args.sets}, pool {args.pool}, {len(decks)} decks, check={args.check})")
     print(f"crashes          {crashes}")
     print(f"games/s          {args.games / dt:,.0f}")
     print(f"decisions/s      {decisions / dt:,.0f}  ({decisions / max(1, args.games):.1f} per game)")

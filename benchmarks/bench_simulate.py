@@ -30,11 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import polars as pl  # noqa: E402
 
-from mythos_cli.policies import make_policy, play_match  # noqa: E402
+from mythos_cli import _core  # noqa: E402
 from mythos_cli.sim import RunConfig, execute, load_specs, start_run  # noqa: E402
 from mythos_cli.sim.decks import default_gauntlet  # noqa: E402
 from mythos_cli.sim.runner import MAX_GROUP_GAMES, store_ready  # noqa: E402
-from mythos_cli.sim.worker import _game_deck, run_batch  # noqa: E402
+from mythos_cli.sim.worker import run_batch  # noqa: E402
 from mythos_cli.store import open_store  # noqa: E402
 from mythos_cli.store.db import TABLES  # noqa: E402
 
@@ -53,15 +53,16 @@ def done(frames: pl.DataFrame) -> Future:
 
 
 def bare_batch(cfg: RunConfig, policy: str, batch: list) -> int:
-    """A batch's games without events or storage (what `simulate` plays, minus the recording)."""
+    """A batch's games inside the core without events or storage (what `simulate` plays, minus
+    the recording)."""
     if not cfg.matchups:
         cfg.plan()
+    games = []
     for job in batch:
         m = cfg.matchups[job.matchup]
-        a, b = cfg.decks[m.deck], cfg.decks[m.opponent]
-        if job.seat_of_deck:
-            a, b = b, a
-        play_match(_game_deck(a), _game_deck(b), make_policy(policy), make_policy(policy), job.seed)
+        a, b = (m.deck, m.opponent) if job.seat_of_deck == 0 else (m.opponent, m.deck)
+        games.append((a, b, job.seed))
+    _core.play_matches([(list(d.cards), list(d.missions)) for d in cfg.decks], games, policy, policy)
     return len(batch)
 
 
@@ -73,12 +74,11 @@ def main() -> None:
     ap.add_argument("--ingest-games", type=int, default=120_000, help="games written in the ingest measure")
     args = ap.parse_args()
     specs = load_specs(default_gauntlet())
-    decks = [_game_deck(s) for s in specs]
+    decks = [(list(d.cards), list(d.missions)) for d in specs]
 
     n_bare = max(100, args.games // 4)
     t = time.perf_counter()
-    for i in range(n_bare):
-        play_match(decks[i % len(decks)], decks[(i + 1) % len(decks)], make_policy(args.policy), make_policy(args.policy), i)
+    _core.play_matches(decks, [(i % len(decks), (i + 1) % len(decks), i) for i in range(n_bare)], args.policy, args.policy)
     bare = n_bare / (time.perf_counter() - t)
 
     per = max(2, args.games // (len(specs) * (len(specs) - 1)))

@@ -22,7 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mythos_cli.policies import make_policy, play_match  # noqa: E402
 from mythos_cli.sim.decks import default_gauntlet, load_specs  # noqa: E402
-from mythos_cli.sim.worker import _game_deck  # noqa: E402
 
 _DECKS: list = []
 
@@ -31,7 +30,7 @@ def _game(task: tuple) -> bool:
     """One game; True when policy A wins."""
     a, b, seed, i, j, seat, rep = task
     if not _DECKS:
-        _DECKS.extend(_game_deck(s) for s in load_specs(default_gauntlet()))
+        _DECKS.extend(load_specs(default_gauntlet()))
     n = len(_DECKS)
     game_seed = seed * 100_000 + ((i * n + j) * 2 + seat) * 1_000 + rep
     pa, pb = make_policy(a), make_policy(b)

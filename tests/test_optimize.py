@@ -188,6 +188,9 @@ def test_cli_optimize_writes_the_answer_and_a_valid_list(samples, tmp_path, monk
     folder = tmp_path / "reps" / "cli"
     for name in ("optimize.md", "optimize.html", "proposal.txt", "optimize-win-rates.png"):
         assert (folder / name).is_file(), name
+    # the files it names are the published ones (issue 20 writes reports into a staging folder first)
+    assert sorted(Path(f).name for f in data["files"]) == sorted(p.name for p in folder.iterdir())
+    assert all((tmp_path / f).is_file() for f in data["files"])
     md = (folder / "optimize.md").read_text(encoding="utf-8")
     for part in ("## Summary", "## Against the field, on fresh games", "## Runners-up", "Games spent", "## Proof"):
         assert part in md
@@ -220,6 +223,8 @@ def test_cli_optimize_bad_input(samples, tmp_path, monkeypatch, args, message):
     deck = tmp_path / "d.txt"
     deck.write_text(V.to_text(samples["Sand Village"]), encoding="utf-8")
     args = [str(deck) if a == "DECK" else a for a in args]
+    if "--resume" in args:  # --resume never creates a database (issue 20): the id is unknown in an existing one
+        open_store(tmp_path / "e.duckdb").close()
     res = runner.invoke(app, ["optimize", *args, "--db", "e.duckdb"])
     assert res.exit_code == 2, res.output
     assert message in res.output

@@ -64,6 +64,28 @@ def test_seed_groups_must_cover_the_studied_decks(samples):
         cfg.jobs()
 
 
+def test_seed_groups_and_round_robin_survive_the_stored_configuration(samples):
+    """A run resumed from its stored (JSON) configuration plans the very same games: the lazy
+    plan of issue 20 reads seed groups and round robins back, and refuses broken ones."""
+    import json
+
+    from mythos_cli.sim.plan import PlanError
+
+    decks = list(samples.values())
+    for cfg in (RunConfig(decks=decks, opponents=[3, 4], studied=[0, 1, 2], games=5, policy_a="greedy",
+                          policy_b="greedy", mulligan=None, seed=9, seed_groups=[0, 0, 1], batch_size=3),
+                RunConfig(decks=decks[:4], opponents=[0, 1, 2, 3], studied=[0, 1, 2, 3], games=4, policy_a="greedy",
+                          policy_b="greedy", mulligan=None, seed=9, round_robin=True, batch_size=3)):
+        back = RunConfig.from_json(json.loads(json.dumps(cfg.to_json())))
+        assert (back.seed_groups, back.round_robin) == (cfg.seed_groups, cfg.round_robin)
+        assert [(m.deck, m.opponent) for m in back.plan()] == [(m.deck, m.opponent) for m in cfg.plan()]
+        assert back.jobs() == cfg.jobs()
+    stored = json.loads(json.dumps(cfg.to_json()))
+    for bad in ([0], ["a", 0, 0, 0], [-1, 0, 0, 0], True):
+        with pytest.raises(PlanError, match="seed_groups"):
+            RunConfig.from_json({**stored, "seed_groups": bad})
+
+
 # -- swaps ------------------------------------------------------------------------------------
 def test_a_swap_keeps_the_slot(leaf):
     slot = leaf.cards.index("KS-108")

@@ -1,40 +1,54 @@
-"""Policies: only legal decisions, no peeking at hidden information, reproducible."""
+"""Players from Python: specs, the built-in players driven one decision at a time, players written
+in Python (the documented protocol, the slow path), their errors, and the ladder's statistics."""
 
 from __future__ import annotations
 
 import random
+import textwrap
 
 import pytest
 
-from mythos_cli.engine import deck_from_catalog, new_game, legal_actions, apply
-from mythos_cli.engine.invariants import check
-from mythos_cli.policies import Observation, PolicySpecError, make_policy, play_match
-from mythos_cli.policies.ladder import bradley_terry, plan
+from mythos_cli import _core
+from mythos_cli.policies import (MULLIGANS, POLICY_NAMES, Observation, PlayerError, PolicySpecError, make_policy,
+                                 play_match)
+from mythos_cli.policies.ladder import bradley_terry, plan, run_ladder
+from mythos_cli.sim.decks import default_gauntlet, load_specs
+from mythos_cli.sim.plan import DeckSpec
 
 FAST = ["random", "greedy", "tempo", "ambush", "control"]
 
 
-def random_deck(catalog, rng):
-    chars = [c.id for c in catalog if c.set == "KS" and c.type == "character"]
-    missions = [c.id for c in catalog if c.set == "KS" and c.type == "mission"]
-    return deck_from_catalog(catalog, rng.sample(chars, 15) * 2, rng.sample(missions, 3))
+def mixed_deck(catalog, rng, i):
+    """A deck drawn from the whole KS+SS pool: characters and attachments."""
+    cards = [c.id for c in catalog if c.in_deck]
+    missions = [c.id for c in catalog if c.type == "mission"]
+    return DeckSpec(f"mixed-{i}", tuple(rng.sample(cards, 15)) * 2, tuple(rng.sample(missions, 3)))
 
 
 @pytest.fixture(scope="module")
 def decks(catalog):
     rng = random.Random(3)
-    return [random_deck(catalog, rng) for _ in range(10)]
+    return [mixed_deck(catalog, rng, i) for i in range(10)]
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return load_specs(default_gauntlet())
+
+
+def invariants(g) -> None:
+    g.check_invariants()
 
 
 @pytest.mark.parametrize("spec", FAST)
-def test_policies_only_make_legal_decisions(spec, decks):
-    """apply() refuses any illegal action, so a full game is the check; invariants hold too."""
-    opponents = FAST
-    for i in range(40):
-        a = make_policy(spec)
-        b = make_policy(opponents[i % len(opponents)])
-        r = play_match(decks[i % 10], decks[(i + 3) % 10], a, b, seed=i, check=check if i % 4 == 0 else None)
-        assert r.winner in (0, 1)
+def test_players_play_whole_legal_games_keeping_every_invariant(spec, decks):
+    """apply() refuses any illegal action, so a full game is the check; the invariants hold after
+    every decision (both sets, attachments included)."""
+    for i in range(12):
+        r = play_match(decks[i % 10], decks[(i + 3) % 10], make_policy(spec), make_policy(FAST[i % 5]), seed=i,
+                       check=invariants if i % 3 == 0 else None)
+        assert r.winner in (0, 1) and r.game.is_terminal
+        assert r.scores == tuple(r.game.scores())
 
 
 def test_lookahead_plays_legal_games(decks):
@@ -44,100 +58,151 @@ def test_lookahead_plays_legal_games(decks):
 
 
 @pytest.mark.parametrize("spec", FAST + ["lookahead:sims=4"])
-def test_same_seed_same_decisions(spec, decks):
+def test_same_seed_same_game(spec, decks):
     a = play_match(decks[1], decks[2], make_policy(spec), make_policy("greedy"), seed=17)
     b = play_match(decks[1], decks[2], make_policy(spec), make_policy("greedy"), seed=17)
-    assert a.state.history == b.state.history
+    assert a.game.history() == b.game.history()
+    c = play_match(decks[1], decks[2], make_policy(spec), make_policy("greedy"), seed=18)
+    assert c.game.history() != a.game.history()
 
 
-def _shuffle_hidden_info(g, me, rng):
-    """Swap the opponent's hand, hidden characters and deck order among themselves."""
-    h = g.clone()
-    opp = h.players[1 - me]
-    pool_slots = [("hand", i) for i in range(len(opp.hand))] + [("deck", i) for i in range(len(opp.deck))]
-    hidden = [u for u in h.all_units() if u.hidden and u.owner != me]
-    cards = opp.hand + opp.deck + [u.stack[-1] for u in hidden]
-    rng.shuffle(cards)
-    k = 0
-    for zone, i in pool_slots:
-        getattr(opp, zone)[i] = cards[k]
-        k += 1
-    for u in hidden:
-        u.stack[-1] = cards[k]
-        k += 1
-    # face-down attachments of the opponent trade places with attachment cards of their hand/deck
-    for m in h.missions:
-        for lst in [m.attachments[0], m.attachments[1]] + [u.attachments for side in m.sides for u in side]:
-            for i, a in enumerate(lst):
-                if a in h.att_hidden and h.owner[a] != me:
-                    spare = [(z, j) for z in (opp.hand, opp.deck) for j, c in enumerate(z) if h.cards[c].type == "attachment"]
-                    if spare:
-                        z, j = rng.choice(spare)
-                        z[j], lst[i] = lst[i], z[j]
-                        h.att_hidden.discard(z[j])
-                        h.att_hidden.add(lst[i])
-                        if z[j] in h.att_power:
-                            h.att_power[lst[i]] = h.att_power.pop(z[j])
-    rng.shuffle(h.players[me].deck)
-    h.board_version += 1
-    return h
-
-
-def _check_no_peek(spec, pair_for_seed, driver_spec, steps_range, seeds, at_least):
-    """Drive games to random points, then compare a policy's choice with its choice on a copy whose
-    hidden information (opponent's hand, hidden cards, face-down attachments, deck orders) differs."""
-    rng = random.Random(11)
-    tested = 0
-    for seed in range(seeds):
-        a, b = pair_for_seed(seed)
-        g = new_game(a, b, seed)
-        driver = make_policy(driver_spec)
-        driver.reset(seed)
-        for _ in range(rng.randrange(*steps_range)):
-            if g.is_terminal:
-                break
-            apply(g, driver.decide(Observation(g, g.pending.player)))
-        if g.is_terminal:
-            continue
-        me = g.pending.player
-        p1, p2 = make_policy(spec), make_policy(spec)
-        p1.reset(99)
-        p2.reset(99)
-        # every action names only my cards or public units, so the choices must be identical
-        assert p2.decide(Observation(_shuffle_hidden_info(g, me, rng), me)) == p1.decide(Observation(g, me))
-        tested += 1
-    assert tested >= at_least
-
-
-@pytest.mark.parametrize("spec", FAST[1:] + ["lookahead:sims=4"])
-def test_policies_do_not_peek(spec, decks):
-    """Changing what a player cannot see must not change that player's choice."""
-    _check_no_peek(spec, lambda seed: (decks[seed % 10], decks[(seed + 5) % 10]), "random", (10, 60), 12, 8)
-
-
-def test_policy_specs():
-    assert make_policy("lookahead:sims=50,time=0.5").sims == 50
-    for bad in ("nope", "greedy:sims=3", "lookahead:sims", "lookahead:sims=abc"):
-        with pytest.raises(PolicySpecError):
+def test_specs_and_their_errors():
+    assert make_policy("lookahead:sims=50,time=0.5").spec.startswith("lookahead:")
+    assert "sims=50" in make_policy("lookahead:sims=50").spec
+    assert make_policy(" Greedy ").spec == "greedy"
+    assert set(FAST) <= set(POLICY_NAMES) and {"keep", "heuristic", "always"} <= set(MULLIGANS)
+    for bad, says in [("nope", "unknown policy 'nope'"), ("greedy:sims=3", "greedy"), ("lookahead:sims", "key=value"),
+                      ("lookahead:sims=abc", "sims"), ("", "empty policy")]:
+        with pytest.raises(PolicySpecError, match=says):
             make_policy(bad)
-    with pytest.raises(PolicySpecError):
+    with pytest.raises(PolicySpecError, match="unknown mulligan policy 'sometimes'"):
         make_policy("greedy", mulligan="sometimes")
 
 
-def test_mulligan_policies(decks):
-    g = new_game(decks[0], decks[1], 1)
-    obs = Observation(g, g.pending.player)
+def test_mulligan_rules(sample):
+    g = _core.Game(list(sample[0].cards), list(sample[0].missions), list(sample[1].cards), list(sample[1].missions), 1)
+    obs = Observation(g, g.current_player)
+    assert obs.kind == "mulligan"
     assert make_policy("greedy", mulligan="keep").decide(obs) == ("choose", False)
     assert make_policy("greedy", mulligan="always").decide(obs) == ("choose", True)
-    assert make_policy("greedy", mulligan="heuristic").decide(obs) in legal_actions(g)
+    assert make_policy("greedy", mulligan="heuristic").decide(obs) in obs.legal
+    assert make_policy("greedy").mulligan == "heuristic" and make_policy("random").mulligan == "keep"
+    assert make_policy("tempo", mulligan="always").mulligan == "always"
 
 
+# ---- players written in Python ---------------------------------------------------------------------
+CHEAPEST = '''
+import random
+
+
+class Cheapest:
+    """Plays its cheapest card face up wherever it can; otherwise the first legal answer."""
+
+    name = "cheapest"
+
+    def reset(self, seed):
+        self.rng = random.Random(seed)
+
+    def decide(self, obs):
+        plays = [a for a in obs.legal if a[0] == "play" and not a[3]]
+        if plays:
+            low = min(obs.price(a) for a in plays)
+            return self.rng.choice([a for a in plays if obs.price(a) == low])
+        return obs.legal[0]
+
+
+class Cheater:
+    name = "cheater"
+
+    def reset(self, seed):
+        pass
+
+    def decide(self, obs):
+        return ("play", 9999, 0, False, -1)
+
+
+class Crasher:
+    def reset(self, seed):
+        pass
+
+    def decide(self, obs):
+        raise KeyError("oops")
+
+
+class NoDecide:
+    def reset(self, seed):
+        pass
+'''
+
+
+@pytest.fixture()
+def player_file(tmp_path):
+    path = tmp_path / "my_players.py"
+    path.write_text(textwrap.dedent(CHEAPEST))
+    return path
+
+
+def test_a_python_player_plays_legal_reproducible_games(player_file, sample):
+    spec = f"{player_file}:Cheapest"
+    p = make_policy(spec)
+    assert not p.builtin and p.name == "cheapest" and p.spec == spec
+    results = [play_match(sample[i], sample[(i + 1) % 6], make_policy(spec), make_policy("greedy"), seed=i,
+                          check=invariants) for i in range(6)]
+    assert all(r.winner in (0, 1) for r in results)
+    again = play_match(sample[0], sample[1], make_policy(spec), make_policy("greedy"), seed=0)
+    assert again.game.history() == results[0].game.history()
+    # it really plays: cards face up from round 1
+    assert any(a[0] == "play" for a in results[0].game.history())
+
+
+def test_a_run_imposes_its_mulligan_rule_on_a_python_player(player_file, sample):
+    g = _core.Game(list(sample[0].cards), list(sample[0].missions), list(sample[1].cards), list(sample[1].missions), 1)
+    obs = Observation(g, g.current_player)
+    assert make_policy(f"{player_file}:Cheapest", "always").decide(obs) == ("choose", True)
+    assert make_policy(f"{player_file}:Cheapest", "keep").decide(obs) == ("choose", False)
+
+
+def test_a_python_players_mistakes_are_named(player_file, sample):
+    with pytest.raises(PlayerError, match="Cheater answered .*which is not legal: .* is not a legal action"):
+        play_match(sample[0], sample[1], make_policy(f"{player_file}:Cheater", "keep"), make_policy("greedy"), seed=1)
+    with pytest.raises(PlayerError, match="Crasher failed in round 0 .*KeyError: 'oops'"):
+        play_match(sample[0], sample[1], make_policy(f"{player_file}:Crasher"), make_policy("greedy"), seed=1)
+
+
+@pytest.mark.parametrize("spec,says", [
+    ("{dir}/missing.py:X", "no such file"),
+    ("{file}:Nobody", "has no class 'Nobody'"),
+    ("{file}:NoDecide", "has no decide"),
+    ("no_such_module_here.players:X", "importing no_such_module_here.players failed"),
+])
+def test_python_player_spec_errors(spec, says, player_file):
+    with pytest.raises(PolicySpecError, match=says):
+        make_policy(spec.format(dir=player_file.parent, file=player_file))
+
+
+def test_a_broken_player_file_is_an_error_not_a_traceback(tmp_path):
+    bad = tmp_path / "broken.py"
+    bad.write_text("def oops(:\n")
+    with pytest.raises(PolicySpecError, match="importing .*broken.py failed: SyntaxError"):
+        make_policy(f"{bad}:X")
+
+
+# ---- the ladder --------------------------------------------------------------------------------------
 def test_ladder_plan_mirrors_seats():
     jobs = plan(["a", "b"], 2, 4, seed=1)
     assert len(jobs) == 4
     assert (jobs[0].a, jobs[0].b) == ("a", "b") and (jobs[1].a, jobs[1].b) == ("b", "a")
     assert (jobs[0].deck_a, jobs[0].deck_b) == (jobs[1].deck_b, jobs[1].deck_a)
     assert plan(["a", "b"], 2, 4, seed=1) == jobs
+
+
+def test_ladder_plays_in_the_core_and_refuses_python_players(sample, player_file):
+    res = run_ladder(sample[:2], ["random", "greedy"], 8, seed=2)
+    assert res.games == 8 and res.pairwise[("greedy", "random")][1] == 8
+    again = run_ladder(sample[:2], ["random", "greedy"], 8, seed=2, workers=2)
+    assert again.pairwise == res.pairwise  # the same games whatever the workers
+    with pytest.raises(PolicySpecError, match="built-in players"):
+        run_ladder(sample[:2], ["greedy", f"{player_file}:Cheapest"], 4, seed=1)
 
 
 def test_bradley_terry_orders_known_strengths():
@@ -147,39 +212,3 @@ def test_bradley_terry_orders_known_strengths():
     assert [r.policy for r in ratings] == ["s", "m", "w"]
     s = next(r for r in ratings if r.policy == "s")
     assert s.low < s.elo < s.high and s.elo > 200
-
-
-@pytest.mark.parametrize("spec", ["greedy", "ambush", "lookahead:sims=4"])
-def test_policies_do_not_peek_with_attachments(spec):
-    """The same check on the sample decks, whose Shinobi Shiren list plays attachments face down."""
-    from mythos_cli.sim.decks import default_gauntlet, load_specs
-    from mythos_cli.sim.worker import _game_deck
-
-    sample = [_game_deck(s) for s in load_specs(default_gauntlet())]
-    # the last sample deck (ss-attachments) plays attachments
-    _check_no_peek(spec, lambda seed: (sample[seed % len(sample)], sample[-1]), "ambush", (20, 70), 16, 8)
-
-
-def test_lookahead_values_the_board_left_in_play(catalog):
-    """A playout ends with the round, but the characters stay: with ``leaf`` the lookahead adds
-    what the board is worth in the rounds to come, so a board where I lead every mission is
-    worth more than the score margin alone, and one where I trail is worth less."""
-    from mythos_cli.engine.scenario import build
-
-    def board(mine: str, theirs: str):
-        doc = {"board": {"round": 2, "edge": "p1", "turn": "p1", "chakra": {"p1": 0, "p2": 0}},
-               "mission": [{"card": "KS-006-MMS", mine: ["KS-015", "KS-009"], theirs: ["KS-014"]},
-                           {"card": "KS-006-MMS", mine: ["KS-054"]}],
-               "deck": {"p1": ["KS-013"] * 6, "p2": ["KS-013"] * 6}}
-        g = build(doc, catalog, "test")
-        from mythos_cli.engine.game import advance
-        advance(g)
-        assert g.pending is not None and g.pending.player == 0
-        return Observation(g, 0)
-
-    plain, leaf = make_policy("lookahead:leaf=0"), make_policy("lookahead:leaf=1")
-    for p in (plain, leaf):
-        p.reset(5)
-    ahead, behind = board("p1", "p2"), board("p2", "p1")
-    assert leaf._playout(ahead, ("pass",), 99) > plain._playout(ahead, ("pass",), 99)
-    assert leaf._playout(behind, ("pass",), 99) < plain._playout(behind, ("pass",), 99)

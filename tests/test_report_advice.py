@@ -49,7 +49,7 @@ def test_mission_picks_need_games_and_an_interval_clear_of_zero(db, tmp_path):
 def test_card_lists_are_judged_all_at_once(db):
     with open_run(db) as rd:
         names = dict(card_facts(rd).select("card", "name").iter_rows())
-        a = cards_report.analyse_deck(rd, "Alpha", rd.events(("opening", "drawn"), ["Alpha"]), names, min_games=5)
+        a = cards_report.analyse_deck(rd, "Alpha", cards_report.load(rd, ["Alpha"]), names, min_games=5)
         judged = [c for c in a["cards"] if c["enough_games"]]
         assert len(judged) > 1
         for c in judged:

@@ -216,8 +216,8 @@ def test_hypergeometric_odds_on_a_tiny_deck():
 
 
 def test_curve_numbers(rd):
-    facts, events, rounds = curve_report.load(rd, ["Alpha"])
-    a = curve_report.analyse_deck(rd, "Alpha", facts, events, rounds)
+    facts, seen, rounds = curve_report.load(rd, ["Alpha"])
+    a = curve_report.analyse_deck(rd, "Alpha", facts, seen, rounds)
     cat = default_catalog()
     cards, _ = kit.deck_lists()["Alpha"]
     costs = Counter(cat.by_id[c].cost for c in cards)
@@ -245,8 +245,7 @@ def test_curve_numbers(rd):
 # -- cards ------------------------------------------------------------------------------------
 def test_card_metrics_17lands_style(rd):
     names = dict(card_facts(rd).select("card", "name").iter_rows())
-    events = rd.events(("opening", "drawn"), ["Alpha"])
-    a = cards_report.analyse_deck(rd, "Alpha", events, names, min_games=5)
+    a = cards_report.analyse_deck(rd, "Alpha", cards_report.load(rd, ["Alpha"]), names, min_games=5)
     seats = seats_of("Alpha")
     by = {c["card"]: c for c in a["cards"]}
     cards, _ = kit.deck_lists()["Alpha"]

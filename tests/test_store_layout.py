@@ -13,7 +13,7 @@ from mythos_cli.sim import RunConfig, execute, load_specs, start_run
 from mythos_cli.sim.decks import default_gauntlet
 from mythos_cli.sim.runner import catalog_hash
 from mythos_cli.sim.record import BatchRecorder, game_rows
-from mythos_cli.sim.worker import _game_deck, run_batch
+from mythos_cli.sim.worker import run_batch
 from mythos_cli.store import SCHEMA_VERSION, StoreError, open_store
 from mythos_cli.store.db import card_list
 from mythos_cli.store.layout import LayoutError, pack_cost, pack_event, pack_scores, pack_stats
@@ -63,7 +63,8 @@ def config(specs, mulligan=None, games=4):
 
 
 def reference_rows(run_id: str, cfg: RunConfig) -> tuple[list[dict], list[dict], list[dict]]:
-    """The games of ``cfg`` played here, as schema-1 rows (what schema 1 stored)."""
+    """The games of ``cfg`` played here one decision at a time and read from the core's event stream
+    by ``game_rows`` (not by the packing under test), as schema-1 rows (what schema 1 stored)."""
     cfg.plan()
     games, rounds, cards = [], [], []
     for bno, batch in enumerate(cfg.batches()):
@@ -73,8 +74,8 @@ def reference_rows(run_id: str, cfg: RunConfig) -> tuple[list[dict], list[dict],
             decks, pols = ((st, op), (cfg.policy_a, cfg.policy_b)) if job.seat_of_deck == 0 else \
                 ((op, st), (cfg.policy_b, cfg.policy_a))
             pa, pb = make_policy(pols[0], cfg.mulligan), make_policy(pols[1], cfg.mulligan)
-            r = play_match(_game_deck(decks[0]), _game_deck(decks[1]), pa, pb, job.seed, events=True)
-            g, rs, cs = game_rows(r.state, {
+            r = play_match(decks[0], decks[1], pa, pb, job.seed, events=True)
+            g, rs, cs = game_rows(r.game, {
                 "run_id": run_id, "game_no": job.game_no, "batch_no": bno, "matchup": m.label,
                 "studied_seat": job.seat_of_deck, "deck_0": decks[0].name, "deck_0_hash": decks[0].hash,
                 "deck_1": decks[1].name, "deck_1_hash": decks[1].hash, "policy_0": pa.spec, "policy_1": pb.spec,

@@ -143,6 +143,8 @@ pub struct ContinuousLine {
 pub struct Card {
     /// index in the catalog
     pub index: u16,
+    /// the place of `id` among every card id in sorted order: comparing ranks compares ids
+    pub id_rank: u16,
     pub id: String,
     pub set: String,
     pub number: i64,
@@ -264,6 +266,11 @@ impl Catalog {
         }
         for c in cards.iter_mut() {
             derive(c);
+        }
+        let mut order: Vec<usize> = (0..cards.len()).collect();
+        order.sort_by(|&a, &b| cards[a].id.cmp(&cards[b].id));
+        for (rank, i) in order.into_iter().enumerate() {
+            cards[i].id_rank = rank as u16;
         }
         Ok(Catalog { cards, by_id, by_printing, names, keywords, vars })
     }
@@ -488,6 +495,7 @@ fn parse_card(ctype: CardType, raw: &Table, set: &str, where_: &str, p: &mut Par
     }
     Ok(Card {
         index: 0,
+        id_rank: 0,
         id,
         set: set.to_string(),
         number,

@@ -59,7 +59,7 @@ pub fn determinize(g: &GameState, player: i32, rng: &mut PyRandom) -> GameState 
     pool.extend(&d.players[opp].deck);
     pool.extend(hidden.iter().map(|&x| d.u(x).top()));
     pool.extend(slots.iter().map(|&(h, i)| get(&d, h, i)));
-    pool.sort_by(|&a, &b| d.card(a).id.cmp(&d.card(b).id).then(a.cmp(&b)));
+    pool.sort_unstable_by_key(|&c| ((d.card(c).id_rank as u64) << 32) | c as u32 as u64);
     rng.shuffle(&mut pool);
     let chars: Vec<Inst> = pool.iter().copied().filter(|&c| d.card(c).ctype == CardType::Character).collect();
     for (&uid, &c) in hidden.iter().zip(chars.iter()) {
@@ -102,7 +102,7 @@ pub fn determinize(g: &GameState, player: i32, rng: &mut PyRandom) -> GameState 
     d.players[opp].deck = rest[nh..nh + nd].to_vec();
     let me = player as usize;
     let mut mine = d.players[me].deck.clone();
-    mine.sort_by(|&a, &b| d.card(a).id.cmp(&d.card(b).id).then(a.cmp(&b)));
+    mine.sort_unstable_by_key(|&c| ((d.card(c).id_rank as u64) << 32) | c as u32 as u64);
     rng.shuffle(&mut mine);
     d.players[me].deck = mine;
     d.board_version += 1;

@@ -379,6 +379,11 @@ impl Game {
         PyList::new(py, items)
     }
 
+    /// How many events the game has recorded so far (0 without an event stream).
+    fn num_events(&self) -> usize {
+        self.g.events.as_ref().map_or(0, |e| e.len())
+    }
+
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let items = self.g.history.iter().map(|a| action_to_py(py, a)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
@@ -1038,6 +1043,12 @@ impl PyPlayer {
         self.spec.clone()
     }
 
+    /// The mulligan rule it plays with: `keep`, `heuristic` or `always`.
+    #[getter]
+    fn mulligan(&self) -> &'static str {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).mulligan().name()
+    }
+
     /// Start a new game: seeds the player's generator from its name and `seed`.
     fn reset(&self, seed: i128) {
         self.inner.lock().unwrap_or_else(|e| e.into_inner()).reset(seed);
@@ -1098,5 +1109,6 @@ fn register_players(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPlayer>()?;
     m.add_function(wrap_pyfunction!(play_matches, m)?)?;
     m.add("PLAYER_NAMES", crate::players::PLAYER_NAMES.to_vec())?;
+    m.add("MULLIGAN_NAMES", crate::players::mulligan::MULLIGAN_NAMES.to_vec())?;
     Ok(())
 }

@@ -57,24 +57,10 @@ class EffectLine:
     modifies: str | None = None  # modifier lines: the timing of the line they change
     do: str | None = None  # the encoding as the card file writes it (JSON text); None until encoded
     facts: LineFacts | None = None  # what the core reads in the encoding; None until encoded
-    _tree: Any = field(default=None, compare=False, repr=False)
 
     @property
     def encoded(self) -> bool:
         return self.do is not None
-
-    @property
-    def encoding(self) -> Any:
-        """The Python effect-language tree of this line (``catalog/language.py``), parsed on first
-        use. Only the Python engine and the Python players read it, and they retire (issue 16):
-        everything else reads ``facts``, from the core, which validated the encoding at load."""
-        if self._tree is None and self.do is not None:
-            import json
-
-            from mythos_cli.catalog.language import parse_encoding
-
-            object.__setattr__(self, "_tree", parse_encoding(json.loads(self.do), self.label, self.kind))
-        return self._tree
 
     @property
     def label(self) -> str:

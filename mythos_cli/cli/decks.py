@@ -14,6 +14,7 @@ from rich.table import Table
 from mythos_cli.catalog import CatalogError
 from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import Problem, Verdict, check_input, convert, deck_stats, exit_code
+from mythos_cli.files import FileProblem, write_regular
 
 app = typer.Typer(help="Convert deck lists between formats and show what a deck is made of.", no_args_is_help=True)
 
@@ -140,11 +141,11 @@ def convert_cmd(
     if out_path is None:
         sys.stdout.write(result.text)
         return
-    try:
-        out_path.write_text(result.text, encoding="utf-8")
-    except OSError as exc:
-        err.print(f"[bold red]error:[/] cannot write {escape(str(out_path))}: {escape(exc.strerror or str(exc))}", highlight=False)
-        err.print("  [cyan]fix:[/] give a writable file path with --out", highlight=False)
+    try:  # whole or not at all; a FIFO or device as --out is refused (writing to a FIFO waits forever)
+        write_regular(out_path, result.text, "deck list file")
+    except FileProblem as exc:
+        err.print(f"[bold red]error:[/] cannot write {escape(str(out_path))}: {escape(exc.message)}", highlight=False)
+        err.print(f"  [cyan]fix:[/] {escape(exc.hint or 'give a writable file path with --out')}", highlight=False)
         raise typer.Exit(2)
     err.print(f"wrote {escape(str(out_path))} ({to.value})", highlight=False)
 

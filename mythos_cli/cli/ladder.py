@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Optional
 
@@ -14,19 +13,22 @@ from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import DeckError
 from mythos_cli.policies import PolicySpecError
 from mythos_cli.policies.ladder import run_ladder
+from mythos_cli.cli.simulate import WORKERS_HELP, check_workers
 from mythos_cli.sim.decks import default_gauntlet, load_specs
-from mythos_cli.sim.worker import _game_deck
+from mythos_cli.sim.plan import MAX_SEED
 
 DEFAULT = "random,greedy,tempo,ambush,control,lookahead"
+MAX_LADDER_GAMES = 100_000  # a ladder plans every game up front (a pairing each)
 
 
 def ladder(
     decks: Optional[Path] = typer.Option(None, "--decks", help="Folder of deck lists (default: the sample decks)."),
-    games: int = typer.Option(40, "--games", "-n", min=2, help="Games per pair of policies (seats and decks mirrored)."),
-    seed: int = typer.Option(1, "--seed"),
+    games: int = typer.Option(40, "--games", "-n", min=2, max=MAX_LADDER_GAMES,
+                              help=f"Games per pair of policies (seats and decks mirrored), 2 to {MAX_LADDER_GAMES:,}."),
+    seed: int = typer.Option(1, "--seed", min=0, max=MAX_SEED, help="0 to 2^64 - 1."),
     policies: str = typer.Option(DEFAULT, "--policies", help="Comma-separated policy specs (use ; to separate "
                                  "specs that carry parameters, e.g. 'greedy;lookahead:sims=20,width=3')."),
-    workers: int = typer.Option(0, "--workers", "-w", min=0, help="Processes (0, the default: all cores)."),
+    workers: int = typer.Option(0, "--workers", "-w", help=WORKERS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the ratings as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar on stderr; results and errors only."),
 ) -> None:
@@ -34,7 +36,7 @@ def ladder(
 
     Example: mythos ladder --games 100 --workers 2
     """
-    workers = workers or os.cpu_count() or 1
+    workers = check_workers(workers)
     sep = ";" if ";" in policies else ","
     specs = [p.strip() for p in policies.split(sep) if p.strip()]
     if len(specs) < 2:
@@ -45,7 +47,7 @@ def ladder(
         from mythos_cli.cli.simulate import _deck_error
 
         _deck_error(exc)
-    game_decks = [_game_deck(s) for s in deck_specs]
+    game_decks = list(deck_specs)
     total = games * len(specs) * (len(specs) - 1) // 2
     try:
         with Progress(TextColumn("[bold]ladder"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

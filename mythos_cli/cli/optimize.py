@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 from datetime import datetime
 from pathlib import Path
@@ -14,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from mythos_cli.cli.output import err, fail, print_json
 from mythos_cli.cli.report import _render
+from mythos_cli.cli.simulate import UNREADABLE, WORKERS_HELP, check_workers
 from mythos_cli.decks import DeckError
 from mythos_cli.optimize import (FieldError, check, OptimizeConfig, OptimizeError, OptimizeInterrupted, PoolError,
                                  build_field, build_pool, optimize, resume_config)
@@ -21,6 +23,8 @@ from mythos_cli.optimize import Progress as SearchProgress
 from mythos_cli.policies import PolicySpecError, make_policy
 from mythos_cli.reports import ReportError
 from mythos_cli.sim import DEFAULT_POLICY, load_specs
+from mythos_cli.sim.plan import MAX_SEED
+from mythos_cli.sim.runner import MAX_RUN_NAME, BackendError, dask_client, run_name_problem
 from mythos_cli.store import StoreError, open_store
 
 DEFAULT_DB = Path("mythos.duckdb")
@@ -48,8 +52,24 @@ def _deck_error(exc: DeckError) -> None:
     for p in exc.problems[:8]:
         err.print(f"[red]{escape(p.location or exc.source or '')}[/]: {escape(p.message)}"
                   + (f"  [yellow]→ {escape(p.hint)}[/]" if p.hint else ""), highlight=False)
+    if exc.unreadable or any(p.code in UNREADABLE for p in exc.problems):  # no list at all (a FIFO, missing …)
+        fail(f"cannot read the deck {exc.source or ''}: nothing was played",
+             "give a deck list file or a deck code; check the path (`mythos validate FILE` says what is wrong)",
+             code=2)
     fail(f"deck {exc.source or ''} is not a legal Mythos deck: nothing was played",
          "fix the list (`mythos validate FILE` explains every problem)", code=2)
+
+
+# an optimization's stages are runs named ID-screen, ID-s12r3, ID-confirm: room for the suffix
+MAX_NAME = MAX_RUN_NAME - 12
+MAX_BUDGET = 10_000_000  # games in all: days of play on a small machine, and the screen's variants in memory
+
+
+def _check_name(name: str) -> None:
+    problem = run_name_problem(name) or (f"{len(name)} characters, at most {MAX_NAME} (its runs are {name}-…)"
+                                         if len(name) > MAX_NAME else None)
+    if problem:
+        fail(f"--name {name!r}: {problem}", "e.g. --name leaf-for-regionals", code=2)
 
 
 def optimize_cmd(
@@ -61,11 +81,12 @@ def optimize_cmd(
                                    "Village', 'keyword=Team 7', type=attachment, or a collection list file "
                                    "(only the cards you own). Repeat to combine."),
     missions: bool = typer.Option(False, "--missions", help="Also choose which 3 missions to bring."),
-    budget: int = typer.Option(DEFAULT_BUDGET, "--budget", min=1, help="Games to spend in all (screen, search, "
-                               "confirmation)."),
+    budget: int = typer.Option(DEFAULT_BUDGET, "--budget", min=1, max=MAX_BUDGET,
+                               help=f"Games to spend in all (screen, search, confirmation), at most {MAX_BUDGET:,}."),
     policy: str = typer.Option(DEFAULT_POLICY, "--policy", help="Policy of both players, e.g. greedy, lookahead."),
-    seed: int = typer.Option(1, "--seed", help="Same seed, same search and same proposal, whatever --workers is."),
-    workers: int = typer.Option(0, "--workers", "-w", help="Processes (default: all cores)."),
+    seed: int = typer.Option(1, "--seed", min=0, max=MAX_SEED,
+                             help="0 to 2^64 - 1: same seed, same search and same proposal, whatever --workers is."),
+    workers: int = typer.Option(0, "--workers", "-w", help=WORKERS_HELP),
     backend: str = typer.Option("local", "--backend", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, tcp://HOST:PORT."),
     db: Path = typer.Option(DEFAULT_DB, "--db", help="DuckDB file for the games (each stage is a run)."),
@@ -94,7 +115,11 @@ def optimize_cmd(
     if resume and deck:
         fail("--resume continues a stored optimization with its own deck and settings: give one or the other",
              code=2)
-    workers = workers or os.cpu_count() or 1
+    workers = check_workers(workers)
+    if name is not None:
+        _check_name(name)
+    if resume is not None and not resume.strip():
+        fail("--resume needs an optimization id", "e.g. --resume opt-20261201-101500-123", code=2)
     config = None
     if not resume:
         try:
@@ -115,9 +140,15 @@ def optimize_cmd(
             check(config)  # before any file is written
         except OptimizeError as exc:
             fail(exc.message, exc.hint, code=2)
+    if backend == "dask":  # reach the scheduler before anything is written (each stage connects again)
+        try:
+            dask_client(scheduler).close()
+        except BackendError as exc:
+            fail(str(exc), "start one with `dask scheduler` (it prints the address) and workers with "
+                           "`dask worker tcp://HOST:8786`", code=2)
     opt_id = resume or name or f"opt-{datetime.now():%Y%m%d-%H%M%S}-{os.getpid() % 1000:03d}"
     try:
-        store = open_store(db)
+        store = open_store(db, create=resume is None)  # --resume never creates a database
     except StoreError as exc:
         fail(str(exc), code=2)
     t0 = time.perf_counter()
@@ -133,8 +164,10 @@ def optimize_cmd(
                 outcome = optimize(store, config, opt_id, name=name or opt_id, workers=workers, backend=backend,
                                    scheduler=scheduler, progress=_Bar(bar, task))
         except OptimizeInterrupted as exc:
-            fail(f"optimization {exc.opt_id} interrupted: {exc.spent:,} of {exc.budget:,} games are stored",
-                 f"continue it with: mythos optimize --resume {exc.opt_id} --db {db}", code=130)
+            terminated = exc.signal == signal.SIGTERM
+            fail(f"optimization {exc.opt_id} {'stopped by SIGTERM' if terminated else 'interrupted'}: "
+                 f"{exc.spent:,} of {exc.budget:,} games are stored",
+                 f"continue it with: mythos optimize --resume {exc.opt_id} --db {db}", code=143 if terminated else 130)
         except KeyboardInterrupt:
             fail(f"optimization {opt_id} interrupted", f"continue it with: mythos optimize --resume {opt_id} --db {db}",
                  code=130)

@@ -8,7 +8,7 @@ Exit codes, the same in every command (README "Exit codes"):
   reproduce its stored game;
 * ``2`` bad input: a file that cannot be read, an unknown run, deck or card, a bad option
   value, a database that is locked, foreign or missing;
-* ``130`` interrupted (Ctrl-C), with what was kept.
+* ``130`` interrupted (Ctrl-C), ``143`` stopped by SIGTERM, with what was kept.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-out = Console(soft_wrap=False)
-err = Console(stderr=True, soft_wrap=True)  # messages are not hard-wrapped: they stay greppable
+# emoji=False: a user string such as "mine.py:X:" is shown as written, never as an emoji code
+out = Console(soft_wrap=False, emoji=False)
+err = Console(stderr=True, soft_wrap=True, emoji=False)  # messages are not hard-wrapped: they stay greppable
 
 
 def print_json(data: Any) -> None:

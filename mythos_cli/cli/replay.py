@@ -14,6 +14,7 @@ from mythos_cli.cli.simulate import DEFAULT_DB, MULLIGAN_HELP, POLICY_HELP, _dec
 from mythos_cli.decks import DeckError
 from mythos_cli.policies import PolicySpecError, make_policy
 from mythos_cli.sim.decks import load_specs
+from mythos_cli.sim.plan import MAX_SEED
 from mythos_cli.sim.replay import Replay, ReplayError, ReplayMismatch, replay_seed, replay_stored
 from mythos_cli.store import StoreError, open_store
 
@@ -23,7 +24,8 @@ COLOURS = ("cyan", "magenta")
 def replay(
     args: list[str] = typer.Argument(..., metavar="RUN GAME | DECK_A DECK_B",
                                      help="A stored run and a game number, or with --seed two decks (files or codes)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Play a new game of DECK_A (P1) against DECK_B from this seed."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, max=MAX_SEED,
+                                       help="Play a new game of DECK_A (P1) against DECK_B from this seed (0 to 2^64 - 1)."),
     db: Path = typer.Option(DEFAULT_DB, "--db", help="The DuckDB file of the run."),
     policy: str = typer.Option("greedy", "--policy", help="With --seed: the player of both sides. " + POLICY_HELP),
     policy_b: Optional[str] = typer.Option(None, "--policy-b", help="With --seed: P2's player, if another."),

@@ -12,6 +12,7 @@ from rich.table import Table as RichTable
 
 from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.reports import MIN_GAMES, ReportError, ReportResult, make_report
+from mythos_cli.reports.doc import inline_tokens
 
 DEFAULT_DB = Path("mythos.duckdb")
 
@@ -33,14 +34,24 @@ CHECK = typer.Option(None, "--check-policy", metavar="POLICY",
                      help="Replay a sample of the run's matchups (same seeds) with this player for both sides and "
                           "show how far each matchup moves, e.g. lookahead.")
 CHECK_GAMES = typer.Option(30, "--check-games", min=1, help="Games per matchup for --check-policy.")
-WORKERS = typer.Option(0, "--workers", "-w", min=0, help="Processes for --check-policy (0, the default: all cores).")
+WORKERS = typer.Option(0, "--workers", "-w", help="Processes for --check-policy (0, the default: all cores; at most "
+                       "4 per core).")
 MIN = typer.Option(MIN_GAMES, "--min-games", min=1, help="Fewer games than this: a rate is flagged and not ranked.")
 
 
 def _rich(text: str) -> str:
-    """Markdown **bold** to rich markup, everything else escaped (deck names may hold brackets)."""
-    parts = escape(text).split("**")
-    return "".join(p if i % 2 == 0 else f"[bold]{p}[/bold]" for i, p in enumerate(parts))
+    """The reports' **bold** to rich markup, everything else escaped (deck names may hold
+    brackets or stars: a registered user string is never markup, see reports.doc)."""
+    out, bold = [], False
+    for kind, piece in inline_tokens(text):
+        if kind == "bold":
+            out.append("[/bold]" if bold else "[bold]")
+            bold = not bold
+        else:
+            out.append(escape(piece if kind == "text" else f"`{piece}`"))
+    if bold:
+        out.append("[/bold]")
+    return "".join(out)
 
 
 def _render(result: ReportResult, as_json: bool) -> None:
@@ -67,6 +78,9 @@ def _render(result: ReportResult, as_json: bool) -> None:
 def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: Path, as_json: bool,
          field: Optional[str] = None, min_games: int = MIN_GAMES, examples: bool = False,
          check_policy: Optional[str] = None, check_games: int = 30, workers: int = 0) -> None:
+    from mythos_cli.cli.simulate import check_workers
+
+    workers = check_workers(workers)  # 0: all cores, at most 4 a core (issue 20's bound)
     try:
         if check_policy:
             with Progress(TextColumn("[bold]checking with " + escape(check_policy)), BarColumn(),
@@ -80,7 +94,7 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
             result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
                                  examples=examples)
     except ReportError as exc:
-        fail(escape(exc.message), escape(exc.hint) if exc.hint else None, code=exc.code)
+        fail(exc.message, exc.hint, code=exc.code)  # fail() escapes: escaping twice showed backslashes
     _render(result, as_json)
 
 
@@ -142,7 +156,7 @@ def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="Th
       mythos report prep leaf --run sample --db sims.duckdb
     """
     if deck_arg and deck and deck_arg != deck:
-        fail(f"two decks given: {escape(deck_arg)!r} and --deck {escape(deck)!r}", "give one", code=2)
+        fail(f"two decks given: {deck_arg!r} and --deck {deck!r}", "give one", code=2)
     _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games, examples=examples,
          check_policy=check_policy, check_games=check_games, workers=workers)
 
@@ -169,5 +183,5 @@ def compare(deck_a: str = typer.Argument(..., metavar="DECK_A", help="The first 
         result = make_report("compare", db, run=run, deck=deck_a, deck_b=deck_b or deck_a, run_b=run_b, db_b=db_b,
                              out=out_dir)
     except ReportError as exc:
-        fail(escape(exc.message), escape(exc.hint) if exc.hint else None, code=exc.code)
+        fail(exc.message, exc.hint, code=exc.code)  # fail() escapes: escaping twice showed backslashes
     _render(result, as_json)

@@ -77,7 +77,7 @@ def run(
         out.print(table)
         passed = sum(r.passed for r in results)
         err.print(f"{passed} passed, {len(results) - passed} failed")
-    if any(r.error and ("cannot read" in r.error or "not valid TOML" in r.error) for r in results):
+    if any(r.unreadable for r in results):
         raise typer.Exit(2)
     if not all(r.passed for r in results):
         raise typer.Exit(1)

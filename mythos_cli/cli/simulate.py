@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import time
 from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import DeckError
-from mythos_cli.policies import POLICY_NAMES, PolicySpecError, make_policy
-from mythos_cli.policies.mulligan import MULLIGANS
+from mythos_cli.files import out_hint
+from mythos_cli.policies import MULLIGANS, POLICY_NAMES, PolicySpecError, make_policy
 from mythos_cli.sim import DEFAULT_POLICY, Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
+from mythos_cli.sim.plan import MAX_BATCH, MAX_GAMES, MAX_SEED, WORKERS_PER_CORE, PlanError, max_workers
+from mythos_cli.sim.runner import BackendError, RunFailed, dask_client, run_name_problem
 from mythos_cli.sim.decks import default_gauntlet, unplayable_cards
 from mythos_cli.sim.runner import DASK_HINT, BackendMissing, require_dask
 from mythos_cli.store import StoreError, open_store
@@ -22,7 +28,7 @@ from mythos_cli.store import StoreError, open_store
 DEFAULT_DB = Path("mythos.duckdb")
 POLICY_HELP = f"Choices: {', '.join(POLICY_NAMES)}; parameters after a colon, e.g. lookahead:sims=24."
 MULLIGAN_HELP = f"Mulligan rule for every player: {', '.join(MULLIGANS)} (default: each policy's own)."
-WORKERS_HELP = "Processes (0, the default: all cores)."
+WORKERS_HELP = f"Processes (0, the default: all cores; at most {WORKERS_PER_CORE} per core)."
 QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar or hints on stderr; results and errors only.")
 # deck inputs that could not be read at all (exit 2, as in `mythos validate`); an illegal list is exit 1
 UNREADABLE = {"missing", "directory", "unreadable", "too-large", "empty", "not-text", "binary"}
@@ -30,11 +36,12 @@ UNREADABLE = {"missing", "directory", "unreadable", "too-large", "empty", "not-t
 
 def _deck_error(exc: DeckError) -> None:
     for p in exc.problems[:8]:
-        err.print(f"[red]{p.location or exc.source}[/]: {p.message}" + (f"  [yellow]→ {p.hint}[/]" if p.hint else ""),
-                  highlight=False)
-    if any(p.code in UNREADABLE for p in exc.problems):
+        err.print(f"[red]{escape(p.location or exc.source or '')}[/]: {escape(p.message)}"
+                  + (f"  [yellow]→ {escape(p.hint)}[/]" if p.hint else ""), highlight=False)
+    if exc.unreadable or any(p.code in UNREADABLE for p in exc.problems):  # no list at all: exit 2, as `validate`
         fail(f"cannot read the deck {exc.source or ''}: nothing was simulated",
-             "check the path (`mythos validate FILE` says what is wrong)", code=2)
+             "give a deck list file, a deck code, or a folder of lists; check the path "
+             "(`mythos validate FILE` says what is wrong)", code=2)
     fail(f"deck {exc.source or ''} is not a legal Mythos deck: nothing was simulated",
          "fix the list (`mythos validate FILE` explains every problem)", code=1)
 
@@ -46,17 +53,20 @@ def _progress(quiet: bool = False) -> Progress:
 
 
 def simulate(
+    ctx: typer.Context,
     decks: list[str] = typer.Argument(None, metavar="DECK",
                                       help="Deck files (or deck codes) to study. Default: every sample deck."),
     vs: list[str] = typer.Option(None, "--vs", help="Opponent deck(s); repeat the option."),
     gauntlet: Optional[Path] = typer.Option(None, "--gauntlet", help="A folder of opponent decks. Default: the sample decks."),
-    games: int = typer.Option(100, "--games", "-n", min=1, help="Games per matchup (seats alternate)."),
+    games: int = typer.Option(100, "--games", "-n", min=1, max=MAX_GAMES,
+                              help=f"Games per matchup (seats alternate), 1 to {MAX_GAMES:,}."),
     policy: str = typer.Option(DEFAULT_POLICY, "--policy", help="Player for both sides. " + POLICY_HELP),
     policy_a: Optional[str] = typer.Option(None, "--policy-a", help="Player of the studied decks (same choices)."),
     policy_b: Optional[str] = typer.Option(None, "--policy-b", help="Player of the opponents (same choices)."),
     mulligan: Optional[str] = typer.Option(None, "--mulligan", help=MULLIGAN_HELP),
-    seed: int = typer.Option(1, "--seed", help="Run seed: same seed, same games, whatever --workers is."),
-    workers: int = typer.Option(0, "--workers", "-w", min=0, help=WORKERS_HELP),
+    seed: int = typer.Option(1, "--seed", min=0, max=MAX_SEED,
+                             help="Run seed, 0 to 2^64 - 1: same seed, same games, whatever --workers is."),
+    workers: int = typer.Option(0, "--workers", "-w", help=WORKERS_HELP),
     db: Path = typer.Option(DEFAULT_DB, "--db", help="DuckDB file to store the run in."),
     run_name: Optional[str] = typer.Option(None, "--run-name", help="A name (id) for the run."),
     mirrors: bool = typer.Option(False, "--mirrors", help="Also play each deck against itself."),
@@ -65,7 +75,8 @@ def simulate(
     resume: Optional[str] = typer.Option(None, "--resume", help="Finish an interrupted run (same results)."),
     backend: str = typer.Option("local", "--backend", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, tcp://HOST:PORT."),
-    batch_size: int = typer.Option(50, "--batch-size", min=1, help="Games per stored batch."),
+    batch_size: int = typer.Option(50, "--batch-size", min=1, max=MAX_BATCH,
+                                   help=f"Games per stored batch, 1 to {MAX_BATCH:,}."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     quiet: bool = QUIET,
 ) -> None:
@@ -98,98 +109,192 @@ def simulate(
     if round_robin and (policy_a or policy_b) and (policy_a or policy) != (policy_b or policy):
         fail("a round robin plays every deck with the same player", "use --policy, not --policy-a/--policy-b",
              code=2)
-    workers = workers or os.cpu_count() or 1
+    workers = check_workers(workers)
+    if resume is not None:
+        ignored = _given(ctx, ("decks", "DECK…"), ("vs", "--vs"), ("gauntlet", "--gauntlet"), ("games", "--games"),
+                         ("policy", "--policy"), ("policy_a", "--policy-a"), ("policy_b", "--policy-b"),
+                         ("mulligan", "--mulligan"), ("seed", "--seed"), ("mirrors", "--mirrors"),
+                         ("run_name", "--run-name"), ("batch_size", "--batch-size"),
+                         ("round_robin", "--round-robin"))
+        if ignored:
+            fail(f"--resume {resume} finishes the run with its own decks and settings; {', '.join(ignored)} "
+                 f"would be ignored", f"drop {', '.join(ignored)}, or start a new run without --resume", code=2)
+        if not resume.strip():
+            fail("--resume needs a run id", "`mythos db runs` lists them", code=2)
+        config = None
+    else:
+        config = _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed, mirrors, batch_size,
+                       round_robin, quiet)
+        if run_name is not None:
+            check_run_name(run_name)
+    client = None
+    if backend == "dask":  # reach the scheduler before anything is written
+        try:
+            client = dask_client(scheduler)
+        except BackendError as exc:
+            fail(str(exc), "start one with `dask scheduler` (it prints the address) and workers with "
+                           "`dask worker tcp://HOST:8786`", code=2)
     try:
-        store = open_store(db)
+        _simulate(db, config, resume, run_name, workers, backend, scheduler, client, as_json, quiet)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _given(ctx: typer.Context, *names: tuple[str, str]) -> list[str]:
+    """The options of ``names`` the user typed (not left at their defaults)."""
+    out = []
+    for param, flag in names:
+        source = ctx.get_parameter_source(param)
+        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
+            out.append(flag)
+    return out
+
+
+def check_workers(workers: int) -> int:
+    """``--workers``: 0 is every core; more than ``WORKERS_PER_CORE`` a core is refused."""
+    cores = os.cpu_count() or 1
+    cap = max_workers()
+    if workers < 0:
+        fail(f"--workers {workers}: the number of processes cannot be negative",
+             f"give 1 to {cap} (0 or nothing: one per core, {cores} here)", code=2)
+    if workers > cap:
+        fail(f"--workers {workers}: at most {cap} processes on this machine ({WORKERS_PER_CORE} per core, "
+             f"{cores} cores)", f"give 1 to {cap} (0: one per core); for more, add machines with --backend dask",
+             code=2)
+    return workers or cores
+
+
+def check_run_name(name: str) -> None:
+    problem = run_name_problem(name)
+    if problem:
+        fail(f"--run-name {name!r}: {problem}", "e.g. --run-name leaf-vs-field-2026", code=2)
+
+
+def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed, mirrors, batch_size,
+          round_robin: bool = False, quiet: bool = False) -> RunConfig:
+    """Validate everything the run needs (policies, decks, bounds) before any file is touched."""
+    try:
+        pa = make_policy(policy_a or policy, mulligan).spec
+        pb = make_policy(policy_b or policy, mulligan).spec
+    except PolicySpecError as exc:
+        fail(str(exc), "e.g. --policy greedy or --policy lookahead:sims=50", code=2)
+    if gauntlet is not None and not gauntlet.is_dir():
+        fail(f"--gauntlet {gauntlet}: not a folder of deck lists", code=2)
+    try:
+        studied_specs = load_specs(list(decks) if decks else default_gauntlet())
+        opp_refs = (list(decks) if round_robin and decks else list(vs) if vs
+                    else [str(gauntlet)] if gauntlet else default_gauntlet())
+        opp_specs = load_specs(opp_refs)
+    except DeckError as exc:
+        _deck_error(exc)
+    if not studied_specs or not opp_specs:
+        fail("no decks to simulate", "give deck files, or keep the sample decks in data/decks", code=2)
+    all_specs, index = [], {}
+    for s in studied_specs + opp_specs:
+        key = (s.name, s.cards, s.missions)
+        if key not in index:
+            index[key] = len(all_specs)
+            all_specs.append(s)
+    studied = sorted({index[(s.name, s.cards, s.missions)] for s in studied_specs})
+    opponents = sorted({index[(s.name, s.cards, s.missions)] for s in opp_specs})
+    config = RunConfig(decks=all_specs, opponents=opponents, studied=studied, games=games, policy_a=pa,
+                       policy_b=pb, mulligan=mulligan, seed=seed, mirrors=mirrors, batch_size=batch_size,
+                       round_robin=round_robin)
+    if not config.plan():
+        fail("no matchups: every deck is its own only opponent", "add --mirrors or more decks", code=2)
+    try:
+        config.check()
+    except PlanError as exc:
+        fail(str(exc), code=2)
+    for name, cards in unplayable_cards(all_specs).items() if not quiet else ():
+        err.print(f"[yellow]warning:[/] {escape(name)}: {len(cards)} card(s) with effects the engine cannot play yet "
+                  f"(played as vanilla): {', '.join(cards[:6])}{' …' if len(cards) > 6 else ''}", highlight=False)
+    return config
+
+
+def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: str | None, workers: int,
+              backend: str, scheduler: str | None, client, as_json: bool, quiet: bool = False) -> None:
+    try:
+        store = open_store(db, create=resume is None)  # --resume never creates a database
     except StoreError as exc:
         fail(str(exc), code=2)
-    with store:
-        try:
-            if resume:
-                config = load_config(store, resume)
-                run_id = resume
-                run = store.run(run_id)
-                if run["status"] == "finished":
-                    err.print(f"run {run_id} is already finished")
-            else:
-                try:
-                    pa = make_policy(policy_a or policy, mulligan).spec
-                    pb = make_policy(policy_b or policy, mulligan).spec
-                except PolicySpecError as exc:
-                    fail(str(exc), "e.g. --policy greedy or --policy lookahead:sims=50", code=2)
-                if gauntlet is not None and not gauntlet.is_dir():
-                    fail(f"--gauntlet {gauntlet}: not a folder of deck lists", code=2)
-                try:
-                    studied_specs = load_specs(list(decks) if decks else default_gauntlet())
-                    opp_refs = (list(decks) if round_robin and decks else list(vs) if vs
-                                else [str(gauntlet)] if gauntlet else default_gauntlet())
-                    opp_specs = load_specs(opp_refs)
-                except DeckError as exc:
-                    _deck_error(exc)
-                if not studied_specs or not opp_specs:
-                    fail("no decks to simulate", "give deck files, or keep the sample decks in data/decks", code=2)
-                all_specs, index = [], {}
-                for s in studied_specs + opp_specs:
-                    key = (s.name, s.cards, s.missions)
-                    if key not in index:
-                        index[key] = len(all_specs)
-                        all_specs.append(s)
-                studied = sorted({index[(s.name, s.cards, s.missions)] for s in studied_specs})
-                opponents = sorted({index[(s.name, s.cards, s.missions)] for s in opp_specs})
-                config = RunConfig(decks=all_specs, opponents=opponents, studied=studied, games=games, policy_a=pa,
-                                   policy_b=pb, mulligan=mulligan, seed=seed, mirrors=mirrors, batch_size=batch_size,
-                                   round_robin=round_robin)
-                if not config.plan():
-                    fail("no matchups: every deck is its own only opponent", "add --mirrors or more decks", code=2)
-                for name, cards in unplayable_cards(all_specs).items() if not quiet else ():
-                    err.print(f"[yellow]warning:[/] {name}: {len(cards)} card(s) with effects the engine cannot play yet "
-                              f"(played as vanilla): {', '.join(cards[:6])}{' …' if len(cards) > 6 else ''}")
-                run_id = new_run_id(run_name)
-                start_run(store, config, run_id, run_name or run_id)
-            planned = sum(len(b) for b in config.batches())
-            already = planned - sum(len(b) for i, b in enumerate(config.batches()) if i not in store.done_batches(run_id))
-            with _progress(quiet) as bar:
-                import time
+    created = store.created
+    started = False
+    try:
+        with store:
+            try:
+                if resume:
+                    config = load_config(store, resume)
+                    run_id = resume
+                    if store.run(run_id)["status"] == "finished":
+                        err.print(f"run {escape(run_id)} is already finished", highlight=False)
+                else:
+                    run_id = new_run_id(run_name)
+                    start_run(store, config, run_id, run_name or run_id)
+                started = True
+                planned = config.planned_games()
+                already = store.stored_games(run_id)
+                with _progress(quiet) as bar:
+                    t0 = time.perf_counter()
+                    task = bar.add_task("sim", total=planned, completed=already, rate="-")
+                    done = [0]
 
-                t0 = time.perf_counter()
-                task = bar.add_task("sim", total=planned, completed=already, rate="-")
-                done = [0]
+                    def tick(n: int) -> None:
+                        done[0] += n
+                        bar.update(task, advance=n, rate=f"{done[0] / max(1e-9, time.perf_counter() - t0):,.0f}")
 
-                def tick(n: int) -> None:
-                    done[0] += n
-                    bar.update(task, advance=n, rate=f"{done[0] / max(1e-9, time.perf_counter() - t0):,.0f}")
-
-                execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=tick)
-        except Interrupted as exc:
-            fail(f"run {exc.run_id} interrupted: {exc.stored} of {exc.planned} games are stored",
-                 f"finish it with: mythos simulate --resume {exc.run_id} --db {db}", code=130)
-        except StoreError as exc:
-            fail(str(exc), code=2)
-        rows = summarize(store, run_id)
+                    # Ctrl-C and SIGTERM stop the run alike: it is marked interrupted, stored batches kept
+                    execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler,
+                            progress=tick, client=client)
+            except Interrupted as exc:
+                terminated = exc.signal == signal.SIGTERM
+                how = "stopped by SIGTERM" if terminated else "interrupted"
+                fail(f"run {exc.run_id} {how}: {exc.stored} of {exc.planned} games are stored",
+                     f"finish it with: mythos simulate --resume {exc.run_id} --db {db}",
+                     code=143 if terminated else 130)
+            except RunFailed as exc:
+                fail(str(exc), exc.hint, code=1)
+            except StoreError as exc:
+                fail(str(exc), code=2)
+            rows = summarize(store, run_id)
+    finally:
+        if created and not started:  # nothing of this command is in the file it made: leave no empty database
+            for f in (db, Path(f"{db}.wal")):
+                f.unlink(missing_ok=True)
     if as_json:
         print_json({"run": run_id, "db": str(db), "matchups": [
             {"matchup": r.matchup, "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
              "ci95": [r.low, r.high], "ties_by_edge": r.ties_by_edge} for r in rows]})
         return
-    table = Table(title=f"run {run_id}: win rate of the first deck, 95% Wilson interval")
+    table = Table(title=f"run {escape(run_id)}: win rate of the first deck, 95% Wilson interval")
     for col in ("matchup", "games", "win rate", "95% CI", "ties by Edge"):
         table.add_column(col, justify="left" if col == "matchup" else "right")
     for r in rows:
-        table.add_row(r.matchup, str(r.games), f"{100 * r.win_rate:.1f}%", f"{100 * r.low:.1f}–{100 * r.high:.1f}%",
-                      str(r.ties_by_edge))
+        table.add_row(escape(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
+                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%", str(r.ties_by_edge))
     out.print(table)
     if not quiet:
-        err.print(f"stored in {db} as run {run_id}; next: mythos report winrate --db {db} --run {run_id}")
+        err.print(f"stored in {escape(str(db))} as run {escape(run_id)}; next: mythos report winrate --db "
+                  f"{escape(str(db))} --run {escape(run_id)}", highlight=False)
 
 
 db_app = typer.Typer(help="Inspect and manage the simulation database.", no_args_is_help=True)
 
 
+@contextlib.contextmanager
 def _open(db: Path, read_only: bool = True):
+    """The store, and a clean error for any database problem met while using it (a file that
+    opens but fails its first read: truncated, damaged)."""
     try:
-        return open_store(db, read_only=read_only, create=False)
+        store = open_store(db, read_only=read_only, create=False)
     except StoreError as exc:
         fail(str(exc), code=2)
+    with store:
+        try:
+            yield store
+        except StoreError as exc:
+            fail(str(exc), code=2)
 
 
 DB_OPT = typer.Option(DEFAULT_DB, "--db", help="DuckDB file.")
@@ -209,7 +314,7 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", hel
     if as_json:
         print_json([r | decks.get(r["run_id"], {}) for r in df.to_dicts()])
         return
-    table = Table(title=f"runs in {db}", title_justify="left")
+    table = Table(title=escape(f"runs in {db}"), title_justify="left")
     table.add_column("run", no_wrap=True, style="bold")
     table.add_column("status")
     table.add_column("games", justify="right")
@@ -221,8 +326,8 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", hel
         pa, pb = (str(r["policy_a"] or "").split(":")[0], str(r["policy_b"] or "").split(":")[0])
         who = "round robin: " + ", ".join(studied) if studied == opps else \
             f"{', '.join(studied)} vs {', '.join(opps)}"
-        table.add_row(str(r["run_id"]), str(r["status"]), f"{r['stored_games']}/{r['planned_games']}",
-                      pa if pa == pb else f"{pa} vs {pb}", who)
+        table.add_row(escape(str(r["run_id"])), escape(str(r["status"])), f"{r['stored_games']}/{r['planned_games']}",
+                      escape(pa if pa == pb else f"{pa} vs {pb}"), escape(who))
     out.print(table)
 
 
@@ -232,7 +337,7 @@ def db_show(run: str, db: Path = DB_OPT, as_json: bool = typer.Option(False, "--
     with _open(db) as store:
         info = store.run(run)
         if info is None:
-            fail(f"no run {run!r} in {db}", "list them with `mythos db runs`")
+            fail(f"no run {run!r} in {db}", "list them with `mythos db runs`")  # exit 2: bad input
         rows = summarize(store, run)
     if as_json:
         info = {k: (str(v) if v is not None and not isinstance(v, (int, float, str)) else v) for k, v in info.items()}
@@ -241,13 +346,14 @@ def db_show(run: str, db: Path = DB_OPT, as_json: bool = typer.Option(False, "--
     grid = Table.grid(padding=(0, 2))
     for k in ("run_id", "status", "policy_a", "policy_b", "mulligan", "seed", "planned_games", "engine_version",
               "catalog_hash", "started_at", "finished_at"):
-        grid.add_row(k, str(info[k]))
+        grid.add_row(k, escape(str(info[k])))
     out.print(grid)
     table = Table()
     for col in ("matchup", "games", "win rate", "95% CI"):
         table.add_column(col)
     for r in rows:
-        table.add_row(r.matchup, str(r.games), f"{100 * r.win_rate:.1f}%", f"{100 * r.low:.1f}–{100 * r.high:.1f}%")
+        table.add_row(escape(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
+                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%")
     out.print(table)
 
 
@@ -257,13 +363,21 @@ def db_export(run: str, out_dir: Path = typer.Option(..., "--out", help="Folder 
     """Export a run's tables.  Example: mythos db export RUN --format csv --out exports/"""
     if fmt not in ("parquet", "csv"):
         fail(f"unknown format {fmt!r}", "use --format parquet or --format csv", code=2)
-    with _open(db) as store:
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"cannot write to {out_dir}: {exc.strerror or exc}", out_hint(exc), code=2)
+    try:
+        store = open_store(db, read_only=True, create=False, export_to=out_dir)
+    except StoreError as exc:
+        fail(str(exc), code=2)
+    with store:
         try:
             files = store.export(run, out_dir, fmt)
         except StoreError as exc:
             fail(str(exc))
         except OSError as exc:
-            fail(f"cannot write to {out_dir}: {exc.strerror or exc}", "choose a writable --out folder", code=2)
+            fail(f"cannot write to {out_dir}: {exc.strerror or exc}", out_hint(exc), code=2)
     for f in files:
         out.print(str(f))
 

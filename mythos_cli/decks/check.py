@@ -25,7 +25,7 @@ from mythos_cli.decks.construction import (
 from mythos_cli.decks.deckcode import looks_like_code
 from mythos_cli.decks.listformats import LIST_FORMATS, parse, write
 from mythos_cli.decks.model import Deck, DeckError, Problem, error, warning
-from mythos_cli.decks.source import Source, Unreadable, read_file, read_stream
+from mythos_cli.decks.source import Source, Unreadable, decode, read_file, read_stream
 
 CODE_SOURCE = "<deck code>"
 # Problems after which a list cannot be converted faithfully: a line was left out, or a
@@ -159,9 +159,15 @@ def check_input(arg: str, construction: str | None = None, catalog: Catalog | No
                 executable: Executable | None = None, stdin: BinaryIO | None = None) -> Verdict:
     """A command-line argument: ``-`` (standard input), a path, or a deck code itself."""
     if arg == "-":
-        return check_stream(stdin if stdin is not None else sys.stdin.buffer, "<stdin>", construction, catalog, executable)
+        if stdin is None:  # a closed standard input leaves sys.stdin None: read_stream says so
+            stdin = getattr(sys.stdin, "buffer", None)
+        return check_stream(stdin, "<stdin>", construction, catalog, executable)
     if not os.path.lexists(arg) and looks_like_code(arg) and "\x00" not in arg:
-        return check_source(Source(CODE_SOURCE, arg), construction, catalog, executable)
+        try:  # the same checks as a file's text: no control or invisible characters, UTF-8
+            source = decode(os.fsencode(arg), CODE_SOURCE)
+        except Unreadable as exc:
+            return _unreadable(exc)
+        return check_source(source, construction, catalog, executable)
     return check_path(arg, construction, catalog, executable)
 
 
@@ -173,7 +179,9 @@ def load_deck(arg: str | os.PathLike, construction: str | None = None, catalog: 
     """
     verdict = check_input(os.fspath(arg), construction, catalog)
     if not verdict.valid or verdict.deck is None:
-        raise DeckError(verdict.errors or verdict.problems, verdict.source)
+        exc = DeckError(verdict.errors or verdict.problems, verdict.source)
+        exc.unreadable = not verdict.readable  # no list in it at all (missing, a FIFO, binary …)
+        raise exc
     return verdict.deck
 
 

@@ -24,6 +24,7 @@ import json.scanner
 from typing import Any
 
 from mythos_cli.decks.model import DECK, MAX_QTY, MISSIONS, Deck, DeckEntry, Problem, error, warning
+from mythos_cli.decks.source import bad_char, char_name
 from mythos_cli.decks.syntax import SECTION_WORDS, is_id, section_key
 from mythos_cli.decks.textlist import MAX_ENTRIES
 
@@ -90,6 +91,27 @@ def _loads(text: str) -> Any:
     return decoder.decode(text)
 
 
+def _odd_text(value: Any, where: str, line: int | None = 1) -> tuple[str, str, int, int | None] | None:
+    """The first string (key or value) holding a character no deck list needs."""
+    if isinstance(value, str):
+        i = bad_char(value)
+        return None if i is None else (where or "the document", value, i, _line(value, line))
+    if isinstance(value, dict):
+        for k, v in value.items():
+            i = bad_char(k)
+            if i is not None:
+                return (f"the key {where + '.' if where else ''}{k!r}", k, i, _line(value, line))
+            found = _odd_text(v, f"{where}.{k}" if where else f'"{k}"', _line(value, line))
+            if found:
+                return found
+    elif isinstance(value, list):
+        for j, v in enumerate(value):
+            found = _odd_text(v, f"{where}[{j}]", _item_line(value, j, line))
+            if found:
+                return found
+    return None
+
+
 def _line(value: Any, default: int | None) -> int | None:
     return getattr(value, "line", None) or default
 
@@ -147,6 +169,12 @@ def parse_json(text: str) -> tuple[Deck, list[Problem]]:
         return Deck(), [error("bad-json", "the JSON is nested too deeply to be a deck list", SHAPE_HINT)]
     if not isinstance(doc, dict):
         return Deck(), [error("not-a-deck-list", f"the JSON holds {_kind(doc)}, not an object", SHAPE_HINT, [1])]
+    odd = _odd_text(doc, "")
+    if odd is not None:  # an escape such as \u001b: a control character the text check never saw
+        where, text, i, line = odd
+        return Deck(), [error("bad-character", f"{where} holds {char_name(text[i])}: a deck list is plain text, and "
+                                               "this character would reach the terminal or break a report",
+                              "delete it from the JSON (look for a \\u escape)", [line])]
     problems: list[Problem] = []
     top = _line(doc, 1)
     for key in doc:

@@ -11,7 +11,7 @@ from mythos_cli.decks.textlist import LINE_BREAK, parse_text, write_text
 
 LIST_FORMATS = ("text", "code", "json")
 # Problems after which there is no list to judge: construction rules would only add noise.
-FATAL = frozenset({"bad-json", "not-a-deck-list", "too-many-lines"})
+FATAL = frozenset({"bad-json", "not-a-deck-list", "too-many-lines", "bad-character"})
 
 
 @dataclass(slots=True)

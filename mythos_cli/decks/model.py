@@ -92,6 +92,7 @@ class DeckError(Exception):
     def __init__(self, problems: list[Problem], source: str | None = None):
         self.problems = problems
         self.source = source
+        self.unreadable = False  # True: the input held no deck list at all (exit 2, not 1)
         errors = [p for p in problems if p.is_error] or problems
         first = errors[0] if errors else None
         text = f"{first.location}: {first.message}" if first else "invalid deck list"

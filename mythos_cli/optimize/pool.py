@@ -103,9 +103,11 @@ def build_pool(values: list[str] | None) -> Pool:
         elif v.upper() in ("KS", "SS"):
             kind, value = "set", v.upper()
         elif os.path.exists(v) or os.path.splitext(v)[1]:
-            if not os.path.isfile(v):
+            if not os.path.exists(v):  # (a FIFO or a device is refused by the list reader, saying what it is)
                 raise PoolError(f"--pool {v}: no such file", "give a collection list, a set (KS, SS), "
                                 "group=NAME, keyword=NAME or type=character|attachment")
+            if os.path.isdir(v):
+                raise PoolError(f"--pool {v}: a folder, not a collection list", "give the list's file")
             cards, missions = _collection(v)
             owned = owned or {}
             owned_missions = owned_missions or {}

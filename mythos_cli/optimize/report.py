@@ -362,7 +362,7 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
                      f"corrected for the {o.tried} variants the search tried (z = {conf.z:.2f} instead of "
                      f"{z_value():.2f}). Common random numbers made its variance {conf.variance_ratio:.1f}× smaller "
                      "than independent games would."))
-    files += write_document(doc, folder, "optimize", html=True)
+    files = write_document(doc, folder, "optimize", html=True, extra=files)  # the proposal's path once published
     return ReportResult("optimize", o.opt_id, db, numbers, files, summary, terminal, [])
 
 

@@ -51,9 +51,11 @@ class OptimizeError(Exception):
 
 
 class OptimizeInterrupted(Exception):
-    def __init__(self, opt_id: str, spent: int, budget: int):
+    """Ctrl-C or SIGTERM (``signal``, None for Ctrl-C) stopped the search; ``spent`` games are stored."""
+
+    def __init__(self, opt_id: str, spent: int, budget: int, signal: int | None = None):
         super().__init__(opt_id)
-        self.opt_id, self.spent, self.budget = opt_id, spent, budget
+        self.opt_id, self.spent, self.budget, self.signal = opt_id, spent, budget, signal
 
 
 @dataclass
@@ -216,8 +218,7 @@ def play_stage(store: Store, run_id: str, name: str, studied: list[DeckSpec], fi
             raise OptimizeError(f"run {run_id} in {store.path} is not the stage this optimization plans "
                                 "(the database or the card catalog changed since)",
                                 "start a new optimization (another --name), or delete that run")
-        done = store.done_batches(run_id)
-        stored = sum(len(b) for i, b in enumerate(config.batches()) if i in done)
+        stored = store.stored_games(run_id)  # from the batches table: no batch derived
     progress.stage(label or name, planned, stored)
     execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress.games)
     rows = ostore.results(store, run_id)
@@ -280,10 +281,10 @@ class Search:
                              batch_size=max(10, min(cfg.batch_size, math.ceil(planned / 8))),
                              workers=self.workers, backend=self.backend, scheduler=self.scheduler,
                              progress=self.progress, label=label)
-        except Interrupted:
+        except Interrupted as exc:
             # counted from the database: what the runner commits is what a resume keeps
             raise OptimizeInterrupted(self.opt_id, self.spent + ostore.stored_games(self.store, run_id),
-                                      cfg.budget) from None
+                                      cfg.budget, exc.signal) from None
         self.spent += planned
         self.stages[kind] += planned
         self.runs.append(run_id)

@@ -16,8 +16,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from mythos_cli.engine.game import GameDeck
-from mythos_cli.policies.match import play_match
+from mythos_cli.policies.match import Deck
 from mythos_cli.policies.players import make_policy
 
 ELO = 400.0 / math.log(10.0)
@@ -71,31 +70,57 @@ def plan(specs: Sequence[str], n_decks: int, games: int, seed: int) -> list[Pair
     return out
 
 
-def _play(args) -> tuple[str, str, int]:
-    pairing, decks = args
-    a, b = make_policy(pairing.a), make_policy(pairing.b)
-    r = play_match(decks[pairing.deck_a], decks[pairing.deck_b], a, b, pairing.seed)
-    return pairing.a, pairing.b, r.winner
+def _play(args) -> list[tuple[str, str, int]]:
+    """A chunk of pairings of the same two players, played inside the core: (a, b, winner) each."""
+    chunk, decks = args
+    a, b = chunk[0].a, chunk[0].b
+    from mythos_cli import _core
+
+    rows = _core.play_matches([(list(d.cards), list(d.missions)) for d in decks],
+                              [(j.deck_a, j.deck_b, j.seed) for j in chunk], a, b)
+    return [(a, b, row[0]) for row in rows]
 
 
-def run_ladder(decks: Sequence[GameDeck], specs: Sequence[str], games: int, seed: int, *, workers: int = 1,
+def _chunks(jobs: list[Pairing], size: int = 25) -> list[list[Pairing]]:
+    """Consecutive pairings with the same players in seat 0 and seat 1, at most ``size`` a chunk."""
+    out: list[list[Pairing]] = []
+    for j in jobs:
+        if out and len(out[-1]) < size and (out[-1][0].a, out[-1][0].b) == (j.a, j.b):
+            out[-1].append(j)
+        else:
+            out.append([j])
+    return out
+
+
+def run_ladder(decks: Sequence[Deck], specs: Sequence[str], games: int, seed: int, *, workers: int = 1,
                progress: Callable[[int], None] | None = None) -> LadderResult:
+    """Every pair of players ``games`` times over the decks (seats and decks mirrored), rated.
+
+    The built-in players play inside the core (a player written in Python is refused here: the
+    ladder rates the built-in ones)."""
     for s in specs:
-        make_policy(s)  # refuse a bad spec before playing anything
+        if not make_policy(s).builtin:  # refuses a bad spec before playing anything
+            from mythos_cli.policies.players import PolicySpecError
+
+            raise PolicySpecError(f"{s}: the ladder rates the built-in players; play a Python player with "
+                                  "mythos simulate --policy-a")
     jobs = plan(specs, len(decks), games, seed)
+    by_pair = sorted(range(len(jobs)), key=lambda k: (specs.index(jobs[k].a), specs.index(jobs[k].b), k))
+    chunks = _chunks([jobs[k] for k in by_pair])
     tally: dict[tuple[str, str], list[int]] = {}
     results = []
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for res in pool.map(_play, [(j, decks) for j in jobs], chunksize=8):
-                results.append(res)
+            for res in pool.map(_play, [(c, list(decks)) for c in chunks]):
+                results.extend(res)
                 if progress:
-                    progress(1)
+                    progress(len(res))
     else:
-        for j in jobs:
-            results.append(_play((j, decks)))
+        for c in chunks:
+            res = _play((c, list(decks)))
+            results.extend(res)
             if progress:
-                progress(1)
+                progress(len(res))
     for a, b, winner in results:
         w, l = (a, b) if winner == 0 else (b, a)
         tally.setdefault((w, l), [0, 0])[0] += 1

@@ -1,31 +1,73 @@
-"""Play one game between two policies."""
+"""One game between two players, driven from Python one decision at a time (the slow path: a
+batch of built-in players plays inside the core, ``_core.play_batch``, with the same games)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable, Protocol
 
-from mythos_cli.engine.game import GameDeck, apply, new_game
-from mythos_cli.engine.state import GameState
-from mythos_cli.policies.base import Observation
+from mythos_cli import _core
+from mythos_cli.policies.observation import Observation, Policy
+
+
+class Deck(Protocol):
+    """What a game needs of a deck: its name, its 30 cards and 3 missions as version ids."""
+
+    name: str
+    cards: tuple[str, ...]
+    missions: tuple[str, ...]
+
+
+class PlayerError(RuntimeError):
+    """A player written in Python failed: it raised, or answered with an action that is not legal."""
 
 
 @dataclass(slots=True)
 class MatchResult:
-    winner: int
+    winner: int  # 0 or 1 (the seat)
     scores: tuple[int, int]
-    state: GameState
+    game: Any  # the finished _core.Game
 
 
-def play_match(deck_a: GameDeck, deck_b: GameDeck, policy_a, policy_b, seed: int, *, events: bool = False,
-               first: int | None = None, check=None) -> MatchResult:
-    """A complete game; seat 0 plays ``deck_a`` with ``policy_a``. Deterministic given ``seed``."""
+def new_game(deck_a: Deck, deck_b: Deck, seed: int, *, events: bool = False, first: int | None = None):
+    """A core game, seat 0 with ``deck_a``, set up from ``seed`` (shuffles, Edge, mission deck)."""
+    return _core.Game(list(deck_a.cards), list(deck_a.missions), list(deck_b.cards), list(deck_b.missions), seed,
+                      events=events, first=first, names=(deck_a.name, deck_b.name))
+
+
+def play_match(deck_a: Deck, deck_b: Deck, policy_a: Policy, policy_b: Policy, seed: int, *, events: bool = False,
+               first: int | None = None, check: Callable[[Any], None] | None = None) -> MatchResult:
+    """A complete game; seat 0 plays ``deck_a`` with ``policy_a``. Deterministic given ``seed``:
+    the players are reset with ``seed * 2 + 1`` and ``seed * 2 + 2``, as the core's batches do.
+    ``check`` (read-only) sees the game after every decision."""
     g = new_game(deck_a, deck_b, seed, events=events, first=first)
     policy_a.reset(seed * 2 + 1)
     policy_b.reset(seed * 2 + 2)
     policies = (policy_a, policy_b)
     while not g.is_terminal:
-        player = g.pending.player
-        apply(g, policies[player].decide(Observation(g, player)))
+        player = g.current_player
+        policy = policies[player]
+        if getattr(policy, "builtin", False):
+            g.apply(policy.decide(Observation(g, player)))
+        else:
+            _python_decision(g, player, policy)
         if check is not None:
             check(g)
-    return MatchResult(g.winner, (g.players[0].score, g.players[1].score), g)
+    return MatchResult(g.winner, tuple(g.scores()), g)
+
+
+def _python_decision(g, player: int, policy: Policy) -> None:
+    """One decision of a Python player; what goes wrong is the player's, said with its name."""
+    name = getattr(policy, "spec", None) or getattr(policy, "name", type(policy).__name__)
+    obs = Observation(g, player)
+    try:
+        action = policy.decide(obs)
+    except Exception as exc:  # noqa: BLE001 - the user's code: name it, no traceback
+        raise PlayerError(f"player {name} failed in round {g.round} ({obs.kind} decision): "
+                          f"{type(exc).__name__}: {exc}") from exc
+    try:
+        g.apply(tuple(action) if isinstance(action, (list, tuple)) else action)
+    except (_core.IllegalAction, TypeError, ValueError) as exc:
+        asked = f"{obs.kind} decision" + (f": {obs.prompt}" if obs.prompt else "")
+        raise PlayerError(f"player {name} answered {action!r} in round {g.round} ({asked}), which is not legal: "
+                          f"{exc}") from None

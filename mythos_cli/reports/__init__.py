@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mythos_cli.reports.base import ReportResult
+from mythos_cli.files import out_hint
+from mythos_cli.reports.base import ReportResult, discard_staging
 from mythos_cli.reports.data import MIN_GAMES, ReportError, open_run
 from mythos_cli.store import StoreError
 
@@ -49,6 +50,11 @@ def _make(kind, db, *, run, deck, out, field, min_games, examples, check_policy,
         raise ReportError(f"unknown report {kind!r}", "reports: " + ", ".join(KINDS))
     if min_games < 1:
         raise ReportError("--min-games must be at least 1")
+    if run is not None and not run.strip():
+        raise ReportError("--run is empty", "give a run id (`mythos db runs` lists them), or leave --run out "
+                                            "for the newest finished run")
+    if deck is not None and not deck.strip():
+        raise ReportError("--deck is empty", "give a deck name, or leave --deck out for every deck")
     out = Path(out)
     from mythos_cli.reports import cards, curve, mulligan, prep, winrate
 
@@ -57,7 +63,7 @@ def _make(kind, db, *, run, deck, out, field, min_games, examples, check_policy,
     if check_games < 1:
         raise ReportError("--check-games must be at least 1")
     with open_run(db, run) as rd:
-        try:
+        try:  # a report that fails half-way leaves no staging folder behind (base.run_folder)
             if kind == "prep" and not deck:
                 raise ReportError("the prep report is about one deck: give it",
                                   "e.g. mythos report prep \"Leaf Village Team 7\" --field \"Sand Village=50,…\"")
@@ -94,15 +100,19 @@ def _make(kind, db, *, run, deck, out, field, min_games, examples, check_policy,
         except StoreError as exc:
             raise ReportError(str(exc)) from None
         except OSError as exc:  # a plot or page that cannot be written
-            raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}",
-                              "choose a writable folder with --out") from None
+            raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}", out_hint(exc)) from None
+        finally:
+            discard_staging()
 
 
 def _compare(db, run, deck, deck_b, run_b, db_b, out, min_games) -> ReportResult:
     from mythos_cli.reports import compare
 
-    if not deck or not deck_b:
+    if not deck or not deck_b or not deck.strip() or not deck_b.strip():
         raise ReportError("compare takes two decks", "e.g. mythos report compare leaf sand, or one deck with --run-b RUN")
+    for flag, value in (("--run", run), ("--run-b", run_b)):
+        if value is not None and not value.strip():
+            raise ReportError(f"{flag} is empty", "give a run id (`mythos db runs` lists them), or leave it out")
     out = Path(out)
     with open_run(db, run) as ra:
         if (run_b is None or run_b == ra.run_id) and db_b is None:
@@ -113,13 +123,14 @@ def _compare(db, run, deck, deck_b, run_b, db_b, out, min_games) -> ReportResult
 
 
 def _guarded(fn, out):
-    try:
+    try:  # as in _make: a report that fails half-way leaves no staging folder behind
         return fn()
     except StoreError as exc:
         raise ReportError(str(exc)) from None
     except OSError as exc:
-        raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}",
-                          "choose a writable folder with --out") from None
+        raise ReportError(f"cannot write the report under {out}: {exc.strerror or exc}", out_hint(exc)) from None
+    finally:
+        discard_staging()
 
 
 def _check(rd, policy: str, games: int, deck: str | None, workers: int, progress):
@@ -130,7 +141,11 @@ def _check(rd, policy: str, games: int, deck: str | None, workers: int, progress
     from mythos_cli.sim.plan import RunConfig
 
     cfg = rd.info.get("config")
-    config = RunConfig.from_json(json.loads(cfg) if isinstance(cfg, str) else cfg)
+    try:
+        config = RunConfig.from_json(json.loads(cfg) if isinstance(cfg, str) else cfg)
+    except (ValueError, TypeError) as exc:  # json's errors and PlanError
+        raise ReportError(f"run {rd.run_id}: its stored configuration is damaged ({exc}), so its games cannot be "
+                          "played again", "report without --check-policy, or simulate the decks again") from None
     try:
         return policy_check(config, policy, games=games, decks={resolve_deck(rd, deck)} if deck else None,
                             workers=workers, progress=progress)

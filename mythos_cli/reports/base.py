@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mythos_cli.files import out_hint
 from mythos_cli.reports.data import ReportError, RunData
 from mythos_cli.reports.doc import Document, Para, Table, to_html, to_markdown
 
@@ -42,15 +47,82 @@ def _clean(x):
     return x
 
 
+MAX_FOLDER = 80
+STAGING = ".mythos-report-"  # a report being written: out/.mythos-report-<pid>-<random>/
+_FINAL: dict[Path, Path] = {}  # staging folder -> the run's folder it is published to
+
+
+def folder_name(run_id: str) -> str:
+    """A run id as a folder name: safe characters, at most 80 of them. An id that had to be
+    changed (``a b`` → ``a_b``, upper case, cut short) gets a short hash of itself, so that two
+    runs never share a folder (``a b`` and ``a_b``; ``Run`` and ``run`` on macOS)."""
+    plain = re.sub(r"[^A-Za-z0-9._-]+", "_", run_id).strip(".") or "run"
+    if plain == run_id and len(plain) <= MAX_FOLDER and plain == plain.lower():
+        return plain
+    digest = hashlib.sha256(run_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{plain[:MAX_FOLDER].rstrip('._-')}-{digest}"
+
+
 def run_folder(out: Path | str, run_id: str) -> Path:
-    """``reports/<run>/``: a run id is used as a folder name, so keep it to safe characters."""
-    folder = Path(out) / (re.sub(r"[^A-Za-z0-9._-]+", "_", run_id).strip(".") or "run")
+    """Where a report of the run is written: a private staging folder under ``out``, moved into
+    ``out/<run>/`` file by file (each a rename) when ``write_document`` finishes. A report
+    killed half-way leaves the run's folder as it was; its staging folder is removed by the
+    next report."""
+    out = Path(out)
+    final = out / folder_name(run_id)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        out.mkdir(parents=True, exist_ok=True)
+        _sweep(out)
+        staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=out))
     except OSError as exc:
-        raise ReportError(f"cannot create the report folder {folder}: {exc.strerror or exc}",
-                          "choose a writable folder with --out") from None
-    return folder
+        raise ReportError(f"cannot create the report folder {final}: {exc.strerror or exc}", out_hint(exc)) from None
+    _FINAL[staging] = final
+    return staging
+
+
+def _sweep(out: Path) -> None:
+    """Remove the staging folders of reports whose process is gone (killed half-way)."""
+    for d in out.glob(f"{STAGING}*"):
+        try:
+            pid = int(d.name[len(STAGING):].split("-", 1)[0])
+        except ValueError:
+            continue
+        if pid != os.getpid() and not _alive(pid):
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def discard_staging() -> None:
+    """Remove this process's unpublished staging folders (a report that failed half-way)."""
+    for staging in list(_FINAL):
+        shutil.rmtree(staging, ignore_errors=True)
+        _FINAL.pop(staging, None)
+
+
+def _publish(staging: Path, last: list[Path]) -> dict[Path, Path]:
+    """Move every file of ``staging`` into its run folder (``last``, the pages, at the end)."""
+    final = _FINAL.get(staging)
+    if final is None:  # a folder not made by run_folder: written in place
+        return {}
+    final.mkdir(parents=True, exist_ok=True)
+    moved = {}
+    files = sorted((p for p in staging.iterdir() if p.is_file()), key=lambda p: (p in last, p.name))
+    for f in files:
+        target = final / f.name
+        os.replace(f, target)
+        moved[f] = target
+    shutil.rmtree(staging, ignore_errors=True)
+    _FINAL.pop(staging, None)
+    return moved
 
 
 def run_header(rd: RunData) -> Para:
@@ -80,8 +152,11 @@ def examples_table(rd: RunData, pairs: list[tuple[str, str]], limit: int = 5) ->
                         ["deck", "opponent", "lost games", "replay the first"], rows, left=4)
 
 
-def write_document(doc: Document, folder: Path, stem: str, html: bool = False) -> list[Path]:
-    """Write ``<stem>.md`` (and ``<stem>.html``); the images are already in ``folder``."""
+def write_document(doc: Document, folder: Path, stem: str, html: bool = False,
+                   extra: list[Path] = ()) -> list[Path]:
+    """Write ``<stem>.md`` (and ``<stem>.html``) beside the images, then publish the folder
+    (``run_folder``): the returned paths are the files in the run's folder (``extra``: other
+    files written into ``folder`` before, first in the list)."""
     written = []
     try:
         md = folder / f"{stem}.md"
@@ -91,7 +166,8 @@ def write_document(doc: Document, folder: Path, stem: str, html: bool = False) -
             page = folder / f"{stem}.html"
             page.write_text(to_html(doc), encoding="utf-8")
             written.append(page)
+        moved = _publish(folder, written)
     except OSError as exc:
-        raise ReportError(f"cannot write the report into {folder}: {exc.strerror or exc}",
-                          "choose a writable folder with --out") from None
-    return written + doc.images
+        raise ReportError(f"cannot write the report into {_FINAL.get(folder, folder)}: {exc.strerror or exc}",
+                          out_hint(exc)) from None
+    return [moved.get(p, p) for p in [*extra, *written, *doc.images]]

@@ -29,43 +29,37 @@ from mythos_cli.reports.stats import difference, family, verdict, wilson
 TOP = 8  # cards shown at each end of the plot
 
 
-def card_flags(rd: RunData, deck: str, events: pl.DataFrame) -> pl.DataFrame:
-    """One row per (game, seat, card of the list): in the kept hand? drawn? won?"""
-    seats = rd.seats.filter(pl.col("deck") == deck).select("game_no", "seat", "won")
+def card_table(rd: RunData, deck: str, counts: pl.DataFrame) -> pl.DataFrame:
+    """One row per card of the deck's list: OH, GD, GIH and GNS game-seats and their wins.
+
+    ``counts`` (``RunData.card_counts``, aggregated in DuckDB) holds the kept-hand and
+    drawn-later seats of the cards seen; a card never seen has none, and every seat of the deck
+    where a card was not in hand counts as never seen."""
+    seats = rd.seats.filter(pl.col("deck") == deck)
+    games, wins = seats.height, int(seats["won"].sum())
     cards = pl.DataFrame({"card": sorted(set(rd.decks[deck].cards))})
-    ev = events.filter(pl.col("deck") == deck)
-    flags = (ev.group_by("game_no", "seat", "card")
-             .agg((pl.col("event") == "opening").any().alias("opening"),
-                  (pl.col("event") == "drawn").any().alias("drawn")))
-    return (seats.join(cards, how="cross")
-            .join(flags, on=["game_no", "seat", "card"], how="left")
-            .with_columns(pl.col("opening").fill_null(False), pl.col("drawn").fill_null(False))
-            .with_columns((pl.col("opening") | pl.col("drawn")).alias("in_hand"),
-                          (pl.col("drawn") & ~pl.col("opening")).alias("drawn_later")))
+    seen = counts.filter(pl.col("deck") == deck).select("card", "oh_n", "oh_w", "gd_n", "gd_w")
+    zero = [pl.col(c).fill_null(0) for c in ("oh_n", "oh_w", "gd_n", "gd_w")]
+    return (cards.join(seen.with_columns(pl.col("card").cast(pl.String)), on="card", how="left").with_columns(zero)
+            .with_columns(pl.lit(games).alias("games"), pl.lit(wins).alias("wins"),
+                          (pl.col("oh_n") + pl.col("gd_n")).alias("gih_n"), (pl.col("oh_w") + pl.col("gd_w")).alias("gih_w"))
+            .with_columns((pl.col("games") - pl.col("gih_n")).alias("gns_n"),
+                          (pl.col("wins") - pl.col("gih_w")).alias("gns_w"))
+            .sort("card"))
 
 
-def analyse_deck(rd: RunData, deck: str, events: pl.DataFrame, names: dict[str, str],
+def analyse_deck(rd: RunData, deck: str, counts: pl.DataFrame, names: dict[str, str],
                  min_games: int = MIN_GAMES) -> dict:
-    flags = card_flags(rd, deck, events)
-    won = pl.col("won")
-    agg = (flags.group_by("card")
-           .agg(pl.len().alias("games"), won.sum().alias("wins"),
-                pl.col("opening").sum().alias("oh_n"), (pl.col("opening") & won).sum().alias("oh_w"),
-                pl.col("drawn_later").sum().alias("gd_n"), (pl.col("drawn_later") & won).sum().alias("gd_w"),
-                pl.col("in_hand").sum().alias("gih_n"), (pl.col("in_hand") & won).sum().alias("gih_w"),
-                (~pl.col("in_hand")).sum().alias("gns_n"), (~pl.col("in_hand") & won).sum().alias("gns_w"))
-           .sort("card"))
+    agg = card_table(rd, deck, counts)
     copies = Counter(rd.decks[deck].cards)
     seats = rd.seats.filter(pl.col("deck") == deck)
     deck_rate = wilson(int(seats["won"].sum()), seats.height)
     # played (face up, hidden, as an upgrade or an attachment; a reveal is the same card again): win rate
     # when the card was played, and the round of its first play
-    played = (rd.events(("played",), [deck]).filter(pl.col("how") != "reveal")
-              .group_by("game_no", "seat", "card").agg(pl.col("round").min().alias("first_round"))
-              .join(seats.select("game_no", "seat", "won"), on=["game_no", "seat"], how="inner")
-              .group_by("card").agg(pl.len().alias("n"), pl.col("won").sum().alias("w"),
-                                    pl.col("first_round").mean().alias("avg_round")))
-    played_by = {r["card"]: r for r in played.iter_rows(named=True)}
+    # (aggregated in DuckDB: a row per card, however many games)
+    played = rd.played_counts([deck]).filter(pl.col("deck") == deck)
+    played_by = {str(r["card"]): {"n": r["n"], "w": r["w"], "avg_round": r["rounds"] / r["n"] if r["n"] else None}
+                 for r in played.iter_rows(named=True)}
     rows, pairs = [], []
     for r in agg.iter_rows(named=True):
         oh, gd = wilson(r["oh_w"], r["oh_n"]), wilson(r["gd_w"], r["gd_n"])
@@ -156,8 +150,8 @@ def deck_blocks(a: dict, folder: Path, prefix: str, level: int = 2) -> list:
 def report(rd: RunData, out: Path, *, deck: str | None = None, min_games: int = MIN_GAMES) -> ReportResult:
     decks = pick_decks(rd, deck)
     names = dict(card_facts(rd).select("card", "name").iter_rows())
-    events = rd.events(("opening", "drawn"), decks)
-    if events.height == 0:
+    counts = load(rd, decks)
+    if counts.height == 0:
         raise ReportError(f"run {rd.run_id} stored no card events for {', '.join(decks)}",
                           "simulate again with this version of mythos (card events are recorded)", code=1)
     folder = run_folder(out, rd.run_id)
@@ -165,7 +159,7 @@ def report(rd: RunData, out: Path, *, deck: str | None = None, min_games: int = 
     doc.add(*run_preamble(rd))
     analyses = []
     for d in decks:
-        a = analyse_deck(rd, d, events, names, min_games)
+        a = analyse_deck(rd, d, counts, names, min_games)
         analyses.append(a)
         doc.add(*deck_blocks(a, folder, "cards"))
     files = write_document(doc, folder, "cards" if not deck else f"cards-{slug(decks[0])}")
@@ -187,4 +181,9 @@ def report(rd: RunData, out: Path, *, deck: str | None = None, min_games: int = 
     return ReportResult("cards", rd.run_id, str(rd.db), numbers, files, summary, [term], list(rd.warnings))
 
 
-__all__ = ["analyse_deck", "card_flags", "card_verdicts", "deck_blocks", "report"]
+def load(rd: RunData, decks: list[str]) -> pl.DataFrame:
+    """The kept-hand and drawn-later counts of these decks' cards (``RunData.card_counts``)."""
+    return rd.card_counts(decks)
+
+
+__all__ = ["analyse_deck", "card_table", "card_verdicts", "deck_blocks", "load", "report"]

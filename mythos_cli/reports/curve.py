@@ -19,7 +19,7 @@ from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import CHEAP_COST, ReportError, RunData, card_facts, pick_decks, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, num, pct
-from mythos_cli.reports.stats import at_least_one, mean_interval, wilson
+from mythos_cli.reports.stats import at_least_one, mean_interval_from_moments, wilson
 
 
 def cards_seen(round_no: int, hand: int = HAND_SIZE, per_round: int = DRAW_PER_ROUND) -> int:
@@ -36,38 +36,35 @@ def exact_odds(costs: list[int], rounds: int = ROUNDS, hand: int = HAND_SIZE,
             for c in sorted(copies)}
 
 
-def analyse_deck(rd: RunData, deck: str, facts: pl.DataFrame, events: pl.DataFrame, rounds: pl.DataFrame) -> dict:
+def analyse_deck(rd: RunData, deck: str, facts: pl.DataFrame, seen: tuple[pl.DataFrame, pl.DataFrame],
+                 rounds: pl.DataFrame) -> dict:
+    """``seen`` and ``rounds`` are ``load``'s counts, aggregated in DuckDB (no row per event)."""
     cost_of = dict(facts.select("card", "cost").iter_rows())
     costs = [cost_of.get(c) or 0 for c in rd.decks[deck].cards]
     copies = Counter(costs)
     curve = {c: copies.get(c, 0) for c in range(0, max(costs) + 1)} if costs else {}
     exact = exact_odds(costs)
-    seats = rd.seats.filter(pl.col("deck") == deck).select("game_no", "seat")
-    n = seats.height
-    # the first round each cost was seen (the kept hand is round 0) in each game of the deck
-    first = (events.filter(pl.col("deck") == deck)
-             .join(facts.select("card", "cost"), on="card", how="left")
-             .with_columns(pl.when(pl.col("event") == "opening").then(0).otherwise(pl.col("round"))
-                           .cast(pl.Int32).alias("r"), pl.col("cost").fill_null(0))
-             .group_by("game_no", "seat", "cost").agg(pl.col("r").min().alias("first")))
+    n = rd.seats.filter(pl.col("deck") == deck).height
+    by_cost, any_cheap = (f.filter(pl.col("deck") == deck) for f in seen)
+
+    def seen_by(frame: pl.DataFrame, r: int) -> int:  # game-seats that had seen it by round r
+        return int(frame.filter(pl.col("first") <= r)["n"].sum())
+
     odds = []
     for c, probs in exact.items():
-        fc = first.filter(pl.col("cost") == c)
+        fc = by_cost.filter(pl.col("cost") == c)
         by_round = []
         for r, p in enumerate(probs):
-            k = fc.filter(pl.col("first") <= r).height
-            sim = wilson(k, n)
+            sim = wilson(seen_by(fc, r), n)
             by_round.append({"round": r, "cards_seen": cards_seen(r), "exact": p, "simulated": sim.rate if n else None,
                              "simulated_ci95": [sim.low, sim.high] if n else [None, None], "games": n})
         odds.append({"cost": c, "copies": copies[c], "by_round": by_round})
 
     # the same for any cheap play (cost ≤ CHEAP_COST), the first thing an opening hand needs
     cheap_copies = sum(v for c, v in copies.items() if c <= CHEAP_COST)
-    cheap_first = (first.filter(pl.col("cost") <= CHEAP_COST).group_by("game_no", "seat")
-                   .agg(pl.col("first").min()))
     cheap = []
     for r in range(ROUNDS + 1):
-        sim = wilson(cheap_first.filter(pl.col("first") <= r).height, n)
+        sim = wilson(seen_by(any_cheap, r), n)
         cheap.append({"round": r, "cards_seen": cards_seen(r), "exact": at_least_one(len(costs), cheap_copies,
                                                                                      cards_seen(r)),
                       "simulated": sim.rate if n else None, "simulated_ci95": [sim.low, sim.high] if n else [None, None],
@@ -77,27 +74,31 @@ def analyse_deck(rd: RunData, deck: str, facts: pl.DataFrame, events: pl.DataFra
     chakra = []
     for r in range(1, ROUNDS + 1):
         part = rr.filter(pl.col("round") == r)
-        if part.height == 0:
+        if part.height == 0 or not part["n"].sum():
             continue
-        g, s, w = (mean_interval(part[col].to_numpy()) for col in ("chakra_gained", "chakra_spent", "chakra_left"))
-        gained_total = int(part["chakra_gained"].sum())
+        row = {k: int(part[k].sum()) for k in part.columns if k not in ("deck", "round")}
+        count = row["n"]
+        g, s, w = (mean_interval_from_moments(count, row[f"{col}_1"], row[f"{col}_2"])
+                   for col in ("chakra_gained", "chakra_spent", "chakra_left"))
+        gained_total = row["chakra_gained_1"]
         chakra.append({"round": r, "gained": g.to_dict(), "spent": s.to_dict(), "wasted": w.to_dict(),
-                       "wasted_share": (int(part["chakra_left"].sum()) / gained_total) if gained_total else None,
-                       "cards_drawn": float(part["cards_drawn"].mean()),
-                       "characters_in_play": float(part["characters_in_play"].mean())})
+                       "wasted_share": (row["chakra_left_1"] / gained_total) if gained_total else None,
+                       "cards_drawn": row["cards_drawn_1"] / count,
+                       "characters_in_play": row["characters_in_play_1"] / count})
     return {"deck": deck, "deck_size": len(costs), "games": n, "average_cost": sum(costs) / len(costs) if costs else None,
             "curve": {str(c): v for c, v in curve.items()}, "odds": odds,
             "cheap_odds": {"max_cost": CHEAP_COST, "copies": cheap_copies, "by_round": cheap}, "chakra": chakra,
             "_curve": curve}
 
 
-def load(rd: RunData, decks: list[str]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+def load(rd: RunData, decks: list[str]) -> tuple[pl.DataFrame, tuple[pl.DataFrame, pl.DataFrame], pl.DataFrame]:
+    """The card facts, the first-seen counts and the per-round chakra moments of these decks."""
     facts = card_facts(rd)
-    events = rd.events(("opening", "drawn"), decks)
-    if events.height == 0:
+    seen = rd.first_seen(decks)
+    if seen[0].height == 0:
         raise ReportError(f"run {rd.run_id} stored no card events for {', '.join(decks)}",
                           "simulate again with this version of mythos (card events are recorded)", code=1)
-    return facts, events, rd.rounds(decks)
+    return facts, seen, rd.round_moments(decks)
 
 
 def deck_blocks(a: dict, folder: Path, prefix: str, level: int = 2) -> list:
@@ -137,13 +138,13 @@ def deck_blocks(a: dict, folder: Path, prefix: str, level: int = 2) -> list:
 
 def report(rd: RunData, out: Path, *, deck: str | None = None) -> ReportResult:
     decks = pick_decks(rd, deck)
-    facts, events, rounds = load(rd, decks)
+    facts, seen, rounds = load(rd, decks)
     folder = run_folder(out, rd.run_id)
     doc = Document(f"Curves and chakra — run {rd.run_id}")
     doc.add(*run_preamble(rd))
     analyses = []
     for d in decks:
-        a = analyse_deck(rd, d, facts, events, rounds)
+        a = analyse_deck(rd, d, facts, seen, rounds)
         analyses.append(a)
         doc.add(*deck_blocks(a, folder, "curve"))
     files = write_document(doc, folder, "curve" if not deck else f"curve-{slug(decks[0])}")

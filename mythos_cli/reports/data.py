@@ -16,8 +16,10 @@ import polars as pl
 from rapidfuzz import fuzz, process
 
 from mythos_cli.catalog import default_catalog
+from mythos_cli.reports.doc import register_literals
 from mythos_cli.store import StoreError, open_store
 from mythos_cli.store.db import Store
+from mythos_cli.store import read
 from mythos_cli.store.read import newest_finished_run, run_card_events, run_games, run_player_rounds
 
 # A round-1 player has 5 chakra: two plays of cost 2 or less fit, which is also the deck
@@ -68,22 +70,50 @@ class RunData:
         """Game numbers of the first games ``deck`` lost to ``opponent`` (for ``mythos replay``)."""
         from mythos_cli.store.read import losses
 
+        return self._read(losses, deck, opponent, limit)
+
+    # -- aggregated in DuckDB: a table per deck and card, whatever the number of games --------
+    def _read(self, fn, *args):
         try:
-            return losses(self.store, self.run_id, deck, opponent, limit)
+            return fn(self.store, self.run_id, *args)
         except StoreError as exc:
             raise ReportError(str(exc)) from None
 
+    def costs(self) -> dict[str, int | None]:
+        """Each card of the run's lists with its cost as the reports count it (unknown: None)."""
+        return dict(card_facts(self).select("card", "cost").iter_rows())
+
+    def opening_hands(self, decks: list[str] | None = None) -> pl.DataFrame:
+        """Per (game, seat): ``hand`` (the kept cards), ``cheap`` (cost ≤ CHEAP_COST), ``total_cost``."""
+        return self._read(read.opening_hands, self.costs(), CHEAP_COST, decks)
+
+    def first_seen(self, decks: list[str] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """Game-seats by the round each cost was first seen, and any cheap play (``read.first_seen``)."""
+        return self._read(read.first_seen, self.costs(), CHEAP_COST, decks)
+
+    def card_counts(self, decks: list[str] | None = None) -> pl.DataFrame:
+        """Per (deck, card): kept-hand and drawn-later game-seats and their wins (``read.card_counts``)."""
+        return self._read(read.card_counts, decks)
+
+    def played_counts(self, decks: list[str] | None = None) -> pl.DataFrame:
+        """Per (deck, card): game-seats where it was played, their wins, the sum of its first
+        play's rounds (``read.played_counts``)."""
+        return self._read(read.played_counts, decks)
+
+    def mission_counts(self, decks: list[str] | None = None) -> pl.DataFrame:
+        """Per (deck, mission): game-seats with it among the seat's missions in play, their wins."""
+        return self._read(read.mission_counts, decks)
+
+    def round_moments(self, decks: list[str] | None = None) -> pl.DataFrame:
+        """Per (deck, round): counts, sums and sums of squares of the chakra statistics."""
+        return self._read(read.round_moments, decks)
+
+    # -- every row (small runs, tools): memory grows with the games ---------------------------
     def events(self, events: tuple[str, ...], decks: list[str] | None = None) -> pl.DataFrame:
-        try:
-            return run_card_events(self.store, self.run_id, events, decks)
-        except StoreError as exc:
-            raise ReportError(str(exc)) from None
+        return self._read(run_card_events, events, decks)
 
     def rounds(self, decks: list[str] | None = None) -> pl.DataFrame:
-        try:
-            return run_player_rounds(self.store, self.run_id, decks)
-        except StoreError as exc:
-            raise ReportError(str(exc)) from None
+        return self._read(run_player_rounds, decks)
 
     def close(self) -> None:
         self.store.close()
@@ -96,7 +126,8 @@ class RunData:
 
 
 def seat_frame(games: pl.DataFrame) -> pl.DataFrame:
-    """Each game twice, once per seat: that seat's deck, opponent, policy, result and hand facts."""
+    """Each game twice, once per seat: that seat's deck, opponent, policy, result and hand facts
+    (seat 0's rows, then seat 1's; the missions stay in ``RunData.games``)."""
     parts = []
     for s in (0, 1):
         o = 1 - s
@@ -113,12 +144,10 @@ def seat_frame(games: pl.DataFrame) -> pl.DataFrame:
             pl.col("tiebreak_by_edge").fill_null(False).alias("tiebreak"),
             pl.col(f"score_{s}").alias("score"),
             pl.col(f"score_{o}").alias("opponent_score"),
-            pl.col("missions"),
-            pl.col("mission_owners"),
             pl.col("decisions"),
-            pl.col("round_scores_0").list.len().alias("rounds"),
+            pl.col("rounds"),
         ))
-    return pl.concat(parts).sort("game_no", "seat")
+    return pl.concat(parts, rechunk=False)
 
 
 def open_run(db: Path | str, run: str | None = None) -> RunData:
@@ -169,23 +198,60 @@ def _load(store: Store, db: Path, run: str | None) -> RunData:
     if info.get("status") != "finished":
         warnings.append(f"run {run_id} is {info.get('status')}: {games.height} of {info.get('planned_games')} "
                         "planned games are stored, so some matchups may be short or missing")
-    cfg = info.get("config")
-    cfg = json.loads(cfg) if isinstance(cfg, str) else (cfg or {})
-    lists = {d["name"]: DeckList(d["name"], tuple(d["cards"]), tuple(d["missions"])) for d in cfg.get("decks", [])}
-    played = set(games["deck_0"].unique().to_list()) | set(games["deck_1"].unique().to_list())
+    try:
+        cfg = info.get("config")
+        cfg = json.loads(cfg) if isinstance(cfg, str) else (cfg or {})
+        lists = {d["name"]: DeckList(d["name"], tuple(d["cards"]), tuple(d["missions"])) for d in cfg.get("decks", [])}
+        opponents = [cfg["decks"][i]["name"] for i in cfg.get("opponents", []) if i < len(cfg["decks"])]
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+        raise ReportError(f"run {run_id}: its stored configuration is damaged ({type(exc).__name__}: {exc}), so its "
+                          "deck lists are unknown", "report another run, or simulate the decks again") from None
+    played = set(games["deck_0"].unique().cast(pl.String).to_list()) | \
+        set(games["deck_1"].unique().cast(pl.String).to_list())
     missing = sorted(played - set(lists))
     if missing:
         raise ReportError(f"run {run_id}: the run's configuration has no deck list for {', '.join(missing)}",
                           "this database was not written by `mythos simulate`; simulate the decks again")
     decks = {n: lists[n] for n in sorted(played)}
-    opponents = [cfg["decks"][i]["name"] for i in cfg.get("opponents", []) if i < len(cfg["decks"])]
     opponents = [n for n in dict.fromkeys(opponents) if n in decks] or sorted(decks)
+    register_slugs(decks)
+    register_literals([*lists, run_id, str(db)])  # the user's strings: never markup in a report
     return RunData(store, db, run_id, info, decks, games, seat_frame(games), opponents, warnings)
 
 
 # -- naming decks ----------------------------------------------------------------------------
-def slug(text: str) -> str:
+MAX_SLUG = 60
+_SLUGS: dict[str, str] = {}  # deck name -> file-name part, for the decks of the runs loaded
+
+
+def _plain_slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "deck"
+
+
+def _hashed(text: str, base: str) -> str:
+    import hashlib
+
+    return f"{base[:MAX_SLUG].rstrip('-')}-{hashlib.sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
+
+
+def slug(text: str) -> str:
+    """A deck name as part of a file name: lower-case words joined by ``-``, at most 60
+    characters. Two decks of a run whose plain slugs meet ("A b", "a-b") each get a short hash
+    of their name, and so does a long name cut short, so no report file overwrites another's."""
+    if text in _SLUGS:
+        return _SLUGS[text]
+    base = _plain_slug(text)
+    return base if len(base) <= MAX_SLUG else _hashed(text, base)
+
+
+def register_slugs(names) -> None:
+    """The file-name parts of a run's decks, made distinct (see ``slug``)."""
+    by_slug: dict[str, list[str]] = {}
+    for n in names:
+        by_slug.setdefault(_plain_slug(n), []).append(n)
+    for base, group in by_slug.items():
+        for n in group:
+            _SLUGS[n] = _hashed(n, base) if len(group) > 1 or len(base) > MAX_SLUG else base
 
 
 def _squash(text: str) -> str:
@@ -197,7 +263,7 @@ def resolve_deck(rd: RunData, ref: str) -> str:
     names = rd.deck_names
     ref_s = ref.strip()
     for n in names:
-        if n.casefold() == ref_s.casefold() or slug(n) == slug(ref_s):
+        if n.casefold() == ref_s.casefold() or _plain_slug(n) == _plain_slug(ref_s):
             return n
     from_file = _deck_file_name(ref_s)
     if from_file in names:

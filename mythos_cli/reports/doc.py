@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
@@ -89,33 +90,117 @@ def num(x: float | None, digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
+# -- the reports' inline marks, and the user's strings inside them -----------------------------
+# Report text uses two marks, **bold** and `code`. Deck names, run ids and database paths are
+# the user's strings: they may hold *, `, <, [ or | and must show as written, never as markup
+# (a deck named "<img onerror=…>" or "[x](javascript:…)"). ``register_literals`` names them
+# (the run's loader does); every renderer then treats each occurrence as plain text.
+_LITERALS: set[str] = set()
+_LITERAL_RE: re.Pattern | None = None
+
+
+def register_literals(strings) -> None:
+    """User strings the renderers must show verbatim wherever they appear in report text."""
+    global _LITERAL_RE
+    _LITERALS.update(s for s in strings if s)
+    alternatives = sorted(_LITERALS, key=len, reverse=True)
+    _LITERAL_RE = re.compile("|".join(re.escape(s) for s in alternatives)) if alternatives else None
+
+
+def inline_tokens(text: str) -> list[tuple[str, str]]:
+    """``text`` as (kind, text) pieces: ``text`` (plain), ``bold`` (a ** toggle), ``code``
+    (the content of a code span). A registered user string is always plain text, even where it
+    holds ** or a backtick."""
+    pieces: list[tuple[bool, str]] = []  # (is a user string, text)
+    pos = 0
+    if _LITERAL_RE is not None:
+        for m in _LITERAL_RE.finditer(text):
+            if m.start() > pos:
+                pieces.append((False, text[pos:m.start()]))
+            pieces.append((True, m.group()))
+            pos = m.end()
+    if pos < len(text):
+        pieces.append((False, text[pos:]))
+    out: list[tuple[str, str]] = []
+    code: list[str] | None = None
+    for literal, piece in pieces:
+        if literal:
+            (code.append(piece) if code is not None else out.append(("text", piece)))
+            continue
+        for part in re.split(r"(\*\*|`)", piece):
+            if part == "`":
+                if code is None:
+                    code = []
+                else:
+                    out.append(("code", "".join(code)))
+                    code = None
+            elif part == "**" and code is None:
+                out.append(("bold", ""))
+            elif part:
+                (code.append(part) if code is not None else out.append(("text", part)))
+    if code is not None:  # an unclosed span: its backtick was text
+        out.append(("text", "`" + "".join(code)))
+    return out
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")  # inline marks; ( ) ! only act after a [ …
+_MD_LINE_START = re.compile(r"^(\s*)([#>+-]|\d+[.)])")  # … and these at the start of a line
+
+
+def md_text(text: str) -> str:
+    """Plain text as Markdown that shows it as written (no emphasis, link, HTML or table cell)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_SPECIAL.sub(r"\\\1", text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    return _MD_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+
+
+def _md_code(content: str) -> str:
+    longest = max((len(r) for r in re.findall(r"`+", content)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if content.startswith("`") or content.endswith("`") or not content.strip() else ""
+    return f"{fence}{pad}{content}{pad}{fence}"
+
+
+def md_inline(text: str) -> str:
+    """Report text (with its ** and ` marks) as Markdown; everything else shows as written."""
+    out = []
+    for kind, piece in inline_tokens(text):
+        if kind == "bold":
+            out.append("**")
+        elif kind == "code":
+            out.append(_md_code(piece.replace("\n", " ")))
+        else:
+            out.append(md_text(piece))
+    return "".join(out)
+
+
 # -- Markdown --------------------------------------------------------------------------------
 def _md_cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return md_text(str(text))
 
 
 def to_markdown(doc: Document, folder: Path) -> str:
-    lines = [f"# {doc.title}", ""]
+    lines = [f"# {md_inline(doc.title)}", ""]
     for b in doc.blocks:
         if isinstance(b, Heading):
-            lines += ["#" * b.level + " " + b.text, ""]
+            lines += ["#" * b.level + " " + md_inline(b.text), ""]
         elif isinstance(b, Para):
-            lines += [b.text, ""]
+            lines += [md_inline(b.text), ""]
         elif isinstance(b, Bullets):
-            lines += [f"- {item}" for item in b.items] + [""]
+            lines += [f"- {md_inline(item)}" for item in b.items] + [""]
         elif isinstance(b, Table):
             if b.title:
-                lines += [f"**{b.title}**", ""]
+                lines += [f"**{md_inline(b.title)}**", ""]
             lines.append("| " + " | ".join(_md_cell(c) for c in b.columns) + " |")
             lines.append("|" + "|".join(":---" if i < b.left else "---:" for i in range(len(b.columns))) + "|")
             for row in b.rows:
                 lines.append("| " + " | ".join(_md_cell(c) for c in row) + " |")
             lines.append("")
             if b.note:
-                lines += [f"_{b.note}_", ""]
+                lines += [f"_{md_inline(b.note)}_", ""]
         elif isinstance(b, Image):
             rel = b.path.relative_to(folder) if b.path.is_relative_to(folder) else b.path
-            lines += [f"![{b.alt}]({rel.as_posix()})", ""]
+            lines += [f"![{md_text(b.alt)}]({rel.as_posix().replace(' ', '%20').replace(')', '%29')})", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -170,17 +255,25 @@ document.querySelectorAll("table.sortable").forEach(function (t) {
 
 
 def _inline(text: str) -> str:
-    """Escape, then honour the two Markdown marks the reports use: **bold** and `code`."""
-    out = html.escape(text)
-    parts = out.split("**")
-    out = "".join(p if i % 2 == 0 else f"<strong>{p}</strong>" for i, p in enumerate(parts))
-    parts = out.split("`")
-    return "".join(p if i % 2 == 0 else f"<code>{p}</code>" for i, p in enumerate(parts))
+    """Escape, then honour the two marks the reports use: **bold** and `code` (never inside a
+    user string: see ``register_literals``)."""
+    out, bold = [], False
+    for kind, piece in inline_tokens(text):
+        if kind == "bold":
+            out.append("</strong>" if bold else "<strong>")
+            bold = not bold
+        elif kind == "code":
+            out.append(f"<code>{html.escape(piece)}</code>")
+        else:
+            out.append(html.escape(piece))
+    if bold:
+        out.append("</strong>")
+    return "".join(out)
 
 
 def to_html(doc: Document) -> str:
     """A self-contained page: every image is embedded as base64, so the file travels alone."""
-    body = [f"<h1>{html.escape(doc.title)}</h1>"]
+    body = [f"<h1>{_inline(doc.title)}</h1>"]
     for b in doc.blocks:
         if isinstance(b, Heading):
             lvl = min(max(b.level, 2), 6)

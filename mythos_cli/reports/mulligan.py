@@ -53,16 +53,13 @@ def mulligan_rule(rd: RunData, policy: str) -> str:
 
 
 def opening_hands(rd: RunData, decks: list[str]) -> pl.DataFrame:
-    """Per (game, seat) of these decks: the kept hand's cards, cheap plays and total cost."""
-    facts = card_facts(rd).select("card", "cost")
-    ev = rd.events(("opening",), decks).join(facts, on="card", how="left")
-    if ev.height == 0:
+    """Per (game, seat) of these decks: the kept hand's cards, cheap plays and total cost
+    (aggregated in DuckDB: one row per hand, the cards as categoricals)."""
+    hands = rd.opening_hands(decks)
+    if hands.height == 0:
         raise ReportError(f"run {rd.run_id} stored no opening hands for {', '.join(decks)}",
                           "simulate again with this version of mythos (card events are recorded)", code=1)
-    return (ev.group_by("game_no", "seat")
-            .agg(pl.col("card").alias("hand"),
-                 (pl.col("cost") <= CHEAP_COST).sum().cast(pl.Int32).alias("cheap"),
-                 pl.col("cost").sum().cast(pl.Int32).alias("total_cost")))
+    return hands
 
 
 @dataclass
@@ -110,13 +107,49 @@ def _rate_of(df: pl.DataFrame) -> Rate:
     return wilson(int(df["won"].sum()), df.height)
 
 
+HOLDS = "holds:"  # the output name of a "hand holds this card" mask (see _card_splits)
+
+
+def _holds(card: str) -> pl.Expr:
+    return pl.col("hand").list.contains(card).alias(HOLDS + card)
+
+
+def _card_splits(df: pl.DataFrame) -> dict[str, tuple[Rate, Rate]]:
+    """``_split`` by every card at once: hands holding it against hands without it (one pass
+    over the exploded hands; a copy held twice counts once)."""
+    total, wins = df.height, int(df["won"].fill_null(False).sum())
+    agg = (df.select(pl.col("hand").list.unique(), pl.col("won").fill_null(False)).explode("hand")
+           .drop_nulls("hand").group_by("hand").agg(pl.len().alias("n"), pl.col("won").sum().alias("w")))
+    out = {}
+    for card, n, w in agg.iter_rows():
+        out[str(card)] = (wilson(int(w), int(n)), wilson(wins - int(w), total - int(n)))
+    return out
+
+
+def _split_by(df: pl.DataFrame, mask: pl.Expr, cards: dict[str, tuple[Rate, Rate]] | None) -> tuple[Rate, Rate]:
+    name = mask.meta.output_name(raise_if_undetermined=False) or ""
+    if cards is not None and name.startswith(HOLDS):
+        return cards.get(name[len(HOLDS):]) or (wilson(0, 0), wilson(int(df["won"].fill_null(False).sum()), df.height))
+    return _split(df, mask)
+
+
+def _split(df: pl.DataFrame, mask: pl.Expr) -> tuple[Rate, Rate]:
+    """The win rates of the rows where ``mask`` is true and where it is false, counted in one
+    pass (a filter would copy a million hands for each of the rules and cards tried)."""
+    yes, no = mask.fill_null(False), (~mask).fill_null(False)
+    won = pl.col("won").fill_null(False)
+    n1, w1, n0, w0 = df.select(yes.sum().alias("n1"), (yes & won).sum().alias("w1"), no.sum().alias("n0"),
+                               (no & won).sum().alias("w0")).row(0)
+    return wilson(int(w1), int(n1)), wilson(int(w0), int(n0))
+
+
 def analyse_deck(rd: RunData, deck: str, hands: pl.DataFrame, names: dict[str, str],
                  min_games: int = MIN_GAMES) -> dict:
-    seats = rd.seats.filter(pl.col("deck") == deck).join(hands, on=["game_no", "seat"], how="inner")
+    seats = (rd.seats.filter(pl.col("deck") == deck).select("game_no", "seat", "policy", "won", "mulligan")
+             .join(hands.select("game_no", "seat", "hand", "cheap", "total_cost"), on=["game_no", "seat"], how="inner"))
     if seats.height == 0:
         raise ReportError(f"deck {deck} has no games with an opening hand in run {rd.run_id}", code=1)
-    kept, mull = seats.filter(~pl.col("mulligan")), seats.filter(pl.col("mulligan"))
-    kept_r, mull_r = _rate_of(kept), _rate_of(mull)
+    mull_r, kept_r = _split(seats, pl.col("mulligan"))
     rules_by_policy = {}
     groups = seats.group_by("policy").agg(pl.col("mulligan").mean().alias("rate"), pl.len().alias("n"))
     for r in groups.iter_rows(named=True):
@@ -134,15 +167,14 @@ def analyse_deck(rd: RunData, deck: str, hands: pl.DataFrame, names: dict[str, s
     by_total = []
     bins = _bins(seats["total_cost"].to_numpy())
     for a, b, label in bins:
-        part = seats.filter(pl.col("total_cost").is_between(a, b))
-        by_total.append({"total_cost": label, "from": a, "to": b, **_rate_of(part).to_dict()})
+        part, _ = _split(seats, pl.col("total_cost").is_between(a, b))
+        by_total.append({"total_cost": label, "from": a, "to": b, **part.to_dict()})
 
     # key cards: win rate with the card in the kept hand against without it
     key, pairs = [], []
+    splits = _card_splits(seats)
     for card in sorted({c for c in rd.decks[deck].cards}):
-        has = seats.filter(pl.col("hand").list.contains(card))
-        hasnt = seats.filter(~pl.col("hand").list.contains(card))
-        a, b = _rate_of(has), _rate_of(hasnt)
+        a, b = _split_by(seats, _holds(card), splits)
         d = difference(a, b)
         pairs.append((a, b))
         key.append({"card": card, "name": names.get(card, card), "in_opening_hand": a.to_dict(),
@@ -180,8 +212,7 @@ def candidate_rules(hands: pl.DataFrame, deck_cards: tuple[str, ...], names: dic
             rules.append((f"keep hands whose 5 cards cost {t} or less in total", "total_cost",
                           pl.col("total_cost") <= t))
     for card in sorted(set(deck_cards)):
-        rules.append((f"keep hands holding {card} {names.get(card, '')}".rstrip(), "key_card",
-                      pl.col("hand").list.contains(card)))
+        rules.append((f"keep hands holding {card} {names.get(card, '')}".rstrip(), "key_card", _holds(card)))
     return rules
 
 
@@ -198,12 +229,12 @@ def recommend(random_hand: pl.DataFrame, deck, names: dict[str, str], min_games:
                          "A mulligan rule that decides from the hand keeps a selected sample, and the hands it "
                          f"throws back are never played. To learn one, {SUGGEST}.")}
     scored = []
+    splits = _card_splits(random_hand)
     for text, kind, expr in candidate_rules(random_hand, deck.cards, names):
-        mask = random_hand.select(expr.alias("m"))["m"]
-        keep, throw = random_hand.filter(mask), random_hand.filter(~mask)
-        if keep.height < min_games or throw.height < min_games:
+        keep, throw = _split_by(random_hand, expr, splits)
+        if keep.games < min_games or throw.games < min_games:
             continue
-        scored.append((text, kind, _rate_of(keep), _rate_of(throw)))
+        scored.append((text, kind, keep, throw))
     m = len(scored)
     rules = []
     for text, kind, keep, throw in scored:
@@ -329,7 +360,6 @@ def public(a: dict) -> dict:
 def report(rd: RunData, out: Path, *, deck: str | None = None, min_games: int = MIN_GAMES) -> ReportResult:
     decks = pick_decks(rd, deck)
     names = dict(card_facts(rd).select("card", "name").iter_rows())
-    hands = opening_hands(rd, decks)
     folder = run_folder(out, rd.run_id)
     doc = Document(f"Mulligans — run {rd.run_id}")
     doc.add(*run_preamble(rd))
@@ -339,8 +369,8 @@ def report(rd: RunData, out: Path, *, deck: str | None = None, min_games: int = 
                  "mulligan, or where every hand was kept), and the best of many rules is judged with a Bonferroni "
                  f"correction. Rates on fewer than {min_games} games are marked low n."))
     analyses = []
-    for d in decks:
-        a = analyse_deck(rd, d, hands, names, min_games)
+    for d in decks:  # a deck's hands at a time: a million games' hands are never all in memory
+        a = analyse_deck(rd, d, opening_hands(rd, [d]), names, min_games)
         analyses.append(a)
         doc.add(*deck_blocks(a, folder, "mulligan", min_games))
     files = write_document(doc, folder, "mulligan" if not deck else f"mulligan-{slug(decks[0])}")

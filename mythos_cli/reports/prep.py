@@ -31,18 +31,15 @@ def mission_picks(rd: RunData, deck: str, min_games: int = MIN_GAMES) -> list[di
     A mission is judged only with ``min_games`` games on each side, and the judged missions
     together (Bonferroni): "better" or "worse" means the interval of the difference is clear of 0."""
     seats = rd.seats.filter(pl.col("deck") == deck)
-    own = (seats.select("game_no", "seat", "missions", "mission_owners")
-           .explode("missions", "mission_owners")
-           .filter(pl.col("mission_owners") == pl.col("seat"))
-           .group_by("game_no", "seat").agg(pl.col("missions").alias("own")))
-    seats = seats.join(own, on=["game_no", "seat"], how="left").with_columns(
-        pl.col("own").fill_null(pl.lit([], dtype=pl.List(pl.String))))
+    total, wins = seats.height, int(seats["won"].sum())
+    # the seats with each mission in play, counted in DuckDB (a row per mission, however many games)
+    counts = {str(r["mission"]): (r["n"], r["w"])
+              for r in rd.mission_counts([deck]).filter(pl.col("deck") == deck).iter_rows(named=True)}
     out = []
     for m in rd.decks[deck].missions:
-        inp = seats.filter(pl.col("own").list.contains(m))
-        outp = seats.filter(~pl.col("own").list.contains(m))
-        a = wilson(int(inp["won"].sum()), inp.height)
-        b = wilson(int(outp["won"].sum()), outp.height)
+        n, w = counts.get(m, (0, 0))
+        a = wilson(int(w), int(n))
+        b = wilson(wins - int(w), total - int(n))
         out.append({"mission": m, "name": mission_name(m), "in_play": a.to_dict(), "not_in_play": b.to_dict(),
                     "difference": difference(a, b).to_dict(),
                     "enough_games": a.games >= min_games and b.games >= min_games, "_rates": (a, b)})
@@ -86,9 +83,9 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
     names = dict(card_facts(rd).select("card", "name").iter_rows())
     hands = mulligan_report.opening_hands(rd, [deck])
     mull = mulligan_report.analyse_deck(rd, deck, hands, names, min_games)
-    facts, events, rounds = curve_report.load(rd, [deck])
-    cur = curve_report.analyse_deck(rd, deck, facts, events, rounds)
-    crd = cards_report.analyse_deck(rd, deck, events, names, min_games)
+    facts, seen, rounds = curve_report.load(rd, [deck])
+    cur = curve_report.analyse_deck(rd, deck, facts, seen, rounds)
+    crd = cards_report.analyse_deck(rd, deck, cards_report.load(rd, [deck]), names, min_games)
     missions = mission_picks(rd, deck, min_games)
 
     folder = run_folder(out, rd.run_id)

@@ -152,3 +152,18 @@ def verdict(low: float | None, high: float | None, at: float = 0.0) -> str:
     if low is None or high is None or (isinstance(low, float) and math.isnan(low)):
         return "unclear"
     return "better" if low > at else "worse" if high < at else "unclear"
+
+
+def mean_interval_from_moments(n: int, total: int, squares: int, alpha: float = ALPHA) -> Mean:
+    """``mean_interval`` of n whole numbers given their sum and sum of squares (no rows needed).
+
+    The variance is computed exactly in integers, then the same t interval as
+    ``mean_interval``: mean ± t(n−1) · sqrt(var / (n − 1)), var with divisor n."""
+    if n <= 0:
+        return Mean(math.nan, math.nan, math.nan, 0)
+    m = total / n
+    spread = n * squares - total * total  # n² times the variance: exact for integers
+    if n == 1 or spread <= 0:
+        return Mean(m, m, m, n)
+    half = float(t_dist.ppf(1 - alpha / 2, n - 1)) * math.sqrt(spread / (n * n) / (n - 1))
+    return Mean(m, m - half, m + half, n)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from mythos_cli.catalog import Catalog, default_catalog
 from mythos_cli.scenario.board import ILLEGAL, Board
 from mythos_cli.scenario.board import load as load_board
+from mythos_cli.scenario.input import ScenarioInputError, check_shape, read_scenario
 from mythos_cli.scenario.spec import PLAYERS, ScenarioError, _player, board_spec, find_unit
 
 
@@ -27,6 +27,7 @@ class ScenarioResult:
     name: str
     checks: list[Check] = field(default_factory=list)
     error: str | None = None
+    unreadable: bool = False  # the file could not be read or parsed at all (exit 2)
 
     @property
     def passed(self) -> bool:
@@ -365,18 +366,22 @@ def _option_name(g: Board, o: Any) -> str:
 def run_file(path: Path, catalog: Catalog | None = None) -> ScenarioResult:
     catalog = catalog or default_catalog()
     where = str(path)
-    try:
-        doc = tomllib.loads(Path(path).read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError) as exc:
-        return ScenarioResult(where, Path(path).stem, error=f"cannot read: {exc}")
-    except tomllib.TOMLDecodeError as exc:
-        return ScenarioResult(where, Path(path).stem, error=f"not valid TOML: {exc}")
+    try:  # a regular file of at most scenario.input.MAX_BYTES, valid TOML
+        doc = read_scenario(path)
+    except ScenarioInputError as exc:
+        return ScenarioResult(where, Path(path).stem, error=str(exc), unreadable=exc.unreadable)
     return run_doc(doc, catalog, where)
 
 
 def run_doc(doc: dict, catalog: Catalog, where: str) -> ScenarioResult:
     """Play a scenario on the rules core: its board, steps and checks."""
-    res = ScenarioResult(where, doc.get("name", Path(where).stem))
+    name = doc.get("name")
+    res = ScenarioResult(where, name if isinstance(name, str) and name.strip() else Path(where).stem)
+    try:  # every key known, every value of its type, at least one expectation
+        check_shape(doc, where)
+    except ScenarioInputError as exc:
+        res.error = str(exc)
+        return res
     try:
         g = load_board(board_spec(doc, catalog, where), catalog)
         error = None

@@ -55,10 +55,9 @@ def policy_check(config: RunConfig, policy: str, *, games: int = 30, decks: set[
         chosen.append(m)
         if len(chosen) >= max_matchups:
             break
-    jobs: dict[int, list[GameJob]] = {m.index: [] for m in chosen}
-    for job in check.jobs():
-        if job.matchup in jobs and len(jobs[job.matchup]) < games:
-            jobs[job.matchup].append(job)
+    # the first games of each chosen matchup, derived alone (the run's plan may hold millions)
+    jobs: dict[int, list[GameJob]] = {m.index: [check.job(m.index * check.games + k)
+                                                 for k in range(min(games, check.games))] for m in chosen}
     todo = [(check, j) for m in chosen for j in jobs[m.index]]
     workers = workers or os.cpu_count() or 1
     results: dict[int, bool] = {}

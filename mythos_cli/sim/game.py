@@ -1,35 +1,19 @@
 """One planned game: who sits where with which deck and player, and playing it.
 
-``run_batch`` plays a run's games through ``play_game``, and ``mythos replay`` replays a
-stored game through the same function from the game's seed, so a replay is the stored game
-by construction (and is checked against it). The engine behind it may change (the Rust core);
-this function and the engine's event stream are the contract.
+``run_batch`` plays a run's games inside the core (``_core.play_batch``) when both players are
+built in, and through ``play_game`` when one is written in Python; ``mythos replay`` replays a
+stored game through ``play_game`` from the game's seed. The two paths play the same game
+(checked in the tests), so a replay is the stored game, and is checked against it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
-from mythos_cli.catalog import default_catalog
-from mythos_cli.engine.game import GameDeck
-from mythos_cli.engine.state import GameState
 from mythos_cli.policies import make_policy, play_match
 from mythos_cli.sim.plan import DeckSpec, GameJob, RunConfig
 from mythos_cli.store.layout import setup_key
-
-_DECK_CACHE: dict = {}
-
-
-def game_deck(spec: DeckSpec) -> GameDeck:
-    """The engine's deck for a spec (cached: a batch plays the same decks again and again)."""
-    key = (spec.name, spec.cards, spec.missions)
-    deck = _DECK_CACHE.get(key)
-    if deck is None:
-        cat = default_catalog()
-        deck = GameDeck(tuple(cat.by_id[c] for c in spec.cards), tuple(cat.by_id[m] for m in spec.missions), spec.name)
-        _DECK_CACHE[key] = deck
-    return deck
 
 
 @dataclass(frozen=True)
@@ -40,6 +24,7 @@ class Setup:
     policies: tuple[str, str]
     key: str
     matchup: str
+    builtin: bool = True  # both players are the core's own: the batch plays inside the core
 
 
 def game_setup(config: RunConfig, job: GameJob) -> Setup:
@@ -51,23 +36,18 @@ def game_setup(config: RunConfig, job: GameJob) -> Setup:
         decks, pols = (studied, opp), (config.policy_a, config.policy_b)
     else:
         decks, pols = (opp, studied), (config.policy_b, config.policy_a)
-    specs = (make_policy(pols[0], config.mulligan).spec, make_policy(pols[1], config.mulligan).spec)
-    key = setup_key([m.label, decks[0].name, decks[0].hash, decks[1].name, decks[1].hash, *specs])
-    return Setup(decks, pols, key, m.label)
+    players = (make_policy(pols[0], config.mulligan), make_policy(pols[1], config.mulligan))
+    key = setup_key([m.label, decks[0].name, decks[0].hash, decks[1].name, decks[1].hash,
+                     players[0].spec, players[1].spec])
+    return Setup(decks, pols, key, m.label, all(p.builtin for p in players))
 
 
 def play_game(config: RunConfig, job: GameJob, setup: Setup | None = None, *,
-              watch: Callable[[GameState], None] | None = None) -> GameState:
-    """Play one planned game from its seed, with the event stream; ``watch`` (read-only) sees
-    the state after every decision (the slow path ``mythos replay`` uses to name units)."""
+              watch: Callable[[Any], None] | None = None):
+    """Play one planned game from its seed, with the event stream, one decision at a time (a
+    ``_core.Game``); ``watch`` (read-only) sees the game after every decision (what ``mythos
+    replay`` uses to name units)."""
     setup = setup or game_setup(config, job)
     pa = make_policy(setup.policies[0], config.mulligan)
     pb = make_policy(setup.policies[1], config.mulligan)
-    return play_match(game_deck(setup.decks[0]), game_deck(setup.decks[1]), pa, pb, job.seed, events=True,
-                      check=watch).state
-
-
-def planned_job(config: RunConfig, game_no: int) -> GameJob | None:
-    """The plan's game ``game_no`` (its matchup, seats and seed), or None if the plan has none."""
-    jobs = config.jobs()
-    return jobs[game_no] if 0 <= game_no < len(jobs) else None
+    return play_match(setup.decks[0], setup.decks[1], pa, pb, job.seed, events=True, check=watch).game

@@ -1,24 +1,24 @@
 """Turn finished games into database rows.
 
-``BatchRecorder`` builds a batch's ``game_data`` frame (one dense row per game, see
-``mythos_cli.store.layout``) straight from the engine's state, column by column: it runs in
-the workers, on their clock. ``game_rows`` gives the same game as schema-1 rows (a dict per
-game, per seat-round and per card event: what the views ``games``, ``player_rounds`` and
-``card_events`` show); ``BatchRecorder.add_rows`` packs such rows, for tests and tools that
-make games without the engine.
+The rules core packs a batch's ``game_data`` rows itself (``core/src/record.rs``: one dense row
+per game, see ``mythos_cli.store.layout``), in the workers, on their clock; ``core_frame`` makes
+the writer's frame of its columns. ``game_rows`` reads a finished core game as schema-1 rows (a
+dict per game, per seat-round and per card event: what the views ``games``, ``player_rounds``
+and ``card_events`` show), independently of the packing, so tests can check one against the
+other; ``BatchRecorder.add_rows`` packs such rows, for tests and tools that make games without
+the engine.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import polars as pl
 
-from mythos_cli.engine.state import RANKS, GameState
+from mythos_cli import _core
 from mythos_cli.store import layout
-from mythos_cli.store.layout import (CARD_BITS, EVENT_CODE, EVENT_SHIFT, HOW_CODE, HOW_SHIFT, MAX_MISSIONS,
-                                     MAX_ROUND, RANK_CODE, RANK_SHIFT, ROUND_SHIFT, SEAT_SHIFT, SETUP, WON_CODE,
-                                     WON_SHIFT, LayoutError, pack_cost, pack_event, pack_flags, pack_mission,
+from mythos_cli.store.layout import (CARD_BITS, EVENT_CODE, EVENT_SHIFT, HOW_CODE, MAX_MISSIONS, RANK_CODE,
+                                     SETUP, WON_CODE, LayoutError, pack_cost, pack_event, pack_flags, pack_mission,
                                      pack_scores, pack_stats, setup_key)
 
 # the frame a batch hands to the writer (layout.WRITTEN): plain columns, then integer lists
@@ -28,20 +28,14 @@ LISTS = {"missions": pl.Int16, "round_scores": pl.UInt32, "rounds": pl.UInt64, "
 assert tuple(SCALARS) + tuple(LISTS) == tuple(c for c, _ in layout.WRITTEN)
 META = ("run_id", "game_no", "batch_no", "seed")  # and studied_seat, and the setup (SETUP, or its setup_key)
 
-_PLAYED = ("play", "reveal", "attach", "reveal_attachment")
-_DRAWN = EVENT_CODE["drawn"] << EVENT_SHIFT
-_PLAYED_BITS = EVENT_CODE["played"] << EVENT_SHIFT
 _OPENING = EVENT_CODE["opening"] << EVENT_SHIFT
 _DEALT = EVENT_CODE["dealt"] << EVENT_SHIFT
-_HOW = {k: v << HOW_SHIFT for k, v in HOW_CODE.items() if k is not None}
-_HOW_REVEAL = _HOW["reveal"]
-_HOW_ATTACH, _HOW_ATTACH_HIDDEN = _HOW["attach"], _HOW["attach_hidden"]
-_WON_NO, _WON_YES = WON_CODE[False] << WON_SHIFT, WON_CODE[True] << WON_SHIFT
 _STATS_A, _STATS_B = layout.ROUND_STATS
 
 
 class BatchRecorder:
-    """The ``game_data`` rows of one batch, kept as column lists until ``frames()``."""
+    """The ``game_data`` rows of games given as schema-1 rows (``add_rows``: tests and tools that
+    make games without the engine), kept as column lists until ``frames()``."""
 
     def __init__(self, cards: Sequence[str]):
         if len(cards) > 1 << CARD_BITS:
@@ -63,79 +57,6 @@ class BatchRecorder:
 
     def _add(self, name: str, values: list[int]) -> None:
         self.lists[name].append(values)
-
-    def add_game(self, g: GameState, meta: dict) -> None:
-        """One finished game; ``meta`` carries the run-level facts: ``META``, ``studied_seat``, and
-        ``setup_key`` or the ``SETUP`` strings (matchup, decks, deck hashes, policies)."""
-        c = self.scalars
-        for k in META:
-            c[k].append(meta[k])
-        c["setup_key"].append(meta["setup_key"] if "setup_key" in meta else setup_key([meta[k] for k in SETUP]))
-        cards = g.cards
-        p0, p1 = g.players
-        c["score_0"].append(p0.score)
-        c["score_1"].append(p1.score)
-        c["decisions"].append(g.decisions)
-        self._add("missions", self._missions([(cards[m.card].id, g.owner[m.card]) for m in g.missions]))
-        self._add("round_scores", [pack_scores(a, b) for a, b in g.round_scores])
-        rounds: list[int] = []
-        costs: list[int] = []
-        for r, entry in enumerate(g.round_log):
-            for seat, st in enumerate(entry):
-                _pack_round(rounds, costs, 2 * r + seat, st)
-        self._add("rounds", rounds)
-        self._add("costs", costs)
-        events: list[int] = []
-        dealt: list[list[int]] = [[], []]
-        opening: list[list[int]] = [[], []]
-        if g.events is not None:
-            code = self.code
-            won: dict[tuple[int, int], int] = {}
-            for ev in g.events:
-                if ev[1] == "mission_result":
-                    won[(ev[0], ev[2])] = ev[5]
-            missions = g.missions
-            for ev in g.events:
-                rnd, kind = ev[0], ev[1]
-                if kind == "draw":
-                    if rnd >= 1:
-                        if rnd > MAX_ROUND:
-                            raise LayoutError(f"round {rnd} does not fit the card-event layout")
-                        cid = cards[ev[3]].id
-                        events.append((code[cid] if cid in code else self._card(cid)) | ev[2] << SEAT_SHIFT
-                                      | _DRAWN | rnd << ROUND_SHIFT)
-                elif kind in _PLAYED:
-                    if rnd > MAX_ROUND:
-                        raise LayoutError(f"round {rnd} does not fit the card-event layout")
-                    if kind == "play":
-                        how = _HOW.get(ev[5])
-                        if how is None:
-                            raise LayoutError(f"a card played {ev[5]!r}: the card-event layout does not know how")
-                    elif kind == "attach":
-                        if ev[5] == "character":
-                            continue
-                        how = _HOW_ATTACH_HIDDEN if ev[5] == "hidden" else _HOW_ATTACH
-                    else:
-                        how = _HOW_REVEAL
-                    seat, cid, mi = ev[2], ev[3], ev[4]
-                    rank = (missions[mi].rank + 1) << RANK_SHIFT if mi < len(missions) else 0
-                    w = won.get((rnd, mi))
-                    events.append((code[cid] if cid in code else self._card(cid)) | seat << SEAT_SHIFT
-                                  | _PLAYED_BITS | rnd << ROUND_SHIFT | how | rank
-                                  | (0 if w is None else _WON_YES if w == seat else _WON_NO))
-                elif kind == "dealt":
-                    seat = ev[2]
-                    dealt[seat] = [self._card(cid) | seat << SEAT_SHIFT | _DEALT for cid in ev[3]]
-                elif kind == "opening":
-                    seat = ev[2]
-                    hand = [self._card(cid) | seat << SEAT_SHIFT | _OPENING for cid in ev[3]]
-                    opening[seat] = hand
-                    events.extend(hand)
-        stored = self._finish_events(events, dealt, opening)
-        c["flags"].append(pack_flags({
-            "studied_seat": meta["studied_seat"], "first_edge": g.first_edge, "final_edge": g.edge,
-            "winner": g.winner, "tiebreak_by_edge": g.tiebreak_by_edge, "mulligan_0": p0.mulliganed,
-            "mulligan_1": p1.mulliganed, "dealt_stored": stored}))
 
     def _finish_events(self, events: list[int], dealt: list[list[int]], opening: list[list[int]]) -> int:
         """Store the events; a seat's dealt hand only where it differs from its opening hand."""
@@ -221,60 +142,65 @@ def _pack_round(rounds: list[int], costs: list[int], slot: int, st: dict) -> Non
         costs.append(pack_cost(slot, cost))
 
 
-def game_rows(g: GameState, meta: dict) -> tuple[dict, list[dict], list[dict]]:
-    """A game as schema-1 rows: its games row, its player_rounds rows and its card_events rows.
+def game_rows(g: Any, meta: dict) -> tuple[dict, list[dict], list[dict]]:
+    """A finished core game (``_core.Game``, played with its event stream) as schema-1 rows: its
+    games row, its player_rounds rows and its card_events rows.
 
     ``meta`` carries the run-level facts: run_id, game_no, batch_no, matchup, decks, policies, seed."""
     run_id, game_no = meta["run_id"], meta["game_no"]
     decks = (meta["deck_0"], meta["deck_1"])
+    missions = g.missions()
+    players = (g.player(0), g.player(1))
+    scores = g.scores()
+    round_scores = g.round_scores()
     game = {
         **meta,
         "first_edge": g.first_edge,
-        "missions": [g.cards[m.card].id for m in g.missions],
-        "mission_owners": [g.owner[m.card] for m in g.missions],
-        "mulligan_0": g.players[0].mulliganed,
-        "mulligan_1": g.players[1].mulliganed,
-        "round_scores_0": [r[0] for r in g.round_scores],
-        "round_scores_1": [r[1] for r in g.round_scores],
-        "score_0": g.players[0].score,
-        "score_1": g.players[1].score,
+        "missions": [g.card_id(m["card"]) for m in missions],
+        "mission_owners": [g.owner(m["card"]) for m in missions],
+        "mulligan_0": players[0]["mulliganed"],
+        "mulligan_1": players[1]["mulliganed"],
+        "round_scores_0": [r[0] for r in round_scores],
+        "round_scores_1": [r[1] for r in round_scores],
+        "score_0": scores[0],
+        "score_1": scores[1],
         "winner": g.winner,
         "tiebreak_by_edge": g.tiebreak_by_edge,
         "final_edge": g.edge,
         "decisions": g.decisions,
     }
     rounds = []
-    for r, entry in enumerate(g.round_log, start=1):
+    for r, entry in enumerate(g.round_log(), start=1):
         for seat, stats in enumerate(entry):
             rounds.append({"run_id": run_id, "game_no": game_no, "seat": seat, "deck": decks[seat], "round": r, **stats})
     cards = []
-    if g.events is not None:
-        # which seat won each mission (by index) in each round's evaluation
-        won: dict[tuple[int, int], int] = {}
-        for ev in g.events:
-            if ev[1] == "mission_result":
-                won[(ev[0], ev[2])] = ev[5]
-        for ev in g.events:
-            rnd, kind = ev[0], ev[1]
-            if kind == "dealt":
-                seat = ev[2]
-                for cid in ev[3]:
-                    cards.append(_card(run_id, game_no, seat, decks[seat], cid, "dealt", 0, None, None, None))
-            elif kind == "opening":
-                seat = ev[2]
-                for cid in ev[3]:
-                    cards.append(_card(run_id, game_no, seat, decks[seat], cid, "opening", 0, None, None, None))
-            elif kind == "draw" and rnd >= 1:
-                seat = ev[2]
-                cards.append(_card(run_id, game_no, seat, decks[seat], g.cards[ev[3]].id, "drawn", rnd, None, None, None))
-            elif kind in ("play", "reveal", "attach", "reveal_attachment") and not (kind == "attach" and ev[5] == "character"):
-                seat, cid, mi = ev[2], ev[3], ev[4]
-                how = {"play": ev[5], "reveal": "reveal", "reveal_attachment": "reveal"}.get(kind) \
-                    or ("attach_hidden" if ev[5] == "hidden" else "attach")
-                rank = RANKS[g.missions[mi].rank] if mi < len(g.missions) else None
-                w = won.get((rnd, mi))
-                cards.append(_card(run_id, game_no, seat, decks[seat], cid, "played", rnd, how, rank,
-                                   None if w is None else w == seat))
+    events = g.events()
+    # which seat won each mission (by index) in each round's evaluation
+    won: dict[tuple[int, int], int] = {}
+    for ev in events:
+        if ev[1] == "mission_result":
+            won[(ev[0], ev[2])] = ev[5]
+    for ev in events:
+        rnd, kind = ev[0], ev[1]
+        if kind == "dealt":
+            seat = ev[2]
+            for cid in ev[3]:
+                cards.append(_card(run_id, game_no, seat, decks[seat], cid, "dealt", 0, None, None, None))
+        elif kind == "opening":
+            seat = ev[2]
+            for cid in ev[3]:
+                cards.append(_card(run_id, game_no, seat, decks[seat], cid, "opening", 0, None, None, None))
+        elif kind == "draw" and rnd >= 1:
+            seat = ev[2]
+            cards.append(_card(run_id, game_no, seat, decks[seat], g.card_id(ev[3]), "drawn", rnd, None, None, None))
+        elif kind in ("play", "reveal", "attach", "reveal_attachment") and not (kind == "attach" and ev[5] == "character"):
+            seat, cid, mi = ev[2], ev[3], ev[4]
+            how = {"play": ev[5], "reveal": "reveal", "reveal_attachment": "reveal"}.get(kind) \
+                or ("attach_hidden" if ev[5] == "hidden" else "attach")
+            rank = _core.RANKS[missions[mi]["rank"]] if mi < len(missions) else None
+            w = won.get((rnd, mi))
+            cards.append(_card(run_id, game_no, seat, decks[seat], cid, "played", rnd, how, rank,
+                               None if w is None else w == seat))
     return game, rounds, cards
 
 

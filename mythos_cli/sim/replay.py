@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from typing import Any
 
 from mythos_cli.catalog import default_catalog
-from mythos_cli.engine.state import GameState
-from mythos_cli.sim.game import game_setup, planned_job, play_game
+from mythos_cli.sim.game import game_setup, play_game
 from mythos_cli.sim.plan import DeckSpec, GameJob, RunConfig
 from mythos_cli.store.layout import GAME_DATA, SETUP, SETUP_SEP
 
@@ -81,9 +81,9 @@ class _Watcher:
         self.units: list[dict[int, tuple[str, int]]] = []
         self.edges: list[int] = []
 
-    def __call__(self, g: GameState) -> None:
-        self.counts.append(len(g.events or ()))
-        self.units.append({uid: (g.cards[u.stack[-1]].id, u.controller) for uid, u in g.units.items()})
+    def __call__(self, g) -> None:  # a _core.Game
+        self.counts.append(g.num_events())
+        self.units.append({u["uid"]: (g.card_id(u["stack"][-1]), u["controller"]) for u in g.units()})
         self.edges.append(g.edge)
 
     def decision_of(self, event_index: int) -> int:
@@ -109,11 +109,11 @@ def _play(config: RunConfig, job: GameJob):
     return setup, state, watcher
 
 
-def replay_config(config: RunConfig, game_no: int, *, run_id: str | None = None) -> tuple[Replay, GameState, GameJob]:
-    job = planned_job(config, game_no)
+def replay_config(config: RunConfig, game_no: int, *, run_id: str | None = None) -> tuple[Replay, Any, GameJob]:
+    job = config.job(game_no)  # derived alone (issue 20's lazy plan), not the whole run's jobs
     if job is None:
         raise ReplayError(f"run {run_id or ''} has no game {game_no}".replace("  ", " "),
-                          f"its games are numbered 0 to {len(config.jobs()) - 1}")
+                          f"its games are numbered 0 to {config.planned_games() - 1}")
     setup, state, watcher = _play(config, job)
     replay = tell(state, watcher, [{"deck": setup.decks[s].name, "policy": setup.policies[s]} for s in (0, 1)],
                   job.seed)
@@ -133,7 +133,8 @@ def replay_seed(deck_a: DeckSpec, deck_b: DeckSpec, seed: int, *, policy_a: str 
 
 def replay_stored(store, run_id: str, game_no: int) -> Replay:
     """Replay game ``game_no`` of a stored run and check it against the stored row."""
-    from mythos_cli.sim.record import BatchRecorder
+    from mythos_cli import _core
+    from mythos_cli.sim.record import core_frame
     from mythos_cli.sim.runner import catalog_hash, load_config
     from mythos_cli.store import StoreError
     from mythos_cli.store.read import stored_game
@@ -146,13 +147,13 @@ def replay_stored(store, run_id: str, game_no: int) -> Replay:
     if row is None:
         done = store.query("SELECT count(*) AS n FROM game_data WHERE run_id = ?", [run_id])["n"][0]
         raise ReplayError(f"run {run_id} has no stored game {game_no}",
-                          f"it stores {done} of its {len(config.jobs())} planned games (numbered from 0)")
+                          f"it stores {done} of its {config.planned_games()} planned games (numbered from 0)")
     replay, state, job = replay_config(config, game_no, run_id=run_id)
-    rec = BatchRecorder(store.run_cards(run_id))
-    rec.add_game(state, {"run_id": run_id, "game_no": game_no, "batch_no": row["batch_no"],
-                         "studied_seat": job.seat_of_deck, "seed": job.seed,
-                         "setup_key": game_setup(config, job).key})
-    mine = rec.frames()["game_data"].row(0, named=True)
+    rec = _core.Recorder(store.run_cards(run_id))
+    rec.add(state, job.seat_of_deck)
+    meta = {"run_id": [run_id], "game_no": [game_no], "batch_no": [row["batch_no"]], "seed": [job.seed],
+            "setup_key": [game_setup(config, job).key]}
+    mine = core_frame(rec.columns(), meta).row(0, named=True)
     differ = [c for c, _ in GAME_DATA if c not in ("setup", "run_id") and _norm(mine[c]) != _norm(row[c])]
     differ += [f"setup {name}" for name, value in zip(SETUP, mine["setup_key"].split(SETUP_SEP))
                if value != row[name]]
@@ -179,15 +180,17 @@ _HOW = {"face_up": "face up", "hidden": "hidden", "upgrade": "as an upgrade"}
 _DEST = {"hand": "its owner's hand", "discard": "the discard pile", "deck": "the deck"}
 
 
-def tell(g: GameState, w: _Watcher, seats: list[dict], seed: int) -> Replay:
+def tell(g, w: _Watcher, seats: list[dict], seed: int) -> Replay:
+    """The story of a finished core game (``_core.Game`` with its event stream)."""
     cat = default_catalog()
+    n_cards = g.num_cards()
 
     def card(cid: str) -> str:
         c = cat.by_id.get(cid)
         return f"{c.name} ({cid})" if c is not None else cid
 
     def inst(i: int) -> str:
-        return card(g.cards[i].id) if 0 <= i < len(g.cards) else f"card #{i}"
+        return card(g.card_id(i)) if 0 <= i < n_cards else f"card #{i}"
 
     def who(p: int) -> str:
         return f"P{p + 1}"
@@ -202,7 +205,8 @@ def tell(g: GameState, w: _Watcher, seats: list[dict], seed: int) -> Replay:
         return f"mission {mi + 1}"
 
     steps: list[Step] = []
-    rnd_scores = g.round_scores
+    rnd_scores = g.round_scores()
+    mulliganed = (g.player(0)["mulliganed"], g.player(1)["mulliganed"])
     last_round = 0
     passed: set[int] = set()
 
@@ -217,7 +221,7 @@ def tell(g: GameState, w: _Watcher, seats: list[dict], seed: int) -> Replay:
             add(r, "score", None, f"End of round {r}: P1 scores {a}, P2 {b}; total P1 {ta} – P2 {tb}.",
                 points=[a, b], total=[ta, tb])
 
-    for i, ev in enumerate(g.events or ()):
+    for i, ev in enumerate(g.events()):
         r, kind, args = ev[0], ev[1], ev[2:]
         if r != last_round:
             end_round(last_round)
@@ -236,7 +240,7 @@ def tell(g: GameState, w: _Watcher, seats: list[dict], seed: int) -> Replay:
             add(r, kind, args[0], f"{who(args[0])} " + ("mulligans: 5 new cards." if args[1] else "keeps the hand."),
                 mulligan=bool(args[1]))
         elif kind == "opening":
-            if g.players[args[0]].mulliganed:
+            if mulliganed[args[0]]:
                 add(r, kind, args[0], f"{who(args[0])}'s new hand: {', '.join(card(c) for c in args[1])}.",
                     cards=args[1])
         elif kind == "mission":
@@ -247,7 +251,7 @@ def tell(g: GameState, w: _Watcher, seats: list[dict], seed: int) -> Replay:
             add(r, kind, args[0], f"{who(args[0])} gets {args[1]} chakra.", chakra=args[1])
         elif kind == "draw":
             if r >= 1:  # round 0's draws are the deal, told by "dealt"
-                add(r, kind, args[0], f"{who(args[0])} draws {inst(args[1])}.", card=g.cards[args[1]].id)
+                add(r, kind, args[0], f"{who(args[0])} draws {inst(args[1])}.", card=g.card_id(args[1]))
         elif kind == "play":
             p, cid, mi, how, price = args
             what = "a card hidden" + f" ({card(cid)})" if how == "hidden" else card(cid) + " " + _HOW.get(how, how)
@@ -296,8 +300,8 @@ def tell(g: GameState, w: _Watcher, seats: list[dict], seed: int) -> Replay:
     over = [s for s in steps if s.kind == "game_over"]
     if over:
         steps = [s for s in steps if s.kind != "game_over"] + over
-    return Replay(seed, seats, steps, g.winner, (g.players[0].score, g.players[1].score),
-                  [list(x) for x in g.round_scores], g.tiebreak_by_edge, g.first_edge)
+    return Replay(seed, seats, steps, g.winner, tuple(g.scores()), [list(x) for x in rnd_scores],
+                  g.tiebreak_by_edge, g.first_edge)
 
 
 def _player_of(kind: str, args: tuple) -> int | None:

@@ -13,19 +13,21 @@ exactly the games it would have played.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import signal
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable
 
-import polars as pl
 
-from mythos_cli import __version__
+from mythos_cli import __version__, _core
 from mythos_cli.catalog.loader import data_dir
+from mythos_cli.policies.match import PlayerError
 from mythos_cli.sim.plan import RunConfig
 from mythos_cli.sim.worker import run_batch
 from mythos_cli.store.db import Store, StoreError, card_list
@@ -35,10 +37,70 @@ from mythos_cli.store.layout import LayoutError
 MAX_GROUP_GAMES = 10_000
 
 
+class RunFailed(StoreError):
+    """A run stopped by a failure that is not the database's: a player written in Python that
+    raised or answered illegally, or the rules core itself (a bug). The stored batches are kept."""
+
+    def __init__(self, message: str, hint: str):
+        super().__init__(message)
+        self.hint = hint
+
+
 class Interrupted(Exception):
-    def __init__(self, run_id: str, stored: int, planned: int):
+    """The run stopped early (Ctrl-C or SIGTERM): ``stored`` of ``planned`` games are in the database."""
+
+    def __init__(self, run_id: str, stored: int, planned: int, signal: int | None = None):
         super().__init__(run_id)
-        self.run_id, self.stored, self.planned = run_id, stored, planned
+        self.run_id, self.stored, self.planned, self.signal = run_id, stored, planned, signal
+
+
+class _Stop:
+    """Ctrl-C and SIGTERM during a run: stop at once, except inside a write to the database.
+
+    DuckDB turns a signal that arrives during a query into a "Query interrupted" error, so
+    while the writer writes, a signal only marks the stop, which happens when the write has
+    committed (at most one transaction later). A second signal while stopping is ignored:
+    marking the run interrupted is then the last thing left to do."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+        self.writing = 0
+        self.deferred = False
+
+    def handler(self, signum, frame) -> None:
+        if self.signal is not None:
+            return
+        self.signal = signum
+        if self.writing:
+            self.deferred = True
+            return
+        raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def write(self):
+        self.writing += 1
+        try:
+            yield
+        finally:
+            self.writing -= 1
+        if not self.writing and self.deferred:
+            self.deferred = False
+            raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def installed(self):
+        if threading.current_thread() is not threading.main_thread():
+            yield self  # signals reach the main thread only: nothing to install
+            return
+        previous = {sig: signal.signal(sig, self.handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield self
+        finally:
+            for sig, h in previous.items():
+                signal.signal(sig, h)
+
+
+_NO_STOP = _Stop()  # a writer outside execute (store_ready called directly) defers nothing
 
 
 @dataclass
@@ -62,19 +124,39 @@ def catalog_hash() -> str:
     return h.hexdigest()[:16]
 
 
+MAX_RUN_NAME = 100
+
+
+def run_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a run id (None when it can): it is shown, used in paths and SQL."""
+    if not name.strip():
+        return "a run name cannot be empty"
+    if len(name) > MAX_RUN_NAME:
+        return f"{len(name)} characters, at most {MAX_RUN_NAME}"
+    bad = next((c for c in name if not c.isprintable()), None)
+    if bad is not None:
+        return f"it holds the control character U+{ord(bad):04X}; use letters, digits, spaces and punctuation"
+    if name != name.strip():
+        return "it starts or ends with a space"
+    return None
+
+
 def new_run_id(name: str | None) -> str:
     if name:
+        problem = run_name_problem(name)
+        if problem:
+            raise ValueError(f"run name {name!r}: {problem}")
         return name
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     return f"run-{stamp}-{os.getpid() % 1000:03d}"
 
 
 def start_run(store: Store, config: RunConfig, run_id: str, name: str) -> None:
-    batches = config.batches()
+    # counted, not derived: a run's size costs nothing until its batches are played
     store.create_run(run_id, name, config.to_json(), seed=config.seed, policy_a=config.policy_a,
                      policy_b=config.policy_b, mulligan=config.mulligan or "", engine_version=__version__,
-                     catalog_hash=catalog_hash(), planned_games=sum(len(b) for b in batches),
-                     planned_batches=len(batches))
+                     catalog_hash=catalog_hash(), planned_games=config.planned_games(),
+                     planned_batches=config.batch_count())
 
 
 def load_config(store: Store, run_id: str) -> RunConfig:
@@ -84,16 +166,35 @@ def load_config(store: Store, run_id: str) -> RunConfig:
     if run is None:
         raise StoreError(f"{store.path}: no run {run_id!r}; `mythos db runs` lists them")
     cfg = run["config"]
-    return RunConfig.from_json(json.loads(cfg) if isinstance(cfg, str) else cfg)
+    try:
+        return RunConfig.from_json(json.loads(cfg) if isinstance(cfg, str) else cfg)
+    except (ValueError, TypeError) as exc:  # json's errors and PlanError are ValueErrors
+        raise StoreError(f"{store.path}: the stored configuration of run {run_id} is damaged ({exc}), so it cannot "
+                         "be resumed; start a new run (its stored games can still be reported)") from None
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+def _worker_signals() -> None:
+    # Ctrl-C and SIGTERM are the parent's to handle: it stops the run, marks it and says so
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # A parent killed outright (kill -9) cannot stop its workers, and a forked worker never sees
+    # its task queue close: it would wait forever. It leaves as soon as its parent is gone.
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="mythos-parent-watch", daemon=True).start()
 
 
 def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, backend: str = "local",
-            scheduler: str | None = None, progress: Callable[[int], None] | None = None) -> None:
-    """Play every batch of the run not stored yet, storing finished batches as they come."""
+            scheduler: str | None = None, progress: Callable[[int], None] | None = None, client=None) -> None:
+    """Play every batch of the run not stored yet, storing finished batches as they come.
+
+    ``client``: a connected ``distributed.Client`` for the dask backend (``dask_client``), else
+    one is made from ``scheduler``."""
     run = store.run(run_id)
     if run is not None and run["catalog_hash"] != catalog_hash():
         raise StoreError(f"run {run_id} was played with another card catalog (hash {run['catalog_hash']}); "
@@ -103,46 +204,59 @@ def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, b
     if missing:
         raise StoreError(f"run {run_id}: its stored card list lacks {', '.join(missing[:5])}; "
                          "the database was changed by hand: start a new run instead")
-    batches = config.batches()
     done = store.done_batches(run_id)
-    todo = [(i, b) for i, b in enumerate(batches) if i not in done]
-    planned = sum(len(b) for b in batches)
-    stored = planned - sum(len(b) for _, b in todo)
-    store.set_status(run_id, "running")
-    try:
-        if backend == "dask":
-            stored = _run_dask(store, run_id, config, cards, todo, scheduler, progress, stored)
-        elif workers <= 1:
-            for i, b in todo:
-                store.write_batch(run_id, i, run_batch(run_id, config, i, b, cards))
-                store.release()  # now and then, so that reports can read the run meanwhile
-                stored += len(b)
-                if progress:
-                    progress(len(b))
-        else:
-            stored = _run_pool(store, run_id, config, cards, todo, workers, progress, stored)
-    except KeyboardInterrupt:
-        store.set_status(run_id, "interrupted")
-        # the store is the truth: batches committed by the pool loop are not counted in ``stored`` here
-        raise Interrupted(run_id, stored_games(store, run_id, config), planned) from None
-    except LayoutError as exc:  # an engine change the database layout does not know: say so, keep what is stored
-        store.set_status(run_id, "interrupted")
-        raise StoreError(f"run {run_id}: a game does not fit the database layout ({exc}); the stored batches are "
-                         "kept. This is a mythos bug: please report it") from None
-    except BaseException:
-        store.set_status(run_id, "interrupted")
-        raise
-    store.set_status(run_id, "finished")
+    planned = config.planned_games()
+    todo = (i for i in range(config.batch_count()) if i not in done)  # each batch's games derived when sent
+    stop = _Stop()
+    with stop.installed():
+        store.set_status(run_id, "running")
+        try:
+            if backend == "dask":
+                _run_dask(store, run_id, config, cards, todo, scheduler, progress, client, stop)
+            elif workers <= 1:
+                for i in todo:
+                    b = config.batch(i)
+                    frames = run_batch(run_id, config, i, b, cards)
+                    _reopen(store)
+                    with stop.write():
+                        store.write_batch(run_id, i, frames)
+                        store.release()  # now and then, so that reports can read the run meanwhile
+                    if progress:
+                        progress(len(b))
+            else:
+                _run_pool(store, run_id, config, cards, todo, workers, progress, stop)
+        except KeyboardInterrupt:
+            store.set_status(run_id, "interrupted")
+            raise Interrupted(run_id, store.stored_games(run_id), planned,
+                              None if stop.signal == signal.SIGINT else stop.signal) from None
+        except (LayoutError, _core.LayoutMismatch) as exc:  # an engine change the layout does not know
+            store.set_status(run_id, "interrupted")
+            raise StoreError(f"run {run_id}: a game does not fit the database layout ({exc}); the stored batches "
+                             "are kept. This is a mythos bug: please report it") from None
+        except PlayerError as exc:  # a player written in Python: its author can fix it and resume
+            store.set_status(run_id, "interrupted")
+            raise RunFailed(f"run {run_id} stopped: {exc}",
+                            f"{store.stored_games(run_id)} of {planned} games are stored; fix the player, then "
+                            f"finish the run with: mythos simulate --resume {run_id} --db {store.path}") from None
+        except _core.EngineError as exc:
+            store.set_status(run_id, "interrupted")
+            raise RunFailed(f"run {run_id} stopped: the rules core failed: {exc}",
+                            f"{store.stored_games(run_id)} of {planned} games are stored. This is a mythos bug: "
+                            "please report it with the message (it names the game's seed)") from None
+        except BaseException:
+            store.set_status(run_id, "interrupted")
+            raise
+        store.set_status(run_id, "finished")
 
 
-def stored_games(store: Store, run_id: str, config: RunConfig) -> int:
-    """Games of the run's committed batches, as the database holds them."""
-    done = store.done_batches(run_id)
-    return sum(len(b) for i, b in enumerate(config.batches()) if i in done)
+def _reopen(store: Store) -> None:
+    """Take the file back (after ``Store.release``) before a guarded write: the wait for a reader
+    to finish is then no write, and a Ctrl-C during it stops at once."""
+    store.con  # noqa: B018 - the property reopens
 
 
 def store_ready(store: Store, run_id: str, ready: list[tuple[int, list, object]],
-                progress: Callable[[int], None] | None) -> int:
+                progress: Callable[[int], None] | None, stop: _Stop = _NO_STOP) -> int:
     """Store finished batches ``(batch_no, jobs, future)`` in as few transactions as the cap allows.
 
     A batch whose worker failed is not stored; the others are, then the failure is raised."""
@@ -153,7 +267,10 @@ def store_ready(store: Store, run_id: str, ready: list[tuple[int, list, object]]
     def flush() -> None:
         nonlocal group, games, stored
         if group:
-            store.write_batches(run_id, [(i, frames) for i, _, frames in group])
+            _reopen(store)
+            with stop.write():
+                store.write_batches(run_id, [(i, frames) for i, _, frames in group])
+                store.release()  # now and then, so that reports can read the run meanwhile
             for _, b, _ in group:
                 stored += len(b)
                 if progress:
@@ -176,24 +293,30 @@ def store_ready(store: Store, run_id: str, ready: list[tuple[int, list, object]]
     return stored
 
 
-def _run_pool(store, run_id, config, cards, todo, workers, progress, stored) -> int:
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+def _run_pool(store, run_id, config, cards, todo, workers, progress, stop: _Stop = _NO_STOP) -> None:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
     pending = {}
-    queue = list(todo)
     try:
-        while queue or pending:
-            while queue and len(pending) < workers * 2:  # keep the pool busy, not flooded
-                i, b = queue.pop(0)
+        while True:
+            while len(pending) < workers * 2:  # keep the pool busy, not flooded
+                i = next(todo, None)
+                if i is None:
+                    break
+                b = config.batch(i)
                 pending[pool.submit(run_batch, run_id, config, i, b, cards)] = (i, b)
+            if not pending:
+                break
             wait(pending, return_when=FIRST_COMPLETED)
             ready = [(*pending.pop(fut), fut) for fut in [f for f in pending if f.done()]]
-            stored += store_ready(store, run_id, ready, progress)
-            store.release()  # now and then, so that reports can read the run meanwhile
+            store_ready(store, run_id, ready, progress, stop)
     finally:
         for fut in pending:
             fut.cancel()
         pool.shutdown(wait=False, cancel_futures=True)
-    return stored
+
+
+class BackendError(Exception):
+    """The chosen backend cannot run the games (no Dask, an unreachable or malformed scheduler)."""
 
 
 class BackendMissing(StoreError):
@@ -211,40 +334,74 @@ def require_dask() -> None:
         raise BackendMissing("--backend dask needs Dask, which this mythos was installed without") from None
 
 
-def _run_dask(store, run_id, config, cards, todo, scheduler, progress, stored) -> int:
-    require_dask()
-    from distributed import Client, as_completed
-
-    if not scheduler:
-        raise StoreError("--backend dask needs --scheduler tcp://HOST:PORT (a running Dask scheduler)")
+def dask_client(scheduler: str | None, timeout: float = 10.0):
+    """A client of a running Dask scheduler, or ``BackendError`` saying why not (nothing is stored yet)."""
     try:
-        client = Client(scheduler, timeout="10s")
+        require_dask()
+    except BackendMissing as exc:
+        raise BackendError(f"{exc}: {DASK_HINT}") from None
+    from distributed import Client
+
+    if not scheduler or not scheduler.strip():
+        raise BackendError("--backend dask needs --scheduler tcp://HOST:PORT (a running Dask scheduler)")
+    scheduler = scheduler.strip()
+    proto, sep, rest = scheduler.partition("://")
+    host, _, port = (rest if sep else scheduler).rpartition(":")
+    if sep and proto not in ("tcp", "tls", "ws", "wss", "inproc", "ucx") or not host \
+            or not port.isdigit() or not 0 < int(port) < 65536:
+        raise BackendError(f"--scheduler {scheduler!r} is not a scheduler address: write tcp://HOST:PORT, "
+                           "e.g. tcp://10.0.0.5:8786 (what `dask scheduler` prints)")
+    try:
+        return Client(scheduler, timeout=f"{timeout}s")
     except (OSError, TimeoutError) as exc:
-        raise StoreError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    except (ValueError, TypeError, KeyError) as exc:  # an address distributed cannot parse
+        raise BackendError(f"--scheduler {scheduler!r}: {exc}") from None
+
+
+# at most this many batches in flight on a cluster (a plan of millions is sent as it goes)
+DASK_IN_FLIGHT = 1024
+
+
+def _run_dask(store, run_id, config, cards, todo, scheduler, progress, client=None, stop: _Stop = _NO_STOP) -> None:
+    from distributed import as_completed
+
+    own = client is None
+    if own:
+        try:
+            client = dask_client(scheduler)
+        except BackendError as exc:
+            raise StoreError(str(exc)) from None
     try:
         futures = {}
-        for i, b in todo:
+
+        def send() -> bool:
+            i = next(todo, None)
+            if i is None:
+                return False
+            b = config.batch(i)
             fut = client.submit(run_batch, run_id, config, i, b, cards, pure=False)
             futures[fut] = (i, b)
-        for finished in as_completed(list(futures)).batches():  # every future done by now, at once
-            stored += store_ready(store, run_id, [(*futures.pop(f), f) for f in finished], progress)
-            store.release()
+            return True
+
+        while len(futures) < DASK_IN_FLIGHT and send():
+            pass
+        queue = as_completed(list(futures))
+        for finished in queue.batches():  # every future done by now, at once
+            store_ready(store, run_id, [(*futures.pop(f), f) for f in finished], progress, stop)
+            for _ in finished:
+                if send():
+                    queue.add(next(reversed(futures)))
     finally:
-        client.close()
-    return stored
+        if own:
+            client.close()
 
 
 def summarize(store: Store, run_id: str) -> list[MatchupSummary]:
     """Win rate of the studied deck per matchup with a Wilson 95% interval."""
     from mythos_cli.stats import wilson_interval
 
-    games = store.table("games", run_id)
-    if games.height == 0:
-        return []
-    agg = (games.with_columns((pl.col("winner") == pl.col("studied_seat")).alias("won"))
-           .group_by("matchup", maintain_order=True)
-           .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
-                pl.col("tiebreak_by_edge").sum().alias("ties")))
+    agg = store.matchup_results(run_id)  # aggregated in DuckDB: a million games cost no memory here
     out = []
     for row in agg.iter_rows(named=True):
         low, high = wilson_interval(row["wins"], row["games"])

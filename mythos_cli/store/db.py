@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -77,6 +79,10 @@ TABLES = ("games", "player_rounds", "card_events")  # what a run is made of, as 
 #   (their total cost fell by 40%);
 # * no compression: the checkpoint's compression was a third of the writer's time; the file
 #   grows from about 340 to 480 bytes a game (schema 1 took several KB a game).
+# The writer also checkpoints every few seconds (``Store.checkpoint``): a run killed at any point
+# leaves a file that holds its stored games without the log beside it; measured on 120,000 games
+# with benchmarks/bench_simulate.py, the ingest rate stays above 100k games/s.
+CHECKPOINT_SECONDS = 5.0
 WRITER_SETTINGS = ("SET threads = 1", "SET checkpoint_threshold = '256MB'", "SET force_compression = 'uncompressed'")
 GAME_DATA_COLUMNS = tuple(c for c, _ in layout.GAME_DATA)
 WRITTEN_COLUMNS = tuple(c for c, _ in layout.WRITTEN)
@@ -97,19 +103,41 @@ def _now() -> datetime:
 
 
 def _explain(path: Path, exc: Exception) -> StoreError:
+    """A DuckDB (or OS) error as what it means for the user's file, and what to do.
+
+    Matched on DuckDB's own phrases, never on loose words ("lock" is inside "block")."""
     text = str(exc)
     low = text.lower()
-    if "lock" in low:
+    if "could not set lock" in low or "conflicting lock" in low:
         return StoreError(f"{path}: the database is in use by another mythos process (a running simulation?). "
                           "Wait for it to finish, or pass --db with another file (or read a copy of this one).")
-    if "not a valid duckdb" in low or "invalid" in low and "database" in low or "magic" in low:
+    if "corrupt database file" in low or "checksum" in low and "does not match" in low:
+        return StoreError(f"{path}: the database file is damaged (a block fails its checksum); nothing was changed. "
+                          "Restore it from a copy, or pass --db with another file.")
+    if "could not read enough bytes" in low:
+        return StoreError(f"{path}: the database file is truncated (shorter than its own header says): it was cut off "
+                          "while being copied or downloaded, or the disk filled up. Copy it again from the original "
+                          "(with its .wal file, if there is one).")
+    if "not a valid duckdb" in low:
         return StoreError(f"{path}: this file is not a DuckDB database written by mythos. "
                           "Choose another path with --db (the file was left untouched).")
-    if "read-only" in low or "permission" in low or "read only" in low:
-        return StoreError(f"{path}: cannot write here (read-only file or folder). Pass --db with a writable path.")
+    if "database file with version number" in low or "storage version" in low and "newer" in low:
+        return StoreError(f"{path}: written by a newer DuckDB than this one ({duckdb.__version__}); "
+                          "upgrade DuckDB (pip install -U duckdb) to read it.")
+    if "file system operations are disabled" in low or "external extensions is disabled" in low \
+            or "extension autoloading" in low:
+        return StoreError(f"{path}: the database asked to read something outside itself (a file, or a DuckDB "
+                          "extension), which mythos never allows; it is not a plain mythos database. "
+                          "Use a file written by `mythos simulate`.")
+    if "out of memory" in low:
+        return StoreError(f"{path}: DuckDB needed more memory than its budget ({memory_limit()}): give it more with "
+                          f"MYTHOS_DUCKDB_MEMORY=1GB, or free disk space in {spill_dir()}, where it spills "
+                          "(TMPDIR chooses that folder).")
     if "no space" in low or "disk" in low and "full" in low:
         return StoreError(f"{path}: the disk is full. Free some space or pass --db on another disk; "
                           "finished batches are kept and `mythos simulate --resume RUN` continues.")
+    if "read-only" in low or "read only" in low or "permission denied" in low:
+        return StoreError(f"{path}: cannot write here (read-only file or folder). Pass --db with a writable path.")
     return StoreError(f"{path}: database error: {text}")
 
 
@@ -124,20 +152,146 @@ READ_WAIT = 5.0
 WRITE_WAIT = 120.0  # a writer taking its file back waits this long for readers to finish
 
 
+# -- opening a file that may come from anyone ------------------------------------------------
+# A database file is data, never code: no connection may read other files, load or install
+# an extension (which would also go to the network), and nothing stored in the file (views,
+# macros, generated columns, defaults) is executed; see ``_check_objects``.
+SAFE_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False,
+               "allow_community_extensions": False, "allow_unsigned_extensions": False}
+# DuckDB's own memory (its buffer pool, hash tables and sorts) is capped; past it DuckDB
+# spills to ``spill_dir()``, so a report over a million games stays within bounds. 256MB is
+# what the ordered views need to export a million games (128MB cannot sort their rows);
+# MYTHOS_DUCKDB_MEMORY (e.g. 2GB) gives DuckDB more on a machine that has it.
+DEFAULT_MEMORY_LIMIT = "256MB"
+
+
+def memory_limit() -> str:
+    """DuckDB's memory budget: MYTHOS_DUCKDB_MEMORY when it is a size such as 512MB or 2GB."""
+    value = os.environ.get("MYTHOS_DUCKDB_MEMORY", "").strip().replace(" ", "")
+    if not value:
+        return DEFAULT_MEMORY_LIMIT
+    import re
+
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)(KB|MB|GB|TB|KIB|MIB|GIB|TIB)", value.upper())
+    if not m or float(m.group(1)) <= 0:
+        raise StoreError(f"MYTHOS_DUCKDB_MEMORY={value!r}: a size such as 512MB or 2GB is expected")
+    amount = float(m.group(1)) * {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[m.group(2)[0]]
+    if amount < 64e6:
+        raise StoreError(f"MYTHOS_DUCKDB_MEMORY={value!r}: at least 64MB (DuckDB cannot work in less)")
+    return m.group(1) + m.group(2)
+DUCKDB_MAGIC = b"DUCK"  # bytes 8-11 of every DuckDB file
+_FOREIGN_MAGIC = ((b"SQLite format 3\x00", "an SQLite database"), (b"PAR1", "a Parquet file (`mythos db export` writes "
+                  "those: they are read with Polars or DuckDB, not with --db)"), (b"PK\x03\x04", "a zip archive"),
+                  (b"\x1f\x8b", "a gzip archive"), (b"{", "a JSON file"), (b"%PDF", "a PDF document"))
+
+
+def spill_dir() -> Path:
+    """Where DuckDB may spill a query too large for its memory: a private folder under the system temp."""
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    return Path(tempfile.gettempdir()) / f"mythos-duckdb-{uid}"
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _check_file(path: Path, *, read_only: bool, create: bool) -> bool:
+    """Refuse what is not a database file before DuckDB opens it. True when the file exists.
+
+    A FIFO or a device would block or never end; a foreign file gets a message naming what it is."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        if read_only or not create:
+            raise StoreError(f"{path}: no such database; run `mythos simulate … --db {path}` first") from None
+        parent = path.parent
+        if not parent.exists():
+            raise StoreError(f"{path}: the folder {parent} does not exist") from None
+        if not parent.is_dir():
+            raise StoreError(f"{path}: {parent} is not a folder") from None
+        return False
+    except NotADirectoryError:
+        raise StoreError(f"{path}: a part of this path is a file, not a folder; check the --db path") from None
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot use this path: {exc.strerror or exc}; pass --db with another path") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise StoreError(f"{path}: is a folder; --db takes a file path such as mythos.duckdb")
+    if not stat.S_ISREG(st.st_mode):
+        raise StoreError(f"{path}: {_kind(st.st_mode)}, not a database file; --db takes a regular file such as "
+                         "mythos.duckdb (mythos never reads pipes or devices as databases)")
+    wal = Path(f"{path}.wal")
+    try:
+        wst = wal.stat()
+        if not stat.S_ISREG(wst.st_mode):
+            raise StoreError(f"{wal}: {_kind(wst.st_mode)}, not the database's write-ahead log; remove it")
+    except FileNotFoundError:
+        pass
+    except OSError:
+        pass  # DuckDB reports it
+    if st.st_size == 0:
+        raise StoreError(f"{path}: an empty file (0 bytes), not a database; delete it, or pass --db with a new "
+                         "path (mythos creates the database itself)")
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    if head[8:12] != DUCKDB_MAGIC:
+        what = next((name for magic, name in _FOREIGN_MAGIC if head.startswith(magic)), None)
+        if what is None:
+            raise StoreError(f"{path}: this file is not a DuckDB database written by mythos. "
+                             "Choose another path with --db (the file was left untouched).")
+        raise StoreError(f"{path}: {what}, not a DuckDB database written by mythos; choose another --db "
+                         "(the file was left untouched)")
+    return True
+
+
 def _is_lock(exc: Exception) -> bool:
-    return "lock" in str(exc).lower()
+    """DuckDB's own words for a file held by another process (never "lock" alone: it is inside "block")."""
+    low = str(exc).lower()
+    return "could not set lock" in low or "conflicting lock" in low
 
 
-def _connect(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
-    """Open the file, waiting up to ``wait`` seconds while another process holds it."""
+def _connect(path: Path, read_only: bool, write_dir: Path | None = None,
+             settings: Sequence[str] = (), wait: float = 0.0) -> duckdb.DuckDBPyConnection:
+    """A connection that cannot reach anything but this file (and, for an export, ``write_dir``),
+    waiting up to ``wait`` seconds while another process holds the file."""
+    # external access goes first: DuckDB applies the options in order, and refuses a temp_directory
+    # given after external access was closed
+    config = {"enable_external_access": False} if write_dir is None else {}
+    config.update(SAFE_CONFIG, memory_limit=memory_limit(), temp_directory=str(spill_dir()))
     deadline = time.monotonic() + wait
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only)
+            con = duckdb.connect(str(path), read_only=read_only, config=config)
+            break
         except duckdb.Error as exc:
             if not _is_lock(exc) or time.monotonic() >= deadline:
                 raise
         time.sleep(0.02)
+    try:
+        if _x(con, "SELECT current_setting('lock_configuration')")[0][0]:
+            # the same file open twice in this process shares one DuckDB instance, already set up
+            # (and locked) by the first open; it must be one of ours, with external access off
+            if _x(con, "SELECT current_setting('enable_external_access')")[0][0]:
+                raise StoreError(f"{path}: already open in this process with external access on")
+            if write_dir is not None:
+                raise StoreError(f"{path}: already open in this process; close it before exporting")
+            return con
+        if write_dir is not None:  # the only folder a COPY may write to; set before access is closed
+            _x(con, f"SET allowed_directories = [{_sql_text(str(write_dir.resolve()) + os.sep)}]")
+            _x(con, "SET enable_external_access = false")
+        for setting in settings:
+            _x(con, setting)
+        _x(con, "SET lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 class _WriterLock:
@@ -171,6 +325,15 @@ class _WriterLock:
             self.fd = None
 
 
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _sql_text(value: str) -> str:
+    """A string literal (for the few statements that take no parameters: SET, COPY)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
 class Store:
     """One open database. Use as a context manager; writes happen in transactions.
 
@@ -179,6 +342,11 @@ class Store:
 
     def __init__(self, path: Path, con: duckdb.DuckDBPyConnection, read_only: bool):
         self.path, self._con, self.read_only = path, con, read_only
+        self.version: int | None = SCHEMA_VERSION
+        self.created = False  # this open made the file (a failed command may remove it again)
+        self.export_dir: Path | None = None
+        self._views: list[str] = []  # the temporary views mythos reads, made again on every reopen
+        self._checkpointed = time.monotonic()
         self._setups: dict[str, dict[str, int]] = {}  # per run: setup key -> code, as committed
         self._stored: dict[str, set[int]] = {}  # per run: the batches stored, as committed
         self._writer: _WriterLock | None = None
@@ -191,11 +359,17 @@ class Store:
             if self._released_at is not None:  # leave readers their gap
                 time.sleep(max(0.0, RELEASE_GAP - (time.monotonic() - self._released_at)))
             try:
-                self._con = _connect(self.path, self.read_only, WRITE_WAIT)
-                if not self.read_only:
-                    for setting in WRITER_SETTINGS:
-                        _x(self._con, setting)
-            except duckdb.Error as exc:
+                # the same safe connection as open_store's, and the temporary views it made
+                con = _connect(self.path, self.read_only, self.export_dir,
+                               () if self.read_only else WRITER_SETTINGS, wait=WRITE_WAIT)
+                try:
+                    for stmt in self._views:
+                        _x(con, stmt)
+                except BaseException:
+                    con.close()
+                    raise
+                self._con = con
+            except (duckdb.Error, OSError) as exc:
                 raise _explain(self.path, exc) from None
             self._opened, self._released_at = time.monotonic(), None
         return self._con
@@ -265,10 +439,12 @@ class Store:
         return [r[1] for r in rows]
 
     def runs(self) -> pl.DataFrame:
+        # stored games from the batches (a batch row lands with its games): no scan of the games
         return self.query("""
             SELECT r.run_id, r.name, r.status, r.policy_a, r.policy_b, r.planned_games,
                    coalesce(g.n, 0) AS stored_games, r.started_at, r.finished_at
-            FROM runs r LEFT JOIN (SELECT run_id, count(*) AS n FROM games GROUP BY run_id) g USING (run_id)
+            FROM runs r LEFT JOIN (SELECT run_id, sum(games)::BIGINT AS n FROM batches GROUP BY run_id) g
+                USING (run_id)
             ORDER BY r.started_at""")
 
     def set_status(self, run_id: str, status: str) -> None:
@@ -277,6 +453,10 @@ class Store:
 
     def done_batches(self, run_id: str) -> set[int]:
         return {r[0] for r in _x(self.con, "SELECT batch_no FROM batches WHERE run_id = ?", [run_id])}
+
+    def stored_games(self, run_id: str) -> int:
+        """The games of the run stored so far (its committed batches)."""
+        return int(_x(self.con, "SELECT coalesce(sum(games), 0) FROM batches WHERE run_id = ?", [run_id])[0][0])
 
     def delete_run(self, run_id: str) -> int:
         if self.run(run_id) is None:
@@ -367,6 +547,17 @@ class Store:
         if new_setups:
             self._setups[run_id].update(new_setups)
         stored.update(numbers)
+        if time.monotonic() - self._checkpointed >= CHECKPOINT_SECONDS:
+            self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """Move the log into the database file: a crashed run's file then holds its games alone
+        (without its .wal beside it). The writer does it every ``CHECKPOINT_SECONDS``."""
+        try:
+            _x(self.con, "CHECKPOINT")
+        except duckdb.Error as exc:
+            raise _explain(self.path, exc) from None
+        self._checkpointed = time.monotonic()
 
     def _known_setups(self, run_id: str) -> dict[str, int]:
         known = self._setups.get(run_id)
@@ -401,23 +592,49 @@ class Store:
         return self.con.sql(f"SELECT * FROM {name} WHERE run_id = $run", params={"run": run_id}).pl()
 
     def export(self, run_id: str, out: Path, fmt: str) -> list[Path]:
+        """Write the run's ``runs``, ``games``, ``player_rounds`` and ``card_events`` rows to ``out``.
+
+        DuckDB's COPY streams every table to its file (the memory stays flat whatever the
+        run's size); each file is written under a temporary name and renamed once complete,
+        so an interrupted export leaves the previous files, never half a file. The store must
+        have been opened with ``export_to=out``: no connection writes anywhere else."""
+        if fmt not in ("parquet", "csv"):
+            raise StoreError(f"unknown export format {fmt!r}: parquet or csv")
+        if self.export_dir is None or Path(out).resolve() != self.export_dir.resolve():
+            raise StoreError(f"export to {out}: open the store with open_store(…, export_to={str(out)!r})")
         if self.run(run_id) is None:
             raise StoreError(f"{self.path}: no run {run_id!r}; `mythos db runs` lists them")
-        out.mkdir(parents=True, exist_ok=True)
-        written = []
-        for t in ("runs",) + TABLES:
-            df = self.table(t, run_id)
-            target = out / f"{t}.{fmt}"
-            if fmt == "parquet":
-                df.write_parquet(target)
-            else:
-                # CSV has no lists: write list columns as JSON text
-                df = df.with_columns([pl.col(c).map_elements(lambda v: json.dumps(list(v)) if v is not None else None,
-                                                             return_dtype=pl.String)
-                                      for c, dt in df.schema.items() if isinstance(dt, pl.List)])
-                df.write_csv(target)
-            written.append(target)
-        return written
+        staged: list[tuple[Path, Path]] = []
+        try:
+            for t in ("runs",) + TABLES:
+                target = out / f"{t}.{fmt}"
+                fd, tmp = tempfile.mkstemp(prefix=f".{t}.", suffix=".tmp", dir=out)
+                os.close(fd)
+                staged.append((Path(tmp), target))
+                cols = self.con.sql(f"SELECT * FROM {t} LIMIT 0")
+                if fmt == "csv":  # CSV has no lists: list columns are written as JSON text
+                    select = ", ".join(f"to_json({_ident(c)}) AS {_ident(c)}" if str(ty).endswith("]")
+                                       else _ident(c) for c, ty in zip(cols.columns, cols.types))
+                    options = "FORMAT csv, HEADER true"
+                else:
+                    select, options = "*", "FORMAT parquet"
+                _x(self.con, f"COPY (SELECT {select} FROM {t} WHERE run_id = {_sql_text(run_id)}) "
+                             f"TO {_sql_text(tmp)} ({options})")
+            for tmp, target in staged:
+                os.replace(tmp, target)
+        except duckdb.Error as exc:
+            raise _explain(self.path, exc) from None
+        finally:
+            for tmp, _ in staged:
+                tmp.unlink(missing_ok=True)
+        return [target for _, target in staged]
+
+    def matchup_results(self, run_id: str) -> pl.DataFrame:
+        """Per matchup, in plan order: games, wins of the studied deck, games decided by the Edge."""
+        return self.query("""
+            SELECT matchup, count(*) AS games, count(*) FILTER (WHERE winner = studied_seat) AS wins,
+                   count(*) FILTER (WHERE tiebreak_by_edge) AS ties
+            FROM games WHERE run_id = ? GROUP BY matchup ORDER BY min(game_no)""", [run_id])
 
     def _exec(self, sql: str, params: list[Any]) -> None:
         try:
@@ -426,16 +643,17 @@ class Store:
             raise _explain(self.path, exc) from None
 
 
-def open_store(path: Path | str, *, read_only: bool = False, create: bool = True) -> Store:
-    """Open (and create or migrate) a mythos database, with a clear error for every failure."""
+def open_store(path: Path | str, *, read_only: bool = False, create: bool = True,
+               export_to: Path | str | None = None) -> Store:
+    """Open (and create or migrate) a mythos database, with a clear error for every failure.
+
+    The file is checked before DuckDB opens it (a regular file, a DuckDB header), then its
+    tables against the ones mythos writes; the views mythos reads are made by this process
+    (temporary views), never taken from the file. ``export_to``: the one folder a
+    ``Store.export`` may write into (no connection can write or read anywhere else)."""
     path = Path(path)
-    if path.is_dir():
-        raise StoreError(f"{path}: is a folder; --db takes a file path such as mythos.duckdb")
-    if not path.exists():
-        if read_only or not create:
-            raise StoreError(f"{path}: no such database; run `mythos simulate … --db {path}` first")
-        if not path.parent.exists():
-            raise StoreError(f"{path}: the folder {path.parent} does not exist")
+    existed = _check_file(path, read_only=read_only, create=create)
+    write_dir = Path(export_to) if export_to is not None else None
     writer = None
     if not read_only:
         writer = _WriterLock(path)
@@ -450,48 +668,180 @@ def open_store(path: Path | str, *, read_only: bool = False, create: bool = True
                              "and `mythos db runs` can read it meanwhile.")
     try:
         # a reader waits for the writer's next gap; a writer only for a reader to finish
-        con = _connect(path, read_only, READ_WAIT)
-    except duckdb.Error as exc:
+        con = _connect(path, read_only, write_dir, () if read_only else WRITER_SETTINGS, wait=READ_WAIT)
+    except (duckdb.Error, OSError) as exc:
         if writer is not None:
             writer.release()
         raise _explain(path, exc) from None
-    except OSError as exc:
+    except BaseException:
         if writer is not None:
             writer.release()
-        raise _explain(path, exc) from None
+        raise
     store = Store(path, con, read_only)
     store._writer = writer
+    store.export_dir = write_dir
     try:
-        tables = {r[0] for r in _x(con, "SELECT table_name FROM information_schema.tables")}
-        version = None
-        if "meta" in tables:
-            rows = _x(con, "SELECT value FROM meta WHERE key = 'schema_version'")
-            row = rows[0] if rows else None
-            version = int(row[0]) if row else None
-        elif tables:
-            store.close()
-            raise StoreError(f"{path}: this DuckDB file was not written by mythos (tables: {', '.join(sorted(tables))}); "
-                             "choose another --db")
+        version = _schema_version(con, path, creating=not read_only and create)
         if version is not None and version > SCHEMA_VERSION:
-            store.close()
             raise StoreError(f"{path}: written by a newer mythos (schema {version}, this one knows {SCHEMA_VERSION}); "
                              "upgrade mythos to read it")
+        if version is not None:
+            _check_objects(con, path, version)
         if not read_only and (version is None or version < SCHEMA_VERSION):
             try:
                 _migrate(con, version)
             except StoreError as exc:
-                store.close()
                 raise StoreError(f"{path}: cannot upgrade this file from schema {version}: {exc}") from None
-        if not read_only:
-            for setting in WRITER_SETTINGS:
-                _x(con, setting)
-            if version == SCHEMA_VERSION:  # the views as this version decodes the rows (cheap)
-                for stmt in layout.view_sql():
-                    _x(con, stmt)
+            version = SCHEMA_VERSION
+        elif not read_only:  # the file's own views, for the user's SQL, as this version decodes the rows
+            for stmt in layout.view_sql():
+                _x(con, stmt)
+        # and the ones mythos itself reads: made here, whatever the file holds
+        store._views = list(layout.view_sql(temp=True) if version == SCHEMA_VERSION
+                            else layout.internal_views_over_tables())
+        for stmt in store._views:
+            _x(con, stmt)
+        store.version = version
+    except StoreError:
+        store.close()
+        raise
     except duckdb.Error as exc:
         store.close()
         raise _explain(path, exc) from None
+    if not existed:
+        store.created = True
     return store
+
+
+# schema 1 as mythos wrote it (read as it is, upgraded on the first write)
+SCHEMA_1_DDL = BASE_DDL[:2] + [
+    "CREATE TABLE batches (run_id VARCHAR, batch_no INTEGER, games INTEGER, stored_at TIMESTAMP, "
+    "PRIMARY KEY (run_id, batch_no))",
+    """CREATE TABLE games (
+        run_id VARCHAR, game_no INTEGER, batch_no INTEGER, matchup VARCHAR, studied_seat TINYINT,
+        deck_0 VARCHAR, deck_0_hash VARCHAR, deck_1 VARCHAR, deck_1_hash VARCHAR,
+        policy_0 VARCHAR, policy_1 VARCHAR, seed UBIGINT, first_edge TINYINT,
+        missions VARCHAR[], mission_owners TINYINT[], mulligan_0 BOOLEAN, mulligan_1 BOOLEAN,
+        round_scores_0 INTEGER[], round_scores_1 INTEGER[], score_0 INTEGER, score_1 INTEGER,
+        winner TINYINT, tiebreak_by_edge BOOLEAN, final_edge TINYINT, decisions INTEGER,
+        PRIMARY KEY (run_id, game_no))""",
+    """CREATE TABLE player_rounds (
+        run_id VARCHAR, game_no INTEGER, seat TINYINT, deck VARCHAR, round TINYINT,
+        chakra_gained INTEGER, chakra_spent INTEGER, chakra_left INTEGER, cards_drawn INTEGER,
+        played_face_up INTEGER, played_hidden INTEGER, revealed INTEGER, upgraded INTEGER,
+        cost_face_up INTEGER[], characters_in_play INTEGER, missions_won INTEGER,
+        points INTEGER, edge BOOLEAN)""",
+    """CREATE TABLE card_events (
+        run_id VARCHAR, game_no INTEGER, seat TINYINT, deck VARCHAR, card VARCHAR,
+        event VARCHAR, round TINYINT, how VARCHAR, mission_rank VARCHAR, won_mission BOOLEAN)""",
+]
+_EXPECTED: dict[int, dict[str, list[tuple[str, str]]]] = {}
+
+
+def expected_columns(version: int | str) -> dict[str, list[tuple[str, str]]]:
+    """The tables of a schema and their (column, type) lists, as DuckDB itself spells them.
+
+    ``version="optional"``: the tables mythos makes only when a feature is first used (issue
+    19's ``optimizations``); a file may lack them, and one that has them gets the same checks."""
+    if version not in _EXPECTED:
+        if version == "optional":
+            from mythos_cli.store.optimize import DDL as OPTIMIZATIONS  # (it imports this module)
+
+            ddl = [OPTIMIZATIONS]
+        else:
+            ddl = SCHEMA_1_DDL if version == 1 else [d for d in DDL if d.lstrip().upper().startswith("CREATE TABLE")]
+        con = duckdb.connect(":memory:", config=dict(SAFE_CONFIG, enable_external_access=False))
+        try:
+            for stmt in ddl:
+                _x(con, stmt)
+            cols: dict[str, list[tuple[str, str]]] = {}
+            for t, c, ty in _x(con, "SELECT table_name, column_name, data_type FROM duckdb_columns() "
+                                    "WHERE NOT internal ORDER BY table_name, column_index"):
+                cols.setdefault(t, []).append((c, ty))
+        finally:
+            con.close()
+        _EXPECTED[version] = cols
+    return _EXPECTED[version]
+
+
+def _objects(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """The file's own tables and views (its main schema): name -> BASE TABLE or VIEW."""
+    return dict(_x(con, "SELECT table_name, table_type FROM information_schema.tables "
+                        "WHERE table_catalog = current_database() AND table_schema = 'main'"))
+
+
+def _schema_version(con: duckdb.DuckDBPyConnection, path: Path, creating: bool) -> int | None:
+    """The file's schema version; None for a new (empty) file that this open may fill."""
+    objects = _objects(con)
+    if "meta" not in objects:
+        if objects:
+            raise StoreError(f"{path}: this DuckDB file was not written by mythos (tables: "
+                             f"{', '.join(sorted(objects))}); choose another --db")
+        if not creating:
+            raise StoreError(f"{path}: a DuckDB file with no mythos data in it (no tables at all). If it was copied "
+                             f"from a running or crashed simulation, its games may still be in {path.name}.wal: "
+                             "copy that file too, next to it; otherwise run `mythos simulate --db FILE` first")
+        return None
+    if objects["meta"] != "BASE TABLE":
+        raise StoreError(f"{path}: its meta is a {objects['meta'].lower()}, not a table: not a database written by "
+                         "mythos (refused); choose another --db")
+    rows = _x(con, "SELECT value FROM meta WHERE key = 'schema_version'")
+    if not rows:
+        raise StoreError(f"{path}: the database records no schema version: it is damaged or was changed by hand; "
+                         "choose another --db")
+    try:
+        version = int(str(rows[0][0]).strip())
+    except ValueError:
+        version = 0
+    if version < 1:
+        raise StoreError(f"{path}: the schema version stored in it ({str(rows[0][0])[:40]!r}) is damaged; "
+                         "choose another --db")
+    return version
+
+
+def _check_objects(con: duckdb.DuckDBPyConnection, path: Path, version: int) -> None:
+    """The tables mythos reads are the tables it writes: plain data, the expected columns.
+
+    Views, macros, generated columns, defaults and checks stored in a file are code that a
+    query of ours would run; a file that has them where mythos reads is refused."""
+    if version > SCHEMA_VERSION:
+        return
+    objects = _objects(con)
+    optional = {t: cols for t, cols in expected_columns("optional").items() if t in objects}
+    expected = {**expected_columns(version), **optional}
+    names = sorted(expected)
+    actual: dict[str, list[tuple]] = {}
+    for t, c, ty, default, generated in _x(
+            con, "SELECT table_name, column_name, data_type, column_default, is_generated FROM duckdb_columns() "
+                 "WHERE database_name = current_database() AND schema_name = 'main' "
+                 "AND list_contains(?, table_name) ORDER BY table_name, column_index", [names]):
+        actual.setdefault(t, []).append((c, ty, default, generated))
+    hand = "it was changed by hand or by another program; mythos reads only the data it wrote (refused)"
+    for t in names:
+        kind = objects.get(t)
+        if kind is None:
+            raise StoreError(f"{path}: the table {t} of a mythos database is missing: the file is damaged or {hand}")
+        if kind != "BASE TABLE":
+            raise StoreError(f"{path}: {t} should be a table of data but is a {kind.lower()} (a stored query): {hand}")
+        cols = actual.get(t, [])
+        computed = [c for c, _, default, generated in cols if default is not None or generated]
+        if computed:
+            raise StoreError(f"{path}: the table {t} has computed columns ({', '.join(computed)}): {hand}")
+        if [(c, ty) for c, ty, _, _ in cols] != expected[t]:
+            raise StoreError(f"{path}: the table {t} does not have the columns mythos {version} writes: {hand}")
+    if version >= 2:
+        for v in TABLES:
+            if objects.get(v, "VIEW") != "VIEW":
+                raise StoreError(f"{path}: {v} should be a view mythos makes, not a {objects[v].lower()}: {hand}")
+    checks = _x(con, "SELECT DISTINCT table_name FROM duckdb_constraints() WHERE database_name = current_database() "
+                     "AND constraint_type = 'CHECK' AND list_contains(?, table_name)", [names])
+    if checks:
+        raise StoreError(f"{path}: the table {checks[0][0]} has CHECK constraints (code run on every write): {hand}")
+    macros = [r[0] for r in _x(con, "SELECT DISTINCT function_name FROM duckdb_functions() "
+                                    "WHERE NOT internal AND database_name = current_database() ORDER BY 1")]
+    if macros:
+        raise StoreError(f"{path}: the file defines SQL functions ({', '.join(macros[:5])}), which would change what "
+                         f"mythos's own queries compute: {hand}")
 
 
 def _migrate(con: duckdb.DuckDBPyConnection, version: int | None) -> None:

@@ -171,8 +171,12 @@ def _setup_join(alias: str = "s", game: str = "g") -> str:
     return f"LEFT JOIN run_setups {alias} ON {alias}.run_id = {game}.run_id AND {alias}.setup = {game}.setup"
 
 
-def view_sql() -> list[str]:
-    """CREATE VIEW statements that give back the schema-1 tables from ``game_data``."""
+def view_sql(temp: bool = False) -> list[str]:
+    """CREATE VIEW statements that give back the schema-1 tables from ``game_data``.
+
+    ``temp``: as temporary views, which shadow the file's own for this connection only (what
+    mythos itself reads: a view stored in a file is never trusted)."""
+    create = "CREATE OR REPLACE TEMP VIEW" if temp else "CREATE OR REPLACE VIEW"
     card_mask = (1 << CARD_BITS) - 1
     mission_joins = "\n".join(
         f"LEFT JOIN run_cards m{i} ON m{i}.run_id = g.run_id AND m{i}.code = (g.missions[{i}] & {card_mask})"
@@ -200,13 +204,12 @@ def view_sql() -> list[str]:
     opening = EVENT_CODE["opening"]
     x = "x"
     seat = _field(x, SEAT_SHIFT, 1)
-    return [
-        f"""CREATE OR REPLACE VIEW games AS
+    views = [
+        ("games", f"""
         SELECT {', '.join(games[c] for c in GAME_COLUMNS)}
         FROM game_data g {_setup_join()}
-        {mission_joins}
-        ORDER BY g.run_id, g.game_no""",
-        f"""CREATE OR REPLACE VIEW player_rounds AS
+        {mission_joins}""", "g.run_id, g.game_no"),
+        ("player_rounds", f"""
         WITH r AS (SELECT run_id, game_no, setup, rounds, costs, unnest(range(len(rounds) // {per})) AS k
                    FROM game_data)
         SELECT r.run_id, r.game_no, (k % 2)::TINYINT AS seat,
@@ -215,12 +218,11 @@ def view_sql() -> list[str]:
                list_transform(list_filter(costs, lambda c: (c >> 8) = k), lambda c: (c & 255)::INTEGER)
                    AS cost_face_up,
                {', '.join(by_name[n] for n in after)}
-        FROM r {_setup_join(game="r")}
-        ORDER BY r.run_id, r.game_no, k""",
+        FROM r {_setup_join(game="r")}""", "r.run_id, r.game_no, k"),
         # in the order the events happened, as schema 1 stored them (the joins would shuffle the
         # rows, and within a round only the order of the rows tells which card came first);
         # the dealt hands first, seat 0's then seat 1's (they sit at the head of the list)
-        f"""CREATE OR REPLACE VIEW card_events AS
+        ("card_events", f"""
         WITH l AS (SELECT run_id, game_no, setup,
                           list_concat(
                               list_transform(
@@ -242,7 +244,22 @@ def view_sql() -> list[str]:
                {_pick(RANK_CODES, _field(x, RANK_SHIFT, 3))} AS mission_rank,
                CASE {_field(x, WON_SHIFT, 2)} WHEN 1 THEN false WHEN 2 THEN true END AS won_mission
         FROM e {_setup_join(game="e")}
-        LEFT JOIN run_cards c ON c.run_id = e.run_id AND c.code = {_field(x, 0, CARD_BITS)}
-        ORDER BY e.run_id, e.game_no,
-                 CASE WHEN {_field(x, EVENT_SHIFT, 2)} = {EVENT_CODE['dealt']} THEN {seat} * 32 + e.seq ELSE 64 + e.seq END""",
+        LEFT JOIN run_cards c ON c.run_id = e.run_id AND c.code = {_field(x, 0, CARD_BITS)}""",
+         f"""e.run_id, e.game_no,
+                 CASE WHEN {_field(x, EVENT_SHIFT, 2)} = {EVENT_CODE['dealt']} THEN {seat} * 32 + e.seq ELSE 64 + e.seq END"""),
     ]
+    stmts = [f"{create} {name} AS {body}\n        ORDER BY {order}" for name, body, order in views]
+    if temp:  # mythos's own reads aggregate: the same rows without the sort
+        stmts += [f"CREATE OR REPLACE TEMP VIEW {INTERNAL}{name} AS {body}" for name, body, _ in views]
+    return stmts
+
+
+# The views mythos's own queries read (``mythos_games`` …): the rows of ``games`` … in no
+# particular order (an aggregate needs no sort of a million games' card events first).
+INTERNAL = "mythos_"
+
+
+def internal_views_over_tables() -> list[str]:
+    """Schema 1 keeps the three as tables: the internal names read them as they are."""
+    return [f"CREATE OR REPLACE TEMP VIEW {INTERNAL}{t} AS SELECT * FROM {t}"
+            for t in ("games", "player_rounds", "card_events")]

@@ -274,7 +274,9 @@ mod tests {
                 apply::apply(&mut g, act).unwrap();
             }
         }
-        assert!(collapsed > 50, "{collapsed}");
+        // the engine offers two copies in hand once already (actions.rs); what is left to collapse
+        // are choices among the cards of a hand inside effects
+        assert!(collapsed > 0, "{collapsed}");
     }
 
     #[test]
@@ -294,7 +296,12 @@ mod tests {
                     let plays: Vec<Action> = d
                         .legal()
                         .into_iter()
-                        .filter(|a| matches!(a, Action::Play(c, _, false, -1) if g.card(*c).effects.is_empty()))
+                        // plays whose lines are all continuous: nothing happens when they land, so
+                        // their order cannot matter
+                        .filter(|a| {
+                            matches!(a, Action::Play(c, _, false, -1)
+                                if g.card(*c).effects.iter().all(|l| l.kind != crate::cards::Kind::Instant))
+                        })
                         .collect();
                     let two = plays.iter().enumerate().find_map(|(i, x)| {
                         plays[i + 1..]

@@ -226,18 +226,28 @@ mod tests {
     use crate::cards::Catalog;
 
     #[test]
-    fn a_mission_that_scores_points_is_worth_them() {
+    fn what_is_scored_is_worth_it() {
         let cat = Catalog::bundled();
-        // King of the Hill: SCORE, gain points
-        let king = cat.cards.iter().find(|c| c.id.starts_with("SS-007") && c.ctype == crate::cards::CardType::Mission);
-        let king = king.expect("King of the Hill in the catalog");
-        assert!(score_worth(king) >= 1.0, "{}", score_worth(king));
-        // a mission without SCORE lines is worth its points only
+        // King of the Hill: +3 Power only while the missions are scored
+        let king = cat.cards.iter().find(|c| c.name == "King of the Hill").expect("King of the Hill in the catalog");
+        assert!(scores_differently(king));
+        // a SCORE line that gains points is worth them to the mission's winner
+        let gains = |c: &&Card| {
+            c.effects.iter().any(|l| {
+                l.timing == Timing::Score
+                    && l.encoding.as_ref().is_some_and(|e| e.steps.iter().any(|s| s.verb == Verb::GainPoints))
+            })
+        };
+        let scorer = cat.cards.iter().find(gains).expect("a card whose SCORE line gains points");
+        assert!(score_worth(scorer) >= 0.5, "{} {}", scorer.id, score_worth(scorer));
+        // a mission without SCORE lines is worth its points only, and has no scoring Power
         let plain = cat
             .cards
             .iter()
             .find(|c| {
-                c.ctype == crate::cards::CardType::Mission && !c.effects.iter().any(|l| l.timing == Timing::Score)
+                c.ctype == crate::cards::CardType::Mission
+                    && !c.effects.iter().any(|l| l.timing == Timing::Score)
+                    && !scores_differently(c)
             })
             .unwrap();
         assert_eq!(score_worth(plain), 0.0);

@@ -46,6 +46,9 @@ pub fn decide_other(obs: &Observation, mulligan: Mulligan, w: &Weights) -> Actio
 }
 
 impl Player for Greedy {
+    fn mulligan(&self) -> super::mulligan::Mulligan {
+        self.mulligan
+    }
     fn spec(&self) -> String {
         self.name.into()
     }

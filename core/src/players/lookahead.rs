@@ -173,6 +173,9 @@ fn outcome(g: &GameState, me: i32, leaf: f64) -> f64 {
 }
 
 impl Player for Lookahead {
+    fn mulligan(&self) -> super::mulligan::Mulligan {
+        self.mulligan
+    }
     fn spec(&self) -> String {
         self.spec.clone()
     }

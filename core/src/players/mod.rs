@@ -33,7 +33,7 @@ use crate::rng::PyRandom;
 use crate::setup::{self, GameDeck};
 use crate::state::{Action, Ctx, Decision, DecisionKind, GameState, Inst, Uid};
 
-pub use spec::{PARAMETER_NAMES, PLAYER_NAMES, make_player};
+pub use spec::{PLAYER_NAMES, make_player};
 
 /// A player of the game: it answers every decision put to its seat.
 pub trait Player: Send {
@@ -44,6 +44,8 @@ pub trait Player: Send {
     fn reset(&mut self, seed: i128);
     /// The answer to the pending decision of `player` (who must be the one to decide).
     fn decide(&mut self, g: &GameState, player: i32) -> Action;
+    /// The mulligan rule the player plays with (its own, or the one a run imposed).
+    fn mulligan(&self) -> mulligan::Mulligan;
 }
 
 /// The generator of a player named `name` for the game seeded `seed`.
@@ -306,6 +308,9 @@ mod tests {
     struct Peeker;
 
     impl Player for Peeker {
+        fn mulligan(&self) -> mulligan::Mulligan {
+            mulligan::Mulligan::Keep
+        }
         fn spec(&self) -> String {
             "peeker".into()
         }

@@ -370,6 +370,9 @@ fn ambush_main(obs: &Observation) -> Action {
 }
 
 impl Player for Planner {
+    fn mulligan(&self) -> super::mulligan::Mulligan {
+        self.mulligan
+    }
     fn spec(&self) -> String {
         self.name().into()
     }

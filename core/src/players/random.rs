@@ -20,6 +20,9 @@ impl RandomPlayer {
 }
 
 impl Player for RandomPlayer {
+    fn mulligan(&self) -> super::mulligan::Mulligan {
+        self.mulligan
+    }
     fn spec(&self) -> String {
         "random".into()
     }

@@ -65,9 +65,6 @@ impl Default for Params {
     }
 }
 
-/// The parameters a `search` spec may set, in the order its spec writes them back.
-pub const SEARCH_PARAMETERS: [&str; 7] = ["deals", "explore", "mulligan", "playouts", "solve", "time", "width"];
-
 pub struct Search {
     pub params: Params,
     /// a fixed mulligan rule asked for instead of the playouts (None: the playouts decide)
@@ -208,8 +205,8 @@ impl Search {
         Some(options[best])
     }
 
-    /// Keep or take a new hand, by playouts of both from the same deals to the end of round 2.
-    fn mulligan(&mut self, g: &GameState, me: i32) -> bool {
+    /// True: take a new hand (a mulligan), judged by playouts of both from the same deals to the end of round 2.
+    fn takes_new_hand(&mut self, g: &GameState, me: i32) -> bool {
         let n = self.params.mulligan.max(0);
         if n == 0 {
             return false;
@@ -276,6 +273,9 @@ pub fn redeal_missions(d: &mut GameState, rng: &mut PyRandom) {
 }
 
 impl Player for Search {
+    fn mulligan(&self) -> Mulligan {
+        self.rule.unwrap_or(Mulligan::Playouts)
+    }
     fn spec(&self) -> String {
         self.spec.clone()
     }
@@ -290,7 +290,7 @@ impl Player for Search {
         if d.kind == DecisionKind::Mulligan {
             let take = match self.rule {
                 Some(r) => r.take(&Observation::new(g, player)),
-                None => self.mulligan(g, player),
+                None => self.takes_new_hand(g, player),
             };
             return Action::Choose(Opt::Bool(take));
         }

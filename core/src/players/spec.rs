@@ -1,5 +1,6 @@
-//! Player specs: `greedy`, `lookahead:sims=200,time=0.5`, parsed (and refused, with the same
-//! messages) as `mythos_cli.policies.make_policy` parses them.
+//! Player specs: `greedy`, `lookahead:sims=200,time=0.5`. Every parameter is checked against
+//! its player's table (its name, whether it is a whole number, its range) before a game is played:
+//! `width=0` once divided by zero and `time=1e9` never ended a decision.
 
 use super::Player;
 use super::greedy::Greedy;
@@ -8,45 +9,107 @@ use super::lookahead::{Budget, Lookahead};
 use super::mulligan::{MULLIGAN_NAMES, Mulligan};
 use super::plan::{Planner, Style};
 use super::random::RandomPlayer;
-use super::search::{Params as SearchParams, SEARCH_PARAMETERS, Search};
+use super::search::{Params as SearchParams, Search};
 
 /// The built-in players, in the order error messages list them.
 pub const PLAYER_NAMES: [&str; 7] = ["random", "greedy", "tempo", "ambush", "control", "lookahead", "search"];
 
-/// The parameters `lookahead` reads (any other is kept in its spec and ignored, as in Python).
-pub const PARAMETER_NAMES: [&str; 5] = ["sims", "time", "width", "clear", "leaf"];
-
-/// A parameter's value: an int, or a float when written with a point (as Python reads it).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Value {
-    Int(i128),
-    Float(f64),
+/// One parameter a spec may set, with its valid range (inclusive).
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    pub name: &'static str,
+    /// a whole number (written back without a point)
+    pub whole: bool,
+    pub lo: f64,
+    pub hi: f64,
+    /// what it sets, for the error that lists the parameters
+    pub what: &'static str,
 }
 
-impl Value {
-    fn as_f64(self) -> f64 {
-        match self {
-            Value::Int(i) => i as f64,
-            Value::Float(f) => f,
-        }
+/// `lookahead`'s parameters.
+pub const LOOKAHEAD_PARAMS: [Param; 5] = [
+    Param { name: "sims", whole: true, lo: 1.0, hi: 10_000.0, what: "playouts per decision" },
+    Param { name: "time", whole: false, lo: 0.0, hi: 60.0, what: "seconds per decision; 0 uses sims" },
+    Param { name: "width", whole: true, lo: 1.0, hi: 50.0, what: "candidate actions searched" },
+    Param { name: "clear", whole: false, lo: 0.0, hi: 100.0, what: "lead that skips the search" },
+    Param { name: "leaf", whole: false, lo: 0.0, hi: 10.0, what: "weight of the board left in play" },
+];
+
+/// `search`'s parameters (its budget: `playouts`, reproducible, or `time`, which is not: how
+/// many playouts fit in it depends on the machine and its load).
+pub const SEARCH_PARAMS: [Param; 7] = [
+    Param { name: "playouts", whole: true, lo: 1.0, hi: 100_000.0, what: "playouts per decision (reproducible)" },
+    Param {
+        name: "time",
+        whole: false,
+        lo: 0.0,
+        hi: 60.0,
+        what: "seconds per decision, not reproducible; 0 uses playouts",
+    },
+    Param { name: "width", whole: true, lo: 1.0, hi: 50.0, what: "candidates searched from the start" },
+    Param { name: "explore", whole: false, lo: 0.0, hi: 100.0, what: "exploration constant" },
+    Param { name: "mulligan", whole: true, lo: 0.0, hi: 10_000.0, what: "playouts of each mulligan choice" },
+    Param {
+        name: "solve",
+        whole: true,
+        lo: 0.0,
+        hi: 10_000_000.0,
+        what: "endgame positions per decision; 0 never solves",
+    },
+    Param { name: "deals", whole: true, lo: 1.0, hi: 100.0, what: "deals the endgame is solved on" },
+];
+
+/// The parameters a player takes (none for most).
+pub fn params_of(player: &str) -> &'static [Param] {
+    match player {
+        "lookahead" => &LOOKAHEAD_PARAMS,
+        "search" => &SEARCH_PARAMS,
+        _ => &[],
     }
-    /// Python's `int(v)` (a float truncated toward zero): the value as the player uses it
-    /// (saturated: no budget reaches 2^63) and as its spec writes it back.
-    fn as_int(self) -> Result<(i64, String), String> {
-        match self {
-            Value::Int(i) => Ok((i.clamp(i64::MIN as i128, i64::MAX as i128) as i64, i.to_string())),
-            Value::Float(f) if f.is_finite() => {
-                Ok((f.trunc().clamp(i64::MIN as f64, i64::MAX as f64) as i64, format!("{:.0}", f.trunc())))
-            }
-            Value::Float(f) => Err(format!("cannot convert float {} to integer", py_float(f))),
-        }
+}
+
+/// Python's `format(x, "g")` for the bounds in messages (`1`, `0`, `10000`, `0.5`).
+fn fmt_g(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e16 { format!("{}", x as i64) } else { format!("{x}") }
+}
+
+/// Python's `float(text)`: whitespace around, single underscores between digits, `inf`, `nan`.
+fn parse_float(text: &str) -> Option<f64> {
+    let t = strip_underscores(text.trim())?;
+    let lower = t.to_ascii_lowercase();
+    let body = lower.trim_start_matches(['+', '-']);
+    if matches!(body, "inf" | "infinity" | "nan") {
+        let v = if body == "nan" { f64::NAN } else { f64::INFINITY };
+        return Some(if lower.starts_with('-') { -v } else { v });
     }
-    fn text(self) -> String {
-        match self {
-            Value::Int(i) => i.to_string(),
-            Value::Float(f) => py_float(f),
-        }
+    if !t.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-')) {
+        return None;
     }
+    t.parse::<f64>().ok()
+}
+
+/// One parameter's value, checked against its table entry.
+fn param_value(player: &str, key: &str, text: &str) -> Result<(&'static Param, f64), String> {
+    let known = params_of(player);
+    let Some(p) = known.iter().find(|p| p.name == key) else {
+        if known.is_empty() {
+            return Err(format!("policy {player} takes no parameters (got {key}={text})"));
+        }
+        let list: Vec<String> =
+            known.iter().map(|p| format!("{}: {} to {}, {}", p.name, fmt_g(p.lo), fmt_g(p.hi), p.what)).collect();
+        return Err(format!("policy {player} has no parameter {}; its parameters: {}", py_repr(key), list.join("; ")));
+    };
+    let (lo, hi) = (fmt_g(p.lo), fmt_g(p.hi));
+    let Some(v) = parse_float(text) else {
+        return Err(format!("policy parameter {key}={}: a number from {lo} to {hi} is expected", py_repr(text)));
+    };
+    if !v.is_finite() || !(p.lo..=p.hi).contains(&v) {
+        return Err(format!("policy parameter {key}={text}: out of range; {key} is from {lo} to {hi} ({})", p.what));
+    }
+    if p.whole && v.fract() != 0.0 {
+        return Err(format!("policy parameter {key}={text}: a whole number from {lo} to {hi} is expected"));
+    }
+    Ok((p, v))
 }
 
 /// Python's `repr(s)` of a str (enough for spec text: quotes and backslashes escaped).
@@ -115,34 +178,34 @@ fn strip_underscores(s: &str) -> Option<String> {
     Some(s.replace('_', ""))
 }
 
-/// `float(value) if "." in value else int(value)`.
-fn parse_value(value: &str) -> Option<Value> {
-    let v = strip_underscores(value.trim())?;
-    if value.contains('.') { v.parse::<f64>().ok().map(Value::Float) } else { v.parse::<i128>().ok().map(Value::Int) }
-}
-
 /// Build a player from a spec such as `greedy` or `lookahead:sims=200,time=0.5`, with a mulligan
 /// rule (None: the player's own, `keep` for random and `heuristic` for the others).
 pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>, String> {
-    let (name, rest) = spec.trim().split_once(':').unwrap_or((spec.trim(), ""));
+    let trimmed = spec.trim();
+    if trimmed.is_empty() {
+        return Err(format!("empty policy; choose from {}", PLAYER_NAMES.join(", ")));
+    }
+    let (name, rest) = trimmed.split_once(':').unwrap_or((trimmed, ""));
     let lower = name.to_lowercase();
     if !PLAYER_NAMES.contains(&lower.as_str()) {
         return Err(format!("unknown policy {}; choose from {}", py_repr(name), PLAYER_NAMES.join(", ")));
     }
-    // a dict: a later key replaces an earlier one in place
-    let mut params: Vec<(String, Value)> = Vec::new();
-    for part in rest.split(',').filter(|p| !p.is_empty()) {
-        let Some((key, value)) = part.split_once('=') else {
+    let mut params: Vec<(&'static Param, f64)> = Vec::new();
+    for part in rest.split(',') {
+        if part.trim().is_empty() {
+            if !rest.trim().is_empty() {
+                return Err(format!("policy {}: an empty parameter (two commas, or one at the end)", py_repr(trimmed)));
+            }
+            continue;
+        }
+        let (key, value) = part.split_once('=').map_or((part.trim(), None), |(k, v)| (k.trim(), Some(v)));
+        let (Some(value), false) = (value, key.is_empty()) else {
             return Err(format!("policy parameter {} must be key=value (e.g. lookahead:sims=200)", py_repr(part)));
         };
-        let Some(v) = parse_value(value) else {
-            return Err(format!("policy parameter {key}={}: a number is expected", py_repr(value)));
-        };
-        let key = key.trim().to_string();
-        match params.iter_mut().find(|(k, _)| *k == key) {
-            Some(slot) => slot.1 = v,
-            None => params.push((key, v)),
+        if params.iter().any(|(p, _)| p.name == key) {
+            return Err(format!("policy parameter {key} is given twice"));
         }
+        params.push(param_value(&lower, key, value.trim())?);
     }
     let rule = match mulligan {
         None => None,
@@ -150,108 +213,61 @@ pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>
             format!("unknown mulligan policy {}; choose from {}", py_repr(m), MULLIGAN_NAMES.join(", "))
         })?),
     };
-    if lower == "search" {
-        return search_player(&params, rule);
-    }
-    if !params.is_empty() && lower != "lookahead" {
-        return Err(format!("policy {name} takes no parameters"));
-    }
     let heuristic = rule.unwrap_or(Mulligan::Heuristic);
+    let get = |k: &str| params.iter().find(|(p, _)| p.name == k).map(|(_, v)| *v);
     Ok(match lower.as_str() {
         "random" => Box::new(RandomPlayer::new(rule)),
         "greedy" => Box::new(Greedy::new("greedy", W0, heuristic)),
         "tempo" => Box::new(Planner::new(Style::Tempo, heuristic)),
         "ambush" => Box::new(Planner::new(Style::Ambush, heuristic)),
         "control" => Box::new(Planner::new(Style::Control, heuristic)),
-        _ => {
-            if params.iter().any(|(k, _)| k == "mulligan") {
-                return Err(format!(
-                    "{spec}: mythos_cli.policies.players.LookaheadPolicy() got multiple values for keyword argument 'mulligan'"
-                ));
-            }
-            let get = |k: &str| params.iter().find(|(x, _)| x == k).map(|(_, v)| *v);
-            let d = Budget::default();
-            let int = |k: &str, dflt: i64| {
-                get(k).map_or(Ok((dflt, dflt.to_string())), |v| v.as_int()).map_err(|e| format!("{spec}: {e}"))
+        "search" => {
+            let d = SearchParams::default();
+            let int = |k: &str, dflt: i64| get(k).map_or(dflt, |v| v as i64);
+            let p = SearchParams {
+                playouts: int("playouts", d.playouts),
+                time: get("time").unwrap_or(d.time),
+                mulligan: int("mulligan", d.mulligan),
+                solve: int("solve", d.solve),
+                deals: int("deals", d.deals),
+                explore: get("explore").unwrap_or(d.explore),
+                width: int("width", d.width),
             };
-            let (sims, sims_text) = int("sims", d.sims)?;
-            let (width, width_text) = int("width", d.width)?;
-            let budget = Budget {
-                sims,
-                time: get("time").map_or(d.time, Value::as_f64),
-                width,
-                clear: get("clear").map_or(d.clear, Value::as_f64),
-                leaf: get("leaf").map_or(d.leaf, Value::as_f64),
-            };
-            // the spec written back: every parameter, sorted by name, as Python's `spec` does
-            let mut all: Vec<(String, String)> = vec![
-                ("sims".into(), sims_text),
-                ("time".into(), py_float(budget.time)),
-                ("width".into(), width_text),
-                ("clear".into(), py_float(budget.clear)),
-                ("leaf".into(), py_float(budget.leaf)),
-            ];
-            all.extend(
-                params
-                    .iter()
-                    .filter(|(k, _)| !PARAMETER_NAMES.contains(&k.as_str()))
-                    .map(|(k, v)| (k.clone(), v.text())),
+            // the spec written back: every parameter, sorted by name
+            let text = format!(
+                "search:deals={},explore={},mulligan={},playouts={},solve={},time={},width={}",
+                p.deals,
+                py_float(p.explore),
+                p.mulligan,
+                p.playouts,
+                p.solve,
+                py_float(p.time),
+                p.width
             );
-            all.sort();
-            let text = all.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",");
+            // the mulligan rule when one is imposed; otherwise the playouts decide
+            Box::new(Search::new(p, rule, text))
+        }
+        _ => {
+            let d = Budget::default();
+            let budget = Budget {
+                sims: get("sims").map_or(d.sims, |v| v as i64),
+                time: get("time").unwrap_or(d.time),
+                width: get("width").map_or(d.width, |v| v as i64),
+                clear: get("clear").unwrap_or(d.clear),
+                leaf: get("leaf").unwrap_or(d.leaf),
+            };
+            // the spec written back: every parameter, sorted by name
+            let text = format!(
+                "clear={},leaf={},sims={},time={},width={}",
+                py_float(budget.clear),
+                py_float(budget.leaf),
+                budget.sims,
+                py_float(budget.time),
+                budget.width
+            );
             Box::new(Lookahead::new(budget, heuristic, format!("lookahead:{text}")))
         }
     })
-}
-
-/// `search:playouts=N,time=S,…`: every parameter checked (a name it does not know, a value
-/// out of range or not a whole number where one is needed is refused, saying which and why).
-fn search_player(params: &[(String, Value)], rule: Option<Mulligan>) -> Result<Box<dyn Player>, String> {
-    let mut p = SearchParams::default();
-    for (key, v) in params {
-        let whole = |min: i128| -> Result<i64, String> {
-            match *v {
-                Value::Int(i) if i >= min && i <= 1_000_000_000 => Ok(i as i64),
-                Value::Int(_) => Err(format!("search:{key}={} is out of range ({min} to 1000000000)", v.text())),
-                Value::Float(_) => Err(format!("search:{key}={}: a whole number is expected", v.text())),
-            }
-        };
-        let real = |min: f64, max: f64| -> Result<f64, String> {
-            let f = v.as_f64();
-            if f.is_finite() && f >= min && f <= max {
-                Ok(f)
-            } else {
-                Err(format!("search:{key}={} is out of range ({} to {})", v.text(), py_float(min), py_float(max)))
-            }
-        };
-        match key.as_str() {
-            "playouts" => p.playouts = whole(1)?,
-            "time" => p.time = real(0.0, 3600.0)?,
-            "mulligan" => p.mulligan = whole(0)?,
-            "solve" => p.solve = whole(0)?,
-            "deals" => p.deals = whole(1)?,
-            "explore" => p.explore = real(0.0, 100.0)?,
-            "width" => p.width = whole(1)?,
-            _ => {
-                return Err(format!(
-                    "policy search has no parameter {}; choose from {} (e.g. search:playouts=128 or search:time=0.05)",
-                    py_repr(key),
-                    SEARCH_PARAMETERS.join(", ")
-                ));
-            }
-        }
-    }
-    let text = format!(
-        "search:deals={},explore={},mulligan={},playouts={},solve={},time={},width={}",
-        p.deals,
-        py_float(p.explore),
-        p.mulligan,
-        p.playouts,
-        p.solve,
-        py_float(p.time),
-        p.width
-    );
-    Ok(Box::new(Search::new(p, rule, text)))
 }
 
 #[cfg(test)]
@@ -285,17 +301,37 @@ mod tests {
             "lookahead:clear=3.0,leaf=1.0,sims=10,time=0.0,width=5"
         );
         assert_eq!(
-            make_player("lookahead:sims=2.7,width=2,time=1", None).unwrap().spec(),
-            "lookahead:clear=3.0,leaf=1.0,sims=2,time=1.0,width=2"
+            make_player("lookahead:sims=20.0,width=2,time=1", None).unwrap().spec(),
+            "lookahead:clear=3.0,leaf=1.0,sims=20,time=1.0,width=2"
         );
         let err = |s: &str, m: Option<&str>| make_player(s, m).err().expect("an error");
         assert_eq!(
             err("nope", None),
-            "unknown policy 'nope'; choose from random, greedy, tempo, ambush, control, lookahead"
+            "unknown policy 'nope'; choose from random, greedy, tempo, ambush, control, lookahead, search"
         );
-        assert_eq!(err("greedy:sims=3", None), "policy greedy takes no parameters");
+        assert_eq!(err("greedy:sims=3", None), "policy greedy takes no parameters (got sims=3)");
         assert_eq!(err("lookahead:sims", None), "policy parameter 'sims' must be key=value (e.g. lookahead:sims=200)");
-        assert_eq!(err("lookahead:sims=abc", None), "policy parameter sims='abc': a number is expected");
+        assert_eq!(
+            err("lookahead:sims=abc", None),
+            "policy parameter sims='abc': a number from 1 to 10000 is expected"
+        );
+        assert_eq!(
+            err("lookahead:width=0", None),
+            "policy parameter width=0: out of range; width is from 1 to 50 (candidate actions searched)"
+        );
+        assert!(err("lookahead:time=1e9", None).contains("time is from 0 to 60"));
+        assert!(err("lookahead:clear=nan", None).contains("out of range"));
+        assert!(err("lookahead:sims=2.5", None).contains("a whole number from 1 to 10000"));
+        assert_eq!(err("lookahead:sims=2,sims=3", None), "policy parameter sims is given twice");
+        assert!(err("lookahead:width=2,", None).contains("an empty parameter"));
+        assert!(err("lookahead:depth=3", None).starts_with(
+            "policy lookahead has no parameter 'depth'; its parameters: sims: 1 to 10000, playouts per decision; time: 0 to 60"
+        ));
+        assert!(err("", None).starts_with("empty policy"));
+        assert_eq!(
+            make_player("lookahead:sims= 7 ,clear=1_0", None).unwrap().spec(),
+            "lookahead:clear=10.0,leaf=1.0,sims=7,time=0.0,width=5"
+        );
         assert_eq!(
             err("greedy", Some("sometimes")),
             "unknown mulligan policy 'sometimes'; choose from keep, never, heuristic, always"
