@@ -113,6 +113,7 @@ pub fn leaf_value(g: &GameState, me: i32) -> f64 {
     if g.is_terminal() {
         return terminal_value(g, me);
     }
+
     let opp = 1 - me;
     let rounds = rounds_to_score(g);
     let rf = rounds as f64;
@@ -120,7 +121,7 @@ pub fn leaf_value(g: &GameState, me: i32) -> f64 {
     let mut margin = (g.players[me as usize].score - g.players[opp as usize].score) as f64;
     // reveals are still possible in a later round, or in this one while its player has not passed
     let can_reveal = |p: i32| g.round < ROUNDS || !g.players[p as usize].passed;
-    let spread = 1.5 + 1.5 * rf;
+    let spread = 2.5;
     // Power as the missions will be scored (King of the Hill's +3 is there only then)
     let scored;
     let gs = if g.missions.iter().any(|m| scores_differently(g.card(m.card))) {
@@ -150,25 +151,19 @@ pub fn leaf_value(g: &GameState, me: i32) -> f64 {
                 }
             }
         }
+        if side[0] == 0.0 && side[1] == 0.0 {
+            continue; // nobody contests it yet: who will is not on the board (and the Edge alone wins nothing)
+        }
         let pts = power::mission_points(g, mi) as f64 + score_worth(g.card(m.card));
         let diff = side[me as usize] - side[opp as usize] + if edge { 0.5 } else { -0.5 };
         let p_win = sigmoid(diff / spread);
         let mine = (pts + extra[me as usize]) * p_win;
         let theirs = (pts + extra[opp as usize]) * (1.0 - p_win);
         // this round's evaluation counts fully; the later ones are less sure
-        margin += (mine - theirs) * (1.0 + 0.8 * (rf - 1.0));
+        margin += (mine - theirs) * (1.0 + 0.6 * (rf - 1.0));
     }
-    // cards in hand are Power to come, and each character in play is a chakra a round
-    let hand = |p: i32| g.players[p as usize].hand.len() as f64;
-    let chars = |p: i32| g.missions.iter().map(|m| m.sides[p as usize].len()).sum::<usize>() as f64;
-    let later = (rf - 1.0).max(0.0);
-    margin += 0.4 * later.min(2.0) * (hand(me) - hand(opp)) + 0.25 * later * (chars(me) - chars(opp));
-    if edge {
-        margin += 0.5;
-    } else {
-        margin -= 0.5;
-    }
-    sigmoid(margin / (2.0 + 2.5 * rf))
+    margin += if edge { 0.5 } else { -0.5 }; // the game's tie
+    sigmoid(margin / 8.0)
 }
 
 /// Whether the card has an encoded AMBUSH line.

@@ -25,7 +25,7 @@
 //! Budget: `playouts` per decision (reproducible: the same seed gives the same decisions), or
 //! `time` seconds per decision (not reproducible: how many playouts fit depends on the machine).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::apply;
 use crate::rng::PyRandom;
@@ -53,15 +53,15 @@ pub struct Params {
     pub solve: i64,
     /// determinisations the endgame is solved on
     pub deals: i64,
-    /// the exploration constant of UCB1
-    pub explore: f64,
-    /// candidates searched from the start (more enter as the square root of the playouts)
+    /// candidates sampled, the best by the one-step judgement (the pass always among them)
     pub width: i64,
+    /// a main action whose one-step judgement leads the next by this much is played unsearched
+    pub clear: f64,
 }
 
 impl Default for Params {
     fn default() -> Self {
-        Params { playouts: 32, time: 0.0, mulligan: 16, solve: 1500, deals: 2, explore: 0.35, width: 3 }
+        Params { playouts: 16, time: 0.0, mulligan: 8, solve: 1500, deals: 1, width: 8, clear: 3.0 }
     }
 }
 
@@ -85,104 +85,100 @@ impl Search {
         d
     }
 
-    /// One playout: a deal, `a` played, both seats played by the rollout policy to the end of the
-    /// round (of the game in round 4), the result valued for `me`.
-    fn playout(&mut self, g: &GameState, me: i32, a: Action) -> f64 {
-        let mut s = self.deal(g, me);
-        apply::apply(&mut s, a).expect("a legal action in a determinised state");
-        let round = g.round;
-        let mut guard = 0;
-        while !s.is_terminal() && s.round == round && guard < PLAYOUT_GUARD {
-            guard += 1;
-            let act = rollout_decision(&s);
-            apply::apply(&mut s, act).expect("a legal action in a playout");
-        }
-        leaf_value(&s, me)
-    }
-
     /// The candidates of a decision with their one-step judgement, best first, the pass among
     /// the first `width` (so that it is always searched).
-    fn candidates(&self, g: &GameState, me: i32) -> Vec<Action> {
+    fn candidates(&self, g: &GameState, me: i32) -> (Vec<Action>, f64) {
         let obs = Observation::new(g, me);
         let options = distinct(g);
         if obs.kind() == DecisionKind::Action {
-            let mut ranked: Vec<Action> =
-                evaluate::ranked(&obs).into_iter().map(|(a, _)| a).filter(|a| options.contains(a)).collect();
+            let judged = evaluate::ranked(&obs);
+            let gap = if judged.len() >= 2 { judged[0].1 - judged[1].1 } else { f64::INFINITY };
+            let mut ranked: Vec<Action> = judged.into_iter().map(|(a, _)| a).filter(|a| options.contains(a)).collect();
             if let Some(i) = ranked.iter().position(|a| *a == Action::Pass) {
                 let at = (self.params.width.max(1) as usize - 1).min(i);
                 let pass = ranked.remove(i);
                 ranked.insert(at, pass);
             }
-            ranked
+            (ranked, gap)
         } else {
             // the heuristic's answer first, then the engine's order
             let first = heuristic::answer_choice(&obs, &WEIGHTS);
             let mut out = vec![first];
             out.extend(options.into_iter().filter(|a| *a != first));
-            out
+            (out, 0.0)
         }
     }
 
-    /// Sample the decision's candidates (UCB1 with progressive widening) and play the one most
-    /// sampled.
+    /// Sample the decision's candidates by sequential halving on common deals: every candidate
+    /// still in the running is played out on the same determinisations (deal k is the same
+    /// game for all of them, so their means differ by what the candidates do, not by the luck
+    /// of the deal); after each stage the worse half is dropped, and the budget of the stage
+    /// goes to the survivors. The best mean at the end is played.
     fn sample(&mut self, g: &GameState, me: i32) -> Action {
-        let cands = self.candidates(g, me);
-        if cands.len() == 1 {
+        let (mut cands, gap) = self.candidates(g, me);
+        if cands.len() == 1 || gap >= self.params.clear {
             return cands[0];
         }
+        cands.truncate(self.params.width.max(2) as usize);
         let n = cands.len();
-        let mut visits = vec![0u32; n];
+        let stages = (usize::BITS - (n - 1).leading_zeros()) as usize; // ceil(log2 n)
+        let start = Instant::now();
+        let mut budget = self.params.playouts.max(1) as usize;
+        let mut deals: Vec<GameState> = Vec::new();
         let mut total = vec![0.0f64; n];
-        let deadline = (self.params.time > 0.0).then(|| Instant::now() + Duration::from_secs_f64(self.params.time));
-        let budget = self.params.playouts.max(1) as usize;
-        let width = self.params.width.max(1) as usize;
-        let mut t = 0usize;
-        loop {
-            let open = (width + (t as f64).sqrt() as usize).min(n);
-            let pick = match (0..open).find(|&i| visits[i] == 0) {
-                Some(i) => i,
-                None => {
-                    let ln = (t as f64).ln();
-                    let mut best = 0;
-                    let mut best_u = f64::NEG_INFINITY;
-                    for i in 0..open {
-                        let u = total[i] / visits[i] as f64 + self.params.explore * (ln / visits[i] as f64).sqrt();
-                        if u > best_u {
-                            (best, best_u) = (i, u);
-                        }
+        let mut visits = vec![0usize; n];
+        let mut alive: Vec<usize> = (0..n).collect();
+        let mut spent = 0usize;
+        for stage in 0..stages {
+            let per = (budget.saturating_sub(spent) / (alive.len() * (stages - stage))).max(1);
+            let target = visits_target(&visits, &alive, per);
+            for &i in &alive {
+                while visits[i] < target {
+                    let k = visits[i];
+                    while deals.len() <= k {
+                        let d = self.deal(g, me);
+                        deals.push(d);
                     }
-                    best
+                    let v = playout_from(&deals[k], me, cands[i], g.round);
+                    total[i] += v;
+                    visits[i] += 1;
+                    spent += 1;
                 }
-            };
-            let v = self.playout(g, me, cands[pick]);
-            visits[pick] += 1;
-            total[pick] += v;
-            t += 1;
-            let done = match deadline {
-                Some(d) => Instant::now() >= d && t >= open,
-                None => t >= budget,
-            };
-            if done {
+            }
+            if stage == 0 && self.params.time > 0.0 {
+                // a time budget: as many playouts as the first stage's pace fits in it
+                let pace = start.elapsed().as_secs_f64() / spent.max(1) as f64;
+                budget = ((self.params.time / pace.max(1e-9)) as usize).clamp(spent, 1 << 20);
+            }
+            if alive.len() <= 1 {
                 break;
             }
+            // the better half goes on (the first of equals: the better prior)
+            alive.sort_by(|&x, &y| {
+                let (mx, my) = (total[x] / visits[x] as f64, total[y] / visits[y] as f64);
+                my.partial_cmp(&mx).unwrap_or(std::cmp::Ordering::Equal).then(x.cmp(&y))
+            });
+            alive.truncate(alive.len().div_ceil(2));
         }
-        // the most sampled; among equals the best mean
-        let mut best = 0;
-        for i in 1..n {
-            let better = visits[i] > visits[best]
-                || (visits[i] == visits[best]
-                    && visits[i] > 0
-                    && total[i] / visits[i] as f64 > total[best] / visits[best].max(1) as f64);
-            if better {
-                best = i;
-            }
-        }
+        let best = alive
+            .iter()
+            .copied()
+            .max_by(|&x, &y| {
+                let (mx, my) = (total[x] / visits[x] as f64, total[y] / visits[y] as f64);
+                mx.partial_cmp(&my).unwrap_or(std::cmp::Ordering::Equal).then(y.cmp(&x))
+            })
+            .expect("a candidate");
         cands[best]
     }
 
     /// The opponent has passed: solve the rest of the round on a few deals (None: over budget).
     fn endgame(&mut self, g: &GameState, me: i32) -> Option<Action> {
         if self.params.solve <= 0 {
+            return None;
+        }
+        if g.round < crate::state::ROUNDS {
+            // before the last round the end of the round is a heuristic leaf, and solving
+            // to it measured no better than sampling, for several times the cost
             return None;
         }
         let options = distinct(g);
@@ -228,6 +224,26 @@ impl Search {
         }
         sums[1] > sums[0]
     }
+}
+
+/// Every candidate alive reaches this many playouts in a stage: `per` more than the most any of
+/// them has (so that all of them are compared on the same deals).
+fn visits_target(visits: &[usize], alive: &[usize], per: usize) -> usize {
+    alive.iter().map(|&i| visits[i]).max().unwrap_or(0) + per
+}
+
+/// One playout from a deal: `a` played, both seats played by the rollout policy to the end of
+/// round `round` (of the game in round 4), the result valued for `me`.
+fn playout_from(deal: &GameState, me: i32, a: Action, round: i32) -> f64 {
+    let mut s = deal.clone();
+    apply::apply(&mut s, a).expect("a legal action in a determinised state");
+    let mut guard = 0;
+    while !s.is_terminal() && s.round == round && guard < PLAYOUT_GUARD {
+        guard += 1;
+        let act = rollout_decision(&s);
+        apply::apply(&mut s, act).expect("a legal action in a playout");
+    }
+    leaf_value(&s, me)
 }
 
 /// The rollout policy: the one-step judgement for main actions, the heuristic's answers inside

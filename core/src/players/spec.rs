@@ -47,7 +47,7 @@ pub const SEARCH_PARAMS: [Param; 7] = [
         what: "seconds per decision, not reproducible; 0 uses playouts",
     },
     Param { name: "width", whole: true, lo: 1.0, hi: 50.0, what: "candidates searched from the start" },
-    Param { name: "explore", whole: false, lo: 0.0, hi: 100.0, what: "exploration constant" },
+    Param { name: "clear", whole: false, lo: 0.0, hi: 100.0, what: "one-step lead that skips the search" },
     Param { name: "mulligan", whole: true, lo: 0.0, hi: 10_000.0, what: "playouts of each mulligan choice" },
     Param {
         name: "solve",
@@ -230,14 +230,14 @@ pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>
                 mulligan: int("mulligan", d.mulligan),
                 solve: int("solve", d.solve),
                 deals: int("deals", d.deals),
-                explore: get("explore").unwrap_or(d.explore),
+                clear: get("clear").unwrap_or(d.clear),
                 width: int("width", d.width),
             };
             // the spec written back: every parameter, sorted by name
             let text = format!(
-                "search:deals={},explore={},mulligan={},playouts={},solve={},time={},width={}",
+                "search:clear={},deals={},mulligan={},playouts={},solve={},time={},width={}",
+                py_float(p.clear),
                 p.deals,
-                py_float(p.explore),
                 p.mulligan,
                 p.playouts,
                 p.solve,
