@@ -312,7 +312,7 @@ def test_default_batch_size_follows_the_players(tmp_path):
     for name, extra in (("auto", []), ("small", ["--batch-size", "7"])):
         db = tmp_path / f"{name}.duckdb"
         res = runner.invoke(app, ["simulate", decks[0], "--vs", decks[1], "--games", "1100", "--db", str(db),
-                                  "--run-name", name, "--workers", "1", "--quiet", *extra])
+                                  "--run-name", name, "--workers", "1", "--quiet", "--policy", "greedy", *extra])
         assert res.exit_code == 0, res.output
         with open_store(db, read_only=True) as s:
             assert s.done_batches(name) == set(range(3 if name == "auto" else 158))
