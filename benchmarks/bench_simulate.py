@@ -6,7 +6,8 @@ Prints: bare greedy-vs-greedy games/s on one core (no storage), the same games o
 W processes (no storage: what the machine gives W workers right now, other jobs included),
 end-to-end games/s of `simulate` with W workers writing to DuckDB, their ratios (to W bare
 cores: the issue's target; to the bare pool: the cost of recording and storing), and the
-single writer's ingest rate, measured on copies of one real 50-game batch:
+single writer's ingest rate, measured on copies of one real 50-game batch (`--batch-size`: the
+batches of the runs; by default simulate's own for the policy):
 
 * ``DuckDB ingest``: the writer when batches wait for it (a saturated writer: every batch
   that is ready goes into one transaction, at most ``MAX_GROUP_GAMES`` games), through the
@@ -33,6 +34,7 @@ import polars as pl  # noqa: E402
 from mythos_cli import _core  # noqa: E402
 from mythos_cli.sim import RunConfig, execute, load_specs, start_run  # noqa: E402
 from mythos_cli.sim.decks import default_gauntlet  # noqa: E402
+from mythos_cli.sim.plan import default_batch_size  # noqa: E402
 from mythos_cli.sim.runner import MAX_GROUP_GAMES, store_ready  # noqa: E402
 from mythos_cli.sim.worker import run_batch  # noqa: E402
 from mythos_cli.store import open_store  # noqa: E402
@@ -71,6 +73,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1200)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--policy", default="greedy")
+    ap.add_argument("--batch-size", type=int, default=None,
+                    help="games per batch (default: simulate's own for the policy, 500 for a fast player)")
     ap.add_argument("--ingest-games", type=int, default=120_000, help="games written in the ingest measure")
     args = ap.parse_args()
     specs = load_specs(default_gauntlet())
@@ -83,7 +87,8 @@ def main() -> None:
 
     per = max(2, args.games // (len(specs) * (len(specs) - 1)))
     cfg = RunConfig(decks=specs, opponents=list(range(len(specs))), studied=list(range(len(specs))), games=per,
-                    policy_a=args.policy, policy_b=args.policy, mulligan=None, seed=1, batch_size=50)
+                    policy_a=args.policy, policy_b=args.policy, mulligan=None, seed=1,
+                    batch_size=args.batch_size or default_batch_size(args.policy))
     total = len(cfg.jobs())
     t = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
@@ -119,7 +124,7 @@ def main() -> None:
         ("policy", args.policy),
         ("bare engine, 1 core", f"{bare:,.0f} games/s  ({n_bare} games, no storage)"),
         (f"bare, {args.workers} processes", f"{bare_pool:,.0f} games/s  ({played} games, no events, no storage)"),
-        (f"simulate, {args.workers} workers", f"{e2e:,.0f} games/s  ({total} games stored)"),
+        (f"simulate, {args.workers} workers", f"{e2e:,.0f} games/s  ({total} games stored, {cfg.batch_size} a batch)"),
         ("ratio", f"{e2e / bare:.2f} of one bare core ({e2e / (bare * args.workers):.2f} per worker); "
                   f"{e2e / bare_pool:.2f} of the bare pool"),
         ("DuckDB ingest", f"{saturated:,.0f} game rows/s  ({saturated * rows_per_game:,.0f} rows/s, all tables; "

@@ -62,7 +62,7 @@ def test_check_policy_on_the_runs_own_player_moves_nothing(tmp_path):
     """Same seeds, same seats, same player: the check replays the stored games exactly."""
     db = tmp_path / "g.duckdb"
     assert invoke("simulate", DECKS["leaf-team7"], "--vs", DECKS["sand-village"], "--vs", DECKS["sound-four"],
-                  "--games", 8, "--workers", 1, "--db", db, "--quiet").exit_code == 0
+                  "--games", 8, "--workers", 1, "--db", db, "--quiet", "--policy", "greedy").exit_code == 0
     res = make_report("prep", db, deck="leaf", out=tmp_path, check_policy="greedy", check_games=6, workers=1)
     checks = res.numbers["policy_check"]
     assert len(checks) == 2 and all(c["games"] == 6 for c in checks)

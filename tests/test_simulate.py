@@ -296,3 +296,25 @@ def test_one_planned_game_is_derived_alone(specs):
         k + 1, dtype=np.uint64)[k]
     job = big.job(1_000_000 + k)  # the last game of the second matchup
     assert (job.matchup, job.seat_of_deck, job.seed) == (1, k % 2, int(want % 2**63))
+
+
+def test_default_batch_size_follows_the_players(tmp_path):
+    """Fast built-in players get large batches (a batch's hand-over and storing dominate 50 greedy
+    games); slow players, or a Python one, keep small batches; a given --batch-size wins; the
+    games are the same whatever the batch size."""
+    from mythos_cli.sim.plan import FAST_BATCH, SLOW_BATCH, default_batch_size
+
+    assert default_batch_size("greedy", "control") == FAST_BATCH > SLOW_BATCH
+    assert default_batch_size("greedy", "lookahead:sims=4") == SLOW_BATCH
+    assert default_batch_size("cheapest.py:Cheapest", "greedy") == SLOW_BATCH
+    decks = default_gauntlet()
+    rows = {}
+    for name, extra in (("auto", []), ("small", ["--batch-size", "7"])):
+        db = tmp_path / f"{name}.duckdb"
+        res = runner.invoke(app, ["simulate", decks[0], "--vs", decks[1], "--games", "1100", "--db", str(db),
+                                  "--run-name", name, "--workers", "1", "--quiet", "--policy", "greedy", *extra])
+        assert res.exit_code == 0, res.output
+        with open_store(db, read_only=True) as s:
+            assert s.done_batches(name) == set(range(3 if name == "auto" else 158))
+            rows[name] = s.table("games", name).drop("run_id", "batch_no").sort("game_no")
+    assert rows["auto"].equals(rows["small"])

@@ -19,7 +19,8 @@ from mythos_cli.decks import DeckError
 from mythos_cli.files import out_hint
 from mythos_cli.policies import MULLIGANS, POLICY_NAMES, PolicySpecError, make_policy
 from mythos_cli.sim import DEFAULT_POLICY, Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
-from mythos_cli.sim.plan import MAX_BATCH, MAX_GAMES, MAX_SEED, WORKERS_PER_CORE, PlanError, max_workers
+from mythos_cli.sim.plan import (FAST_BATCH, FAST_PLAYERS, MAX_BATCH, MAX_GAMES, MAX_SEED, SLOW_BATCH, WORKERS_PER_CORE,
+                                 PlanError, default_batch_size, max_workers)
 from mythos_cli.sim.runner import BackendError, RunFailed, dask_client, run_name_problem
 from mythos_cli.sim.decks import default_gauntlet, unplayable_cards
 from mythos_cli.sim.runner import DASK_HINT, BackendMissing, require_dask
@@ -75,8 +76,10 @@ def simulate(
     resume: Optional[str] = typer.Option(None, "--resume", help="Finish an interrupted run (same results)."),
     backend: str = typer.Option("local", "--backend", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, tcp://HOST:PORT."),
-    batch_size: int = typer.Option(50, "--batch-size", min=1, max=MAX_BATCH,
-                                   help=f"Games per stored batch, 1 to {MAX_BATCH:,}."),
+    batch_size: Optional[int] = typer.Option(None, "--batch-size", min=1, max=MAX_BATCH,
+                                             help=f"Games per stored batch, 1 to {MAX_BATCH:,}. Default: "
+                                                  f"{FAST_BATCH} when both players are fast built-in ones "
+                                                  f"({', '.join(FAST_PLAYERS)}), else {SLOW_BATCH}."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     quiet: bool = QUIET,
 ) -> None:
@@ -198,6 +201,8 @@ def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed
             all_specs.append(s)
     studied = sorted({index[(s.name, s.cards, s.missions)] for s in studied_specs})
     opponents = sorted({index[(s.name, s.cards, s.missions)] for s in opp_specs})
+    if batch_size is None:
+        batch_size = default_batch_size(pa, pb)
     config = RunConfig(decks=all_specs, opponents=opponents, studied=studied, games=games, policy_a=pa,
                        policy_b=pb, mulligan=mulligan, seed=seed, mirrors=mirrors, batch_size=batch_size,
                        round_robin=round_robin)
