@@ -8,7 +8,8 @@ of positions), and the player's real result is compared with the best within rea
 
 - best line found: the game ended at least as well as the exact solution (a win above a loss,
   then the margin);
-- points short: the best margin minus the margin reached, when it is short (mean over every case);
+- points short: the best margin minus the margin reached, when it is short (mean over every case,
+  and over the cases short of it);
 - thrown win: a win was within reach and the player lost.
 
     python benchmarks/endgame_audit.py --players search lookahead --reps 10
@@ -47,26 +48,28 @@ def audit(decks, spec: str, opponent: str, reps: int, seed: int, budget: int, th
 
 def summary(spec: str, opponent: str, n_games: int, rows, dt: float) -> str:
     solved = [r for r in rows if r[2] is not None]
-    found = short_total = thrown = winnable = 0
+    found = thrown = winnable = 0
     for (_seed, _seat, best, best_win, reached, won, _nodes) in solved:
         if (won, reached) >= (best_win, best):
             found += 1
-        else:
-            short_total += best - reached if won == best_win else 0
         if best_win:
             winnable += 1
             if not won:
                 thrown += 1
     n = len(solved)
-    shorts = [max(0, r[2] - r[4]) for r in solved if r[5] == r[3]]
+    # points short of the best margin (0 where the player reached it or did better)
+    shorts = [max(0, r[2] - r[4]) for r in solved]
     mean_short = sum(shorts) / n if n else 0.0
     sd = math.sqrt(sum((x - mean_short) ** 2 for x in shorts) / max(1, n - 1)) if n else 0.0
+    short_ones = [x for x in shorts if x > 0]
+    mean_when_short = sum(short_ones) / len(short_ones) if short_ones else 0.0
     lines = [
         f"{spec} (against {opponent}): {n_games} games, {len(rows)} with a round-4 endgame after the opponent "
         f"passed, {n} solved exactly ({len(rows) - n} over the audit's budget); {dt:.0f} s",
         f"  best line found:   {fmt(found, n)}",
         f"  short of it:       {fmt(n - found, n)}",
-        f"  points short:      {mean_short:.2f} ± {1.96 * sd / math.sqrt(max(1, n)):.2f} on average over every case",
+        f"  points short:      {mean_short:.2f} ± {1.96 * sd / math.sqrt(max(1, n)):.2f} on average over every case, "
+        f"{mean_when_short:.1f} over the {len(short_ones)} cases short of the best margin",
         f"  thrown won games:  {fmt(thrown, n)} of the endgames ({thrown} of {winnable} with a win within reach)",
     ]
     return "\n".join(lines)

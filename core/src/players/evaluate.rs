@@ -9,8 +9,11 @@
 //!   counts a hidden character's printed Power only in part, and only while a round remains in
 //!   which to reveal it.
 //! - **Mission effects applied at scoring.** A mission is worth its points plus what its SCORE
-//!   lines give the winner (King of the Hill's +3 points is 3 more points), and a character's own
-//!   SCORE lines add to what its side gains by winning the mission it stands on.
+//!   lines give the winner (a line that gains points is worth them, a card drawn or an enemy
+//!   defeated a rough rate: `score_step_worth`), and a character's own SCORE lines add to what
+//!   its side gains by winning the mission it stands on. Power that holds only while missions
+//!   are scored (King of the Hill's +3 to the strongest character) is counted by valuing the
+//!   board as the Mission phase will see it (`as_scored`).
 //! - **The Edge.** The first to pass takes it; it wins the ties of every mission this round and
 //!   the game's tie. A search that plays the pass out sees that directly; the leaf counts it on
 //!   every mission still to be scored and in the final tie.

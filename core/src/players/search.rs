@@ -29,8 +29,8 @@
 //!   a heuristic leaf, and solving to it measured no better than sampling, for several times the
 //!   cost.
 //! - **The mulligan**: playouts of the kept hand against a mulligan's fresh hand of the same deck
-//!   (as the player knows it), the same deals for both, to the end of round 2; the better mean is
-//!   taken.
+//!   (as the player knows it), the same deals for both, to the end of round 2; the new hand is
+//!   taken when its gain is clear of the playouts' noise (`takes_new_hand`).
 //!
 //! Budget: `playouts` per decision (reproducible: the same seed gives the same decisions), or
 //! `time` seconds per decision (not reproducible: how many playouts fit depends on the machine).
@@ -214,15 +214,20 @@ impl Search {
         Some(options[best])
     }
 
-    /// True: take a new hand (a mulligan), judged by playouts of both from the same deals to the end of round 2.
+    /// True: take a new hand (a mulligan), judged by playouts of both from the same deals to
+    /// the end of round 2: the new hand is taken only when the evidence is clear (its mean gain
+    /// over the kept hand, deal by deal, above twice its standard error). Without the
+    /// threshold the two means of a few noisy playouts decide by chance: measured on the sample
+    /// decks, every deck kept 48-52% of its hands with 8 playouts, whatever the deck.
     fn takes_new_hand(&mut self, g: &GameState, me: i32) -> bool {
-        let n = self.params.mulligan.max(0);
-        if n == 0 {
+        let n = self.params.mulligan.max(0) as usize;
+        if n < 2 {
             return false;
         }
-        let mut sums = [0.0f64; 2];
+        let mut gains = Vec::with_capacity(n);
         for _ in 0..n {
             let base = self.deal(g, me);
+            let mut v = [0.0f64; 2];
             for (k, take) in [false, true].into_iter().enumerate() {
                 let mut s = base.clone();
                 apply::apply(&mut s, Action::Choose(Opt::Bool(take))).expect("a mulligan answer");
@@ -232,10 +237,13 @@ impl Search {
                     let act = rollout_decision(&s);
                     apply::apply(&mut s, act).expect("a legal action in a playout");
                 }
-                sums[k] += leaf_value(&s, me);
+                v[k] = leaf_value(&s, me);
             }
+            gains.push(v[1] - v[0]);
         }
-        sums[1] > sums[0]
+        let mean = gains.iter().sum::<f64>() / n as f64;
+        let var = gains.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
+        mean > 2.0 * (var / n as f64).sqrt()
     }
 }
 
