@@ -28,6 +28,11 @@
 //!   over budget, the sampling above decides. Only in round 4: before it the end of the round is
 //!   a heuristic leaf, and solving to it measured no better than sampling, for several times the
 //!   cost.
+//! - **Choices inside effects** (targets, optional lines, trigger order, what to discard) are
+//!   searched like main actions when the player decides them at the top of the search (every
+//!   distinct answer a candidate, the heuristic's answer first); inside playouts the heuristic
+//!   answers them (`heuristic::answer_choice`); in the endgame solver every answer of the player
+//!   is searched and the opponent's are taken at their worst for the player.
 //! - **The mulligan**: playouts of the kept hand against a mulligan's fresh hand of the same deck
 //!   (as the player knows it), the same deals for both, to the end of round 2; the new hand is
 //!   taken when its gain is clear of the playouts' noise (`takes_new_hand`).
@@ -381,6 +386,17 @@ mod tests {
         }
         assert_eq!(history[0], history[1]);
         assert_ne!(history[0], history[2]);
+    }
+
+    #[test]
+    fn a_time_budget_finishes_its_games() {
+        let cat = Catalog::bundled();
+        let d = decks(2, 31);
+        let mut a = make_player("search:time=0.0005", None).unwrap();
+        let mut b = make_player("greedy", None).unwrap();
+        let t = std::time::Instant::now();
+        assert!(play_match(cat, &d[0], &d[1], &mut *a, &mut *b, 3).unwrap().is_terminal());
+        assert!(t.elapsed().as_secs_f64() < 30.0);
     }
 
     /// Positions of real games (greedy plays both seats), some in round 4 after the opponent
