@@ -879,6 +879,123 @@ fn register_catalog(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
+// ---- the search player's measurements (benchmarks/search_*.py) -----------------------------
+
+/// One game of a measurement: (winner, score of seat 0, score of seat 1, first Edge holder,
+/// seat 0 took a mulligan, seat 1 took a mulligan, decisions).
+type SearchRow = (i32, i64, i64, i32, bool, bool, i64);
+
+/// A game's panic as its error, naming the seed.
+fn caught<T>(seed: i128, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| {
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        Err(format!("seed {seed}: panic: {msg}"))
+    })
+}
+
+fn decks_of(decks: Vec<(Vec<String>, Vec<String>)>) -> PyResult<Vec<GameDeck>> {
+    decks.into_iter().map(|(c, m)| deck_from(c, m, String::new())).collect()
+}
+
+/// Games inside the core, the GIL released: `games` holds (seat 0's deck, seat 1's deck, seed,
+/// seat 0's player spec, seat 1's player spec); players are made fresh for each game and reset
+/// as `play_match` resets them. A game that fails raises EngineError naming it.
+#[pyfunction]
+fn play_search_games(
+    py: Python<'_>,
+    decks: Vec<(Vec<String>, Vec<String>)>,
+    games: Vec<(usize, usize, i128, String, String)>,
+) -> PyResult<Vec<SearchRow>> {
+    let decks = decks_of(decks)?;
+    if games.iter().any(|g| g.0 >= decks.len() || g.1 >= decks.len()) {
+        return Err(PyValueError::new_err("a game names a missing deck"));
+    }
+    for g in &games {
+        crate::players::make_player(&g.3, None).map_err(PyValueError::new_err)?;
+        crate::players::make_player(&g.4, None).map_err(PyValueError::new_err)?;
+    }
+    let out: Vec<Result<SearchRow, String>> = py.detach(|| {
+        games
+            .iter()
+            .map(|(a, b, seed, sa, sb)| {
+                caught(*seed, || {
+                    let mut pa = crate::players::make_player(sa, None)?;
+                    let mut pb = crate::players::make_player(sb, None)?;
+                    let g = crate::players::play_match(cat(), &decks[*a], &decks[*b], &mut *pa, &mut *pb, *seed)
+                        .map_err(|e| format!("seed {seed}: {e}"))?;
+                    Ok((
+                        g.winner,
+                        g.players[0].score,
+                        g.players[1].score,
+                        g.first_edge,
+                        g.players[0].mulliganed,
+                        g.players[1].mulliganed,
+                        g.decisions,
+                    ))
+                })
+            })
+            .collect()
+    });
+    out.into_iter().map(|r| r.map_err(EngineError::new_err)).collect()
+}
+
+/// One audited endgame: (seed, audited seat, best margin or None, a win within reach or None,
+/// margin reached, won, positions searched).
+type AuditRow = (i128, i32, Option<i64>, Option<bool>, i64, bool, usize);
+
+/// The endgame audit (`players::audit`): `games` as in `play_search_games` plus the audited
+/// seat; one row per game whose audited player had a round-4 endgame, each solved exactly on
+/// the true state within `budget` positions.
+#[pyfunction]
+fn audit_endgames(
+    py: Python<'_>,
+    decks: Vec<(Vec<String>, Vec<String>)>,
+    games: Vec<(usize, usize, i128, String, String, i32)>,
+    budget: usize,
+) -> PyResult<Vec<AuditRow>> {
+    let decks = decks_of(decks)?;
+    if games.iter().any(|g| g.0 >= decks.len() || g.1 >= decks.len()) {
+        return Err(PyValueError::new_err("a game names a missing deck"));
+    }
+    let rows: Result<Vec<Option<crate::players::audit::Record>>, String> = py.detach(|| {
+        games
+            .iter()
+            .map(|(a, b, seed, sa, sb, seat)| {
+                caught(*seed, || {
+                    let mut pa = crate::players::make_player(sa, None)?;
+                    let mut pb = crate::players::make_player(sb, None)?;
+                    Ok(crate::players::audit::audit_game(
+                        cat(),
+                        &decks[*a],
+                        &decks[*b],
+                        &mut *pa,
+                        &mut *pb,
+                        *seed,
+                        *seat,
+                        budget,
+                    ))
+                })
+            })
+            .collect()
+    });
+    let rows = rows.map_err(PyValueError::new_err)?;
+    Ok(rows
+        .into_iter()
+        .flatten()
+        .map(|r| (r.seed, r.seat, r.best.map(|b| b.0), r.best.map(|b| b.1), r.reached.0, r.reached.1, r.nodes))
+        .collect())
+}
+
+fn register_search(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(play_search_games, m)?)?;
+    m.add_function(wrap_pyfunction!(audit_endgames, m)?)?;
+    Ok(())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
@@ -891,6 +1008,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Recorder>()?;
     register_catalog(m)?;
     register_players(m)?;
+    register_search(m)?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     m.add("LayoutMismatch", m.py().get_type::<LayoutMismatch>())?;

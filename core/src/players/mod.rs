@@ -12,12 +12,16 @@
 //! board and the legal actions; the look-ahead deals what it cannot see at random
 //! ([`crate::determinize`]).
 
+pub mod audit;
+pub mod endgame;
+pub mod evaluate;
 pub mod greedy;
 pub mod heuristic;
 pub mod lookahead;
 pub mod mulligan;
 pub mod plan;
 pub mod random;
+pub mod search;
 pub mod spec;
 
 use crate::apply::{self, ApplyError};

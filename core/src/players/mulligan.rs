@@ -11,6 +11,9 @@ pub enum Mulligan {
     /// keep a hand with at least two plays for round 1 (cost ≤ 3 with 5 chakra) and enough Power
     /// to contest a mission; mulligan a hand of expensive cards or nothing to do early
     Heuristic,
+    /// the `search` player's own: playouts of the kept hand against fresh hands decide (no spec
+    /// names it: it is not a rule another player could follow)
+    Playouts,
 }
 
 /// The rule names a spec may use, in the order error messages list them (`never` is `keep`).
@@ -23,6 +26,7 @@ impl Mulligan {
             Mulligan::Keep => "keep",
             Mulligan::Always => "always",
             Mulligan::Heuristic => "heuristic",
+            Mulligan::Playouts => "playouts",
         }
     }
 
@@ -40,7 +44,9 @@ impl Mulligan {
         match self {
             Mulligan::Keep => false,
             Mulligan::Always => true,
-            Mulligan::Heuristic => {
+            // only the search player decides by playouts, and it asks no rule for that; a
+            // caller without playouts gets the heuristic's answer
+            Mulligan::Heuristic | Mulligan::Playouts => {
                 let (mut cheap, mut power, mut heavy) = (0, 0, 0);
                 for &c in obs.hand() {
                     let card = obs.card(c);

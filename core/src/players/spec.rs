@@ -9,9 +9,10 @@ use super::lookahead::{Budget, Lookahead};
 use super::mulligan::{MULLIGAN_NAMES, Mulligan};
 use super::plan::{Planner, Style};
 use super::random::RandomPlayer;
+use super::search::{Params as SearchParams, Search};
 
 /// The built-in players, in the order error messages list them.
-pub const PLAYER_NAMES: [&str; 6] = ["random", "greedy", "tempo", "ambush", "control", "lookahead"];
+pub const PLAYER_NAMES: [&str; 7] = ["random", "greedy", "tempo", "ambush", "control", "lookahead", "search"];
 
 /// One parameter a spec may set, with its valid range (inclusive).
 #[derive(Clone, Copy, Debug)]
@@ -34,10 +35,48 @@ pub const LOOKAHEAD_PARAMS: [Param; 5] = [
     Param { name: "leaf", whole: false, lo: 0.0, hi: 10.0, what: "weight of the board left in play" },
 ];
 
+/// `search`'s parameters (its budget: `playouts`, reproducible, or `time`, which is not: how
+/// many playouts fit in it depends on the machine and its load).
+pub const SEARCH_PARAMS: [Param; 8] = [
+    Param {
+        name: "playouts",
+        whole: true,
+        lo: 1.0,
+        hi: 10_000.0,
+        what: "playouts per decision and candidate (reproducible)",
+    },
+    Param {
+        name: "time",
+        whole: false,
+        lo: 0.0,
+        hi: 60.0,
+        what: "seconds per decision, not reproducible; 0 uses playouts",
+    },
+    Param {
+        name: "width",
+        whole: true,
+        lo: 1.0,
+        hi: 1000.0,
+        what: "candidates searched, best first by the one-step judgement",
+    },
+    Param { name: "clear", whole: false, lo: 0.0, hi: 100.0, what: "one-step lead that skips the search" },
+    Param { name: "mulligan", whole: true, lo: 0.0, hi: 10_000.0, what: "playouts of each mulligan choice" },
+    Param {
+        name: "solve",
+        whole: true,
+        lo: 0.0,
+        hi: 10_000_000.0,
+        what: "endgame positions per decision; 0 never solves",
+    },
+    Param { name: "deals", whole: true, lo: 1.0, hi: 100.0, what: "deals the endgame is solved on" },
+    Param { name: "rounds", whole: true, lo: 1.0, hi: 4.0, what: "rounds a playout plays before its leaf is valued" },
+];
+
 /// The parameters a player takes (none for most).
 pub fn params_of(player: &str) -> &'static [Param] {
     match player {
         "lookahead" => &LOOKAHEAD_PARAMS,
+        "search" => &SEARCH_PARAMS,
         _ => &[],
     }
 }
@@ -195,6 +234,34 @@ pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>
         "tempo" => Box::new(Planner::new(Style::Tempo, heuristic)),
         "ambush" => Box::new(Planner::new(Style::Ambush, heuristic)),
         "control" => Box::new(Planner::new(Style::Control, heuristic)),
+        "search" => {
+            let d = SearchParams::default();
+            let int = |k: &str, dflt: i64| get(k).map_or(dflt, |v| v as i64);
+            let p = SearchParams {
+                playouts: int("playouts", d.playouts),
+                time: get("time").unwrap_or(d.time),
+                mulligan: int("mulligan", d.mulligan),
+                solve: int("solve", d.solve),
+                deals: int("deals", d.deals),
+                clear: get("clear").unwrap_or(d.clear),
+                width: int("width", d.width),
+                rounds: int("rounds", d.rounds),
+            };
+            // the spec written back: every parameter, sorted by name
+            let text = format!(
+                "search:clear={},deals={},mulligan={},playouts={},rounds={},solve={},time={},width={}",
+                py_float(p.clear),
+                p.deals,
+                p.mulligan,
+                p.playouts,
+                p.rounds,
+                p.solve,
+                py_float(p.time),
+                p.width
+            );
+            // the mulligan rule when one is imposed; otherwise the playouts decide
+            Box::new(Search::new(p, rule, text))
+        }
         _ => {
             let d = Budget::default();
             let budget = Budget {
@@ -221,6 +288,7 @@ pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::mulligan::Mulligan;
 
     #[test]
     fn floats_read_as_python_writes_them() {
@@ -241,6 +309,41 @@ mod tests {
     }
 
     #[test]
+    fn search_specs_are_checked_and_written_back() {
+        let spec = |s: &str| make_player(s, None).unwrap().spec();
+        assert_eq!(
+            spec("search"),
+            "search:clear=3.0,deals=1,mulligan=8,playouts=2,rounds=1,solve=300,time=0.0,width=64"
+        );
+        assert_eq!(
+            spec("Search:playouts=8, time=0.05 ,solve=1_200"),
+            "search:clear=3.0,deals=1,mulligan=8,playouts=8,rounds=1,solve=1200,time=0.05,width=64"
+        );
+        assert_eq!(make_player("search", None).unwrap().mulligan(), Mulligan::Playouts);
+        assert_eq!(make_player("search", Some("keep")).unwrap().mulligan(), Mulligan::Keep);
+        let err = |s: &str| make_player(s, None).err().expect("an error");
+        assert!(err("search:depth=3").starts_with(
+            "policy search has no parameter 'depth'; its parameters: playouts: 1 to 10000, playouts per decision and candidate (reproducible); time: 0 to 60, seconds per decision, not reproducible"
+        ));
+        assert_eq!(
+            err("search:playouts=0"),
+            "policy parameter playouts=0: out of range; playouts is from 1 to 10000 (playouts per decision and candidate (reproducible))"
+        );
+        assert_eq!(
+            err("search:playouts=2.5"),
+            "policy parameter playouts=2.5: a whole number from 1 to 10000 is expected"
+        );
+        assert_eq!(
+            err("search:time=-1"),
+            "policy parameter time=-1: out of range; time is from 0 to 60 (seconds per decision, not reproducible; 0 uses playouts)"
+        );
+        assert_eq!(err("search:rounds=5").split(';').next().unwrap(), "policy parameter rounds=5: out of range");
+        assert_eq!(err("search:width=x"), "policy parameter width='x': a number from 1 to 1000 is expected");
+        assert_eq!(err("search:solve=inf").split(';').next().unwrap(), "policy parameter solve=inf: out of range");
+        assert_eq!(err("search:deals=1,deals=2"), "policy parameter deals is given twice");
+    }
+
+    #[test]
     fn specs_are_parsed_and_written_back_as_python_does() {
         assert_eq!(make_player("greedy", None).unwrap().spec(), "greedy");
         assert_eq!(make_player(" Tempo ", None).unwrap().spec(), "tempo");
@@ -255,7 +358,7 @@ mod tests {
         let err = |s: &str, m: Option<&str>| make_player(s, m).err().expect("an error");
         assert_eq!(
             err("nope", None),
-            "unknown policy 'nope'; choose from random, greedy, tempo, ambush, control, lookahead"
+            "unknown policy 'nope'; choose from random, greedy, tempo, ambush, control, lookahead, search"
         );
         assert_eq!(err("greedy:sims=3", None), "policy greedy takes no parameters (got sims=3)");
         assert_eq!(err("lookahead:sims", None), "policy parameter 'sims' must be key=value (e.g. lookahead:sims=200)");

@@ -1,0 +1,145 @@
+"""The search player's strength and convergence (issue 17), on the six sample decks.
+
+    python benchmarks/bench_search.py lookahead --reps 20     # default search vs lookahead
+    python benchmarks/bench_search.py budget --reps 10        # default vs 4x its budget
+    python benchmarks/bench_search.py matrix --reps 100 --reps4 20
+    python benchmarks/bench_search.py all
+
+Every game is played inside the core (``_core.play_search_games``, the GIL released, one thread
+per core). ``lookahead`` and ``budget`` play every ordered deck pair with A in both seats, ``reps``
+games each; ``matrix`` plays the 6x6 sample-deck matchups in self-play (each unordered pair in
+both seats, ``reps`` games a seat) at the default budget and at 4x (``--reps4`` games a seat),
+and prints both matrices, their cell-by-cell difference, the deck ranking under each, the first
+Edge holder's win rate, and how often the search keeps its hand, per deck. Each figure carries
+its 95% interval (normal approximation) and its game count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+
+from search_common import a_wins, fmt, interval, load, play, plan, sample_decks
+
+DEFAULT = "search"
+# 4x the default budget: playouts per candidate, endgame positions and mulligan playouts
+FOUR_X = "search:playouts=8,solve=1200,mulligan=32"
+OPPONENT = "lookahead"
+
+
+def head_to_head(decks, a: str, b: str, reps: int, seed: int, threads: int) -> None:
+    games = plan(len(decks), reps, seed)
+    rows, dt = play(decks, games, a, b, threads)
+    wins = a_wins(games, rows)
+    print(f"{a} vs {b}: {fmt(sum(wins), len(wins))}, 36 ordered deck pairs x 2 seats x {reps}; "
+          f"{len(wins) / dt:.1f} games/s on {threads} threads")
+
+
+def matrix(decks, spec: str, reps: int, seed: int, threads: int):
+    """Self-play matchups: per unordered pair (i, j), deck i in seat 0 and in seat 1, `reps` each.
+    Returns wins[i][j] (games deck i won against j), games[i][j], the rows and the wall time."""
+    n = len(decks)
+    games = []
+    for r in range(reps):
+        for i in range(n):
+            for j in range(i + 1, n):
+                for seat in (0, 1):
+                    games.append((i, j, seat, r, seed * 1_000_000 + ((i * n + j) * 2 + seat) * 1_000 + r))
+    rows, dt = play(decks, games, spec, spec, threads)
+    wins = [[0] * n for _ in range(n)]
+    count = [[0] * n for _ in range(n)]
+    for (i, j, seat, _r, _s), row in zip(games, rows):
+        i_won = row[0] == seat
+        wins[i][j] += i_won
+        wins[j][i] += not i_won
+        count[i][j] += 1
+        count[j][i] += 1
+    return wins, count, games, rows, dt
+
+
+def print_matrix(names, wins, count, title: str) -> list[float]:
+    n = len(names)
+    short = [nm.split(":")[0][:12] for nm in names]
+    print(title)
+    print(" " * 14 + "".join(f"{s:>13}" for s in short))
+    for i in range(n):
+        cells = []
+        for j in range(n):
+            cells.append(f"{'—':>13}" if i == j else f"{100 * wins[i][j] / count[i][j]:12.1f}%")
+        print(f"{short[i]:14}" + "".join(cells))
+    h = 196 * math.sqrt(0.25 / count[0][1])
+    print(f"  ({count[0][1]} games a cell, both seats; a cell's 95% interval is at most ±{h:.1f})")
+    return [sum(wins[i][j] for j in range(n) if j != i) / sum(count[i][j] for j in range(n) if j != i)
+            for i in range(n)]
+
+
+def edge_and_mulligans(names, games, rows, label: str) -> None:
+    first = sum(1 for row in rows if row[0] == row[3])
+    print(f"  first Edge holder wins ({label}): {fmt(first, len(rows))}")
+    keeps = {}
+    for (i, j, seat, _r, _s), row in zip(games, rows):
+        deck0, deck1 = (i, j) if seat == 0 else (j, i)
+        for deck, mull in ((deck0, row[4]), (deck1, row[5])):
+            k = keeps.setdefault(deck, [0, 0])
+            k[0] += not mull
+            k[1] += 1
+    print(f"  the search keeps its opening hand ({label}), per deck:")
+    for d in sorted(keeps):
+        print(f"    {names[d]:34} {fmt(*keeps[d])}")
+
+
+def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int) -> None:
+    w1, c1, g1, r1, dt1 = matrix(decks, DEFAULT, reps, seed, threads)
+    rate1 = print_matrix(names, w1, c1, f"\n{DEFAULT}: row deck's win rate against the column deck "
+                         f"({len(r1)} games, {len(r1) / dt1:.1f} games/s on {threads} threads)")
+    edge_and_mulligans(names, g1, r1, DEFAULT)
+    if reps4 <= 0:
+        return
+    w4, c4, g4, r4, dt4 = matrix(decks, FOUR_X, reps4, seed, threads)
+    rate4 = print_matrix(names, w4, c4, f"\n{FOUR_X}: row deck's win rate against the column deck "
+                         f"({len(r4)} games, {len(r4) / dt4:.1f} games/s on {threads} threads)")
+    edge_and_mulligans(names, g4, r4, FOUR_X)
+    n = len(names)
+    print("\ncell by cell, 4x minus default (points; the 95% interval of the difference in brackets):")
+    worst = 0.0
+    outside = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            p1, p4 = w1[i][j] / c1[i][j], w4[i][j] / c4[i][j]
+            h = 196 * math.sqrt(p1 * (1 - p1) / c1[i][j] + p4 * (1 - p4) / c4[i][j])
+            d = 100 * (p4 - p1)
+            worst = max(worst, abs(d))
+            outside += abs(d) > 4
+            print(f"  {names[i][:26]:26} vs {names[j][:26]:26} {100 * p1:5.1f}% -> {100 * p4:5.1f}%  "
+                  f"{d:+5.1f} [±{h:.1f}]")
+    print(f"  largest difference {worst:.1f} points; {outside} of {n * (n - 1) // 2} cells differ by more than 4")
+    order1 = sorted(range(n), key=lambda i: -rate1[i])
+    order4 = sorted(range(n), key=lambda i: -rate4[i])
+    for label, order, rate, count in ((DEFAULT, order1, rate1, len(r1)), (FOUR_X, order4, rate4, len(r4))):
+        per = count * 2 // n  # games each deck played
+        print(f"deck ranking, {label}: " + ", ".join(
+            f"{names[i].split(':')[0]} {100 * rate[i]:.1f}% ±{interval(int(rate[i] * per), per)[1]:.1f}" for i in order))
+    print("same deck ranking" if order1 == order4 else "the deck ranking differs")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("what", choices=("lookahead", "budget", "matrix", "all"))
+    ap.add_argument("--reps", type=int, default=10, help="games per deck pair and seat")
+    ap.add_argument("--reps4", type=int, default=10, help="the same at 4x the budget (matrix)")
+    ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args()
+    names, decks = sample_decks()
+    print(f"{load()}; default {DEFAULT}, 4x {FOUR_X}")
+    if args.what in ("lookahead", "all"):
+        head_to_head(decks, DEFAULT, OPPONENT, args.reps, args.seed, args.threads)
+    if args.what in ("budget", "all"):
+        head_to_head(decks, DEFAULT, FOUR_X, args.reps, args.seed, args.threads)
+    if args.what in ("matrix", "all"):
+        run_matrix(names, decks, args.reps, args.reps4, args.seed, args.threads)
+
+
+if __name__ == "__main__":
+    main()
