@@ -17,7 +17,7 @@ from mythos_cli.cli.simulate import WORKERS_HELP, check_workers
 from mythos_cli.sim.decks import default_gauntlet, load_specs
 from mythos_cli.sim.plan import MAX_SEED
 
-DEFAULT = "random,greedy,tempo,ambush,control,lookahead"
+DEFAULT = "random,greedy,tempo,ambush,control,lookahead,search"
 MAX_LADDER_GAMES = 100_000  # a ladder plans every game up front (a pairing each)
 
 

@@ -11,6 +11,7 @@ from rich.rule import Rule
 
 from mythos_cli.cli.output import NO, err, fail, out, print_json
 from mythos_cli.cli.simulate import DEFAULT_DB, MULLIGAN_HELP, POLICY_HELP, _deck_error
+from mythos_cli.sim.plan import DEFAULT_POLICY
 from mythos_cli.decks import DeckError
 from mythos_cli.policies import PolicySpecError, make_policy
 from mythos_cli.sim.decks import load_specs
@@ -27,7 +28,7 @@ def replay(
     seed: Optional[int] = typer.Option(None, "--seed", min=0, max=MAX_SEED,
                                        help="Play a new game of DECK_A (P1) against DECK_B from this seed (0 to 2^64 - 1)."),
     db: Path = typer.Option(DEFAULT_DB, "--db", help="The DuckDB file of the run."),
-    policy: str = typer.Option("greedy", "--policy", help="With --seed: the player of both sides. " + POLICY_HELP),
+    policy: str = typer.Option(DEFAULT_POLICY, "--policy", help="With --seed: the player of both sides. " + POLICY_HELP),
     policy_b: Optional[str] = typer.Option(None, "--policy-b", help="With --seed: P2's player, if another."),
     mulligan: Optional[str] = typer.Option(None, "--mulligan", help="With --seed: " + MULLIGAN_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print every step as JSON (for tools)."),

@@ -29,8 +29,10 @@ from functools import lru_cache
 import numpy as np
 
 # The default player of simulations (`mythos simulate`, `mythos optimize`): one home, so a
-# stronger default changes every command at once.
-DEFAULT_POLICY = "greedy"
+# stronger default changes every command at once. The search player at its default budget: the
+# strongest setting that plays at least 50 games/s on one core (64 in self-play on the sample
+# decks; it beats lookahead 67.8% of the time, benchmarks/ladder.md).
+DEFAULT_POLICY = "search"
 
 # Bounds of a run. A run's game numbers are 32-bit integers in the database, and a batch is
 # held in a worker's memory (about 1 KB a game), so both are capped with room to spare.
