@@ -244,38 +244,40 @@ pub fn play_matches(
         .collect()
 }
 
+/// Decks of 15 different characters twice and 3 missions, drawn from the whole catalog (the
+/// players' tests).
+#[cfg(test)]
+pub(crate) fn test_decks(n: usize, seed: i128) -> Vec<GameDeck> {
+    use crate::cards::CardType;
+    let cat = Catalog::bundled();
+    let chars: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Character).map(|c| c.index).collect();
+    let missions: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
+    let mut rng = PyRandom::new(seed);
+    (0..n)
+        .map(|_| {
+            let mut pool = chars.clone();
+            rng.shuffle(&mut pool);
+            let mut ms = missions.clone();
+            rng.shuffle(&mut ms);
+            GameDeck {
+                cards: pool[..15].iter().chain(&pool[..15]).copied().collect(),
+                missions: ms[..3].to_vec(),
+                name: String::new(),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::CardType;
-
-    /// Decks of 15 different characters twice and 3 missions, drawn from the whole catalog.
-    fn decks(n: usize, seed: i128) -> Vec<GameDeck> {
-        let cat = Catalog::bundled();
-        let chars: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Character).map(|c| c.index).collect();
-        let missions: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
-        let mut rng = PyRandom::new(seed);
-        (0..n)
-            .map(|_| {
-                let mut pool = chars.clone();
-                rng.shuffle(&mut pool);
-                let mut ms = missions.clone();
-                rng.shuffle(&mut ms);
-                GameDeck {
-                    cards: pool[..15].iter().chain(&pool[..15]).copied().collect(),
-                    missions: ms[..3].to_vec(),
-                    name: String::new(),
-                }
-            })
-            .collect()
-    }
 
     const SPECS: [&str; 6] = ["random", "greedy", "tempo", "ambush", "control", "lookahead:sims=3,width=3"];
 
     #[test]
     fn every_player_plays_whole_legal_games() {
         let cat = Catalog::bundled();
-        let d = decks(6, 1);
+        let d = test_decks(6, 1);
         for spec in SPECS {
             let mut a = make_player(spec, None).unwrap();
             let mut b = make_player("greedy", None).unwrap();
@@ -291,7 +293,7 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_decisions() {
         let cat = Catalog::bundled();
-        let d = decks(2, 2);
+        let d = test_decks(2, 2);
         for spec in SPECS {
             let mut history = Vec::new();
             for seed in [5, 5, 6] {
@@ -333,7 +335,7 @@ mod tests {
     /// answers differently.
     fn peeks(make: &dyn Fn() -> Box<dyn Player>, rng: &mut PyRandom) -> (usize, usize) {
         let cat = Catalog::bundled();
-        let d = decks(8, 3);
+        let d = test_decks(8, 3);
         let (mut tested, mut differ) = (0, 0);
         for seed in 0..24 {
             let mut g = setup::new_game(cat, &d[seed % 8], &d[(seed + 3) % 8], seed as i128, false, None).unwrap();
@@ -380,7 +382,7 @@ mod tests {
     #[test]
     fn a_time_budget_plays_at_least_one_playout_per_candidate_and_stops() {
         let cat = Catalog::bundled();
-        let d = decks(2, 5);
+        let d = test_decks(2, 5);
         let mut a = make_player("lookahead:time=0.0005,width=3", None).unwrap();
         let mut b = make_player("greedy", None).unwrap();
         let t = std::time::Instant::now();
@@ -391,7 +393,7 @@ mod tests {
     #[test]
     fn a_batch_is_its_games_played_one_by_one() {
         let cat = Catalog::bundled();
-        let d = decks(3, 4);
+        let d = test_decks(3, 4);
         let games = [(0, 1, 7), (1, 2, 8), (2, 0, 9)];
         let (mut a, mut b) = (make_player("ambush", None).unwrap(), make_player("control", None).unwrap());
         let rows = play_matches(cat, &d, &games, &mut *a, &mut *b);

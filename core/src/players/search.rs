@@ -348,29 +348,8 @@ impl Player for Search {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{CardType, Catalog};
-    use crate::players::{make_player, play_match};
-    use crate::setup::GameDeck;
-
-    fn decks(n: usize, seed: i128) -> Vec<GameDeck> {
-        let cat = Catalog::bundled();
-        let chars: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Character).map(|c| c.index).collect();
-        let missions: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
-        let mut rng = PyRandom::new(seed);
-        (0..n)
-            .map(|_| {
-                let mut pool = chars.clone();
-                rng.shuffle(&mut pool);
-                let mut ms = missions.clone();
-                rng.shuffle(&mut ms);
-                GameDeck {
-                    cards: pool[..15].iter().chain(&pool[..15]).copied().collect(),
-                    missions: ms[..3].to_vec(),
-                    name: String::new(),
-                }
-            })
-            .collect()
-    }
+    use crate::cards::Catalog;
+    use crate::players::{make_player, play_match, test_decks as decks};
 
     const SMALL: &str = "search:playouts=1,mulligan=2";
 
