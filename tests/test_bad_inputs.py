@@ -15,6 +15,7 @@ the message the core's error must become; the runner already refuses a Rust pani
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -485,6 +486,8 @@ def _run(case: Case, env: Env) -> tuple[int, str]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input_gets_a_clean_error(case, tmp_path, good_db, monkeypatch):
+    if "dask-" in case.id and importlib.util.find_spec("distributed") is None:
+        pytest.skip("a scheduler's errors need the cluster extra (without it: test_dask_backend_without_dask)")
     monkeypatch.chdir(tmp_path)  # a command that should have refused never writes into the checkout
     env = Env(tmp_path, good_db)
     code, output = _run(case, env)
@@ -498,3 +501,17 @@ def test_bad_input_gets_a_clean_error(case, tmp_path, good_db, monkeypatch):
         assert case.fix.lower() in text, output
     if case.after is not None:
         case.after(env)
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["optimize", SAMPLE]])
+def test_dask_backend_without_dask(command, tmp_path, monkeypatch):
+    """An install without the cluster extra: --backend dask says so and how to add it, writes nothing."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` raises ImportError
+    res = CliRunner().invoke(app, [*command, "--backend", "dask", "--scheduler", "tcp://localhost:8786",
+                                   "--db", str(tmp_path / "d.duckdb")])
+    text = " ".join(res.output.split())
+    assert res.exit_code == 2, res.output
+    assert "needs Dask" in text and 'pip install "mythos[cluster]"' in text and "Traceback" not in text
+    assert "dask scheduler" not in text  # not the hint for a missing scheduler
+    assert not (tmp_path / "d.duckdb").exists()

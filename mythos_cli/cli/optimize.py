@@ -24,7 +24,8 @@ from mythos_cli.policies import PolicySpecError, make_policy
 from mythos_cli.reports import ReportError
 from mythos_cli.sim import DEFAULT_POLICY, load_specs
 from mythos_cli.sim.plan import MAX_SEED
-from mythos_cli.sim.runner import MAX_RUN_NAME, BackendError, dask_client, run_name_problem
+from mythos_cli.sim.runner import (DASK_HINT, MAX_RUN_NAME, BackendError, BackendMissing, dask_client, require_dask,
+                                   run_name_problem)
 from mythos_cli.store import StoreError, open_store
 
 DEFAULT_DB = Path("mythos.duckdb")
@@ -141,6 +142,10 @@ def optimize_cmd(
         except OptimizeError as exc:
             fail(exc.message, exc.hint, code=2)
     if backend == "dask":  # reach the scheduler before anything is written (each stage connects again)
+        try:
+            require_dask()
+        except BackendMissing as exc:
+            fail(str(exc), DASK_HINT, code=2)
         try:
             dask_client(scheduler).close()
         except BackendError as exc:
