@@ -37,6 +37,12 @@ def test_policy_labels_name_the_budget():
     assert policy_label("greedy").startswith("greedy (") and "no search" in policy_label("greedy")
     label = policy_label("lookahead:clear=3.0,leaf=1.0,sims=24,time=0.0,width=5")
     assert "24 playouts over 5 candidates" in label and "s a decision" not in label
+    from mythos_cli.policies import make_policy
+
+    label = policy_label(make_policy("search").spec)
+    assert label == ("search (2 playouts a candidate, at most 64 candidates, endgame solver 300 positions, "
+                     "mulligan by 8 playouts)")
+    assert policy_label(make_policy("search:time=0.05").spec).startswith("search (0.05 s a decision,")
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -27,6 +27,8 @@ def policy_label(spec: str | None) -> str:
         return {"random": "random (uniform choices)", "greedy": "greedy (one step ahead, no search)"}.get(
             name, f"{name} (plans its round, no search)")
     kv = dict(p.split("=", 1) for p in params.split(",") if "=" in p)
+    if name == "search":
+        return _search_label(kv)
 
     def num(v: str) -> str:
         try:
@@ -43,6 +45,33 @@ def policy_label(spec: str | None) -> str:
         parts.append(f"{num(t)} s a decision")
     parts += [f"{_SEARCH.get(k, k)} {num(v)}" for k, v in kv.items()]
     return f"{name} ({', '.join(parts)})"
+
+
+def _num(v: str) -> str:
+    try:
+        f = float(v)
+    except ValueError:
+        return v
+    return str(int(f)) if f.is_integer() else f"{f:g}"
+
+
+def _search_label(kv: dict[str, str]) -> str:
+    """``search (2 playouts a candidate, endgame solver 300 positions, mulligan by 8 playouts)``."""
+    parts = []
+    t = kv.get("time")
+    if t is not None and float(t or 0) > 0:
+        parts.append(f"{_num(t)} s a decision")
+    elif "playouts" in kv:
+        parts.append(f"{_num(kv['playouts'])} playouts a candidate")
+    if "width" in kv:
+        parts.append(f"at most {_num(kv['width'])} candidates")
+    if "rounds" in kv and _num(kv["rounds"]) != "1":
+        parts.append(f"playouts over {_num(kv['rounds'])} rounds")
+    if "solve" in kv:
+        parts.append(f"endgame solver {_num(kv['solve'])} positions" if _num(kv["solve"]) != "0" else "no endgame solver")
+    if "mulligan" in kv:
+        parts.append(f"mulligan by {_num(kv['mulligan'])} playouts")
+    return f"search ({', '.join(parts)})" if parts else "search"
 
 
 def players_line(rd: RunData) -> str:
