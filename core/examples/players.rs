@@ -1,7 +1,7 @@
 //! Whole games between two built-in players on random decks of the bundled catalog, for profiling
 //! the players: `cargo run --release --example players -- lookahead lookahead 200`.
 
-use mythos_core::cards::{CardType, Catalog};
+use mythos_core::cards::Catalog;
 use mythos_core::players::{make_player, play_matches};
 use mythos_core::rng::PyRandom;
 use mythos_core::setup::GameDeck;
@@ -12,20 +12,9 @@ fn main() {
     let b = args.get(2).map_or(a, |s| s.as_str());
     let n: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(200);
     let cat = Catalog::bundled();
-    let deck_cards: Vec<u16> = cat.cards.iter().filter(|c| c.ctype != CardType::Mission).map(|c| c.index).collect();
-    let missions: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
     let mut rng = PyRandom::new(1);
-    let decks: Vec<GameDeck> = (0..12)
-        .map(|i| {
-            let mut pool = deck_cards.clone();
-            rng.shuffle(&mut pool);
-            let mut cards: Vec<u16> = pool[..15].to_vec();
-            cards.extend(pool[..15].to_vec());
-            let mut ms = missions.clone();
-            rng.shuffle(&mut ms);
-            GameDeck { cards, missions: ms[..3].to_vec(), name: format!("random-{i}") }
-        })
-        .collect();
+    let decks: Vec<GameDeck> =
+        (0..12).map(|i| GameDeck::random(cat, &mut rng, |_| true, format!("random-{i}"))).collect();
     let games: Vec<(usize, usize, i128)> = (0..n).map(|i| (i % 12, (i * 5 + 1) % 12, 7_000 + i as i128)).collect();
     let (mut pa, mut pb) = (make_player(a, None).expect("spec"), make_player(b, None).expect("spec"));
     let t = std::time::Instant::now();

@@ -1,7 +1,7 @@
 //! Random games on random decks of the bundled catalog, for profiling the engine:
 //! `cargo run --release --example random_games -- 20000`.
 
-use mythos_core::cards::{CardType, Catalog};
+use mythos_core::cards::Catalog;
 use mythos_core::play::random_games;
 use mythos_core::rng::PyRandom;
 use mythos_core::setup::GameDeck;
@@ -9,20 +9,9 @@ use mythos_core::setup::GameDeck;
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
     let cat = Catalog::bundled();
-    let deck_cards: Vec<u16> = cat.cards.iter().filter(|c| c.ctype != CardType::Mission).map(|c| c.index).collect();
-    let missions: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
     let mut rng = PyRandom::new(1);
-    let decks: Vec<GameDeck> = (0..40)
-        .map(|i| {
-            let mut pool = deck_cards.clone();
-            rng.shuffle(&mut pool);
-            let mut cards: Vec<u16> = pool[..15].to_vec();
-            cards.extend(pool[..15].to_vec());
-            let mut ms = missions.clone();
-            rng.shuffle(&mut ms);
-            GameDeck { cards, missions: ms[..3].to_vec(), name: format!("random-{i}") }
-        })
-        .collect();
+    let decks: Vec<GameDeck> =
+        (0..40).map(|i| GameDeck::random(cat, &mut rng, |_| true, format!("random-{i}"))).collect();
     let pairs: Vec<(usize, usize)> = (0..n).map(|i| (i % 40, (i * 7 + 3) % 40)).collect();
     let seeds: Vec<i128> = (0..n).map(|i| 1_000_003 + i as i128).collect();
     let t = std::time::Instant::now();

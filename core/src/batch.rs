@@ -107,19 +107,9 @@ pub fn play_batch(
 mod tests {
     use super::*;
 
-    use crate::cards::CardType;
-
     /// A deck of 15 cards twice and 3 missions, dealt from the catalog by `seed`.
     fn deck(cat: &'static Catalog, seed: i128) -> GameDeck {
-        let mut rng = crate::rng::PyRandom::new(seed);
-        let mut pool: Vec<u16> = cat.cards.iter().filter(|c| c.ctype != CardType::Mission).map(|c| c.index).collect();
-        let mut missions: Vec<u16> =
-            cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
-        rng.shuffle(&mut pool);
-        rng.shuffle(&mut missions);
-        let mut cards = pool[..15].to_vec();
-        cards.extend(pool[..15].to_vec());
-        GameDeck { cards, missions: missions[..3].to_vec(), name: format!("deck-{seed}") }
+        GameDeck::random(cat, &mut crate::rng::PyRandom::new(seed), |_| true, format!("deck-{seed}"))
     }
 
     #[test]

@@ -114,18 +114,11 @@ pub fn determinize(g: &GameState, player: i32, rng: &mut PyRandom) -> GameState 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{CardType, Catalog};
+    use crate::cards::Catalog;
     use crate::setup::GameDeck;
 
     fn deck(cat: &'static Catalog, rng: &mut PyRandom) -> GameDeck {
-        let mut pool: Vec<u16> = cat.cards.iter().filter(|c| c.ctype != CardType::Mission).map(|c| c.index).collect();
-        let mut missions: Vec<u16> =
-            cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
-        rng.shuffle(&mut pool);
-        rng.shuffle(&mut missions);
-        let mut cards = pool[..15].to_vec();
-        cards.extend(pool[..15].to_vec());
-        GameDeck { cards, missions: missions[..3].to_vec(), name: String::new() }
+        GameDeck::random(cat, rng, |_| true, String::new())
     }
 
     /// What a player sees never changes when the cards they cannot see are dealt again, and the

@@ -2,7 +2,7 @@
 //! cards each, and the mulligans.
 
 use crate::board::draw_cards;
-use crate::cards::Catalog;
+use crate::cards::{Card, CardType, Catalog};
 use crate::rng::PyRandom;
 use crate::state::{Decision, DecisionKind, Ev, GameState, HAND_SIZE, Opt, Phase, Player, Prompt};
 
@@ -12,6 +12,22 @@ pub struct GameDeck {
     pub cards: Vec<u16>,
     pub missions: Vec<u16>,
     pub name: String,
+}
+
+impl GameDeck {
+    /// 15 different cards of the catalog that `fits`, twice each, and 3 of its missions, dealt by
+    /// `rng` (the cards are shuffled first, then the missions): the random decks of the core's
+    /// tests and examples, not a builder of legal decks.
+    pub fn random(cat: &Catalog, rng: &mut PyRandom, fits: impl Fn(&Card) -> bool, name: String) -> GameDeck {
+        let mut pool: Vec<u16> =
+            cat.cards.iter().filter(|c| c.ctype != CardType::Mission && fits(c)).map(|c| c.index).collect();
+        let mut missions: Vec<u16> =
+            cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
+        rng.shuffle(&mut pool);
+        rng.shuffle(&mut missions);
+        let cards = pool[..15].iter().chain(&pool[..15]).copied().collect();
+        GameDeck { cards, missions: missions[..3].to_vec(), name }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

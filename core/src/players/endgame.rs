@@ -225,17 +225,7 @@ mod tests {
     use crate::setup::GameDeck;
 
     fn deck(cat: &'static Catalog, rng: &mut PyRandom) -> GameDeck {
-        let chars: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Character).map(|c| c.index).collect();
-        let missions: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
-        let mut pool = chars.clone();
-        rng.shuffle(&mut pool);
-        let mut ms = missions.clone();
-        rng.shuffle(&mut ms);
-        GameDeck {
-            cards: pool[..15].iter().chain(&pool[..15]).copied().collect(),
-            missions: ms[..3].to_vec(),
-            name: String::new(),
-        }
+        GameDeck::random(cat, rng, |c| c.ctype == CardType::Character, String::new())
     }
 
     #[test]

@@ -250,22 +250,8 @@ pub fn play_matches(
 pub(crate) fn test_decks(n: usize, seed: i128) -> Vec<GameDeck> {
     use crate::cards::CardType;
     let cat = Catalog::bundled();
-    let chars: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Character).map(|c| c.index).collect();
-    let missions: Vec<u16> = cat.cards.iter().filter(|c| c.ctype == CardType::Mission).map(|c| c.index).collect();
     let mut rng = PyRandom::new(seed);
-    (0..n)
-        .map(|_| {
-            let mut pool = chars.clone();
-            rng.shuffle(&mut pool);
-            let mut ms = missions.clone();
-            rng.shuffle(&mut ms);
-            GameDeck {
-                cards: pool[..15].iter().chain(&pool[..15]).copied().collect(),
-                missions: ms[..3].to_vec(),
-                name: String::new(),
-            }
-        })
-        .collect()
+    (0..n).map(|_| GameDeck::random(cat, &mut rng, |c| c.ctype == CardType::Character, String::new())).collect()
 }
 
 #[cfg(test)]
