@@ -10,7 +10,10 @@ of positions), and the player's real result is compared with the best within rea
   then the margin);
 - points short: the best margin minus the margin reached, when it is short (mean over every case,
   and over the cases short of it);
-- thrown win: a win was within reach and the player lost.
+- thrown win: a win was within reach and the player lost. The exact solution sees the true state;
+  each thrown game is checked again on 16 deals of what the player could not see (its own deck's
+  order, the opponent's hand and hidden cards): a win on every deal was a win the player could
+  have been sure of; a win missing on some deal needed cards it could not see.
 
     python benchmarks/endgame_audit.py --players search lookahead --reps 10
 
@@ -28,6 +31,9 @@ from concurrent.futures import ThreadPoolExecutor
 from search_common import fmt, load, plan, sample_decks
 
 from mythos_cli import _core
+
+# deals of the unseen cards a thrown game is checked on (players/audit.rs)
+DEALS = 16
 
 
 def audit(decks, spec: str, opponent: str, reps: int, seed: int, budget: int, threads: int):
@@ -48,14 +54,15 @@ def audit(decks, spec: str, opponent: str, reps: int, seed: int, budget: int, th
 
 def summary(spec: str, opponent: str, n_games: int, rows, dt: float) -> str:
     solved = [r for r in rows if r[2] is not None]
-    found = thrown = winnable = 0
-    for (_seed, _seat, best, best_win, reached, won, _nodes) in solved:
+    found = thrown = winnable = sure = 0
+    for (_seed, _seat, best, best_win, reached, won, _nodes, dealt_wins) in solved:
         if (won, reached) >= (best_win, best):
             found += 1
         if best_win:
             winnable += 1
             if not won:
                 thrown += 1
+                sure += dealt_wins == DEALS
     n = len(solved)
     # points short of the best margin (0 where the player reached it or did better)
     shorts = [max(0, r[2] - r[4]) for r in solved]
@@ -70,7 +77,9 @@ def summary(spec: str, opponent: str, n_games: int, rows, dt: float) -> str:
         f"  short of it:       {fmt(n - found, n)}",
         f"  points short:      {mean_short:.2f} ± {1.96 * sd / math.sqrt(max(1, n)):.2f} on average over every case, "
         f"{mean_when_short:.1f} over the {len(short_ones)} cases short of the best margin",
-        f"  thrown won games:  {fmt(thrown, n)} of the endgames ({thrown} of {winnable} with a win within reach)",
+        f"  thrown won games:  {fmt(thrown, n)} of the endgames ({thrown} of {winnable} with a win within reach); "
+        f"{sure} of them a win on every one of {DEALS} deals of what the player could not see, "
+        f"{thrown - sure} a win that needed cards it could not see",
     ]
     return "\n".join(lines)
 

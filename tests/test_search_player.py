@@ -119,7 +119,10 @@ def test_audit_rows_are_consistent(sample):
     rows = _core.audit_endgames(decks, games, 200_000)
     assert rows, "no endgame in 12 games"
     seeds = {g[2] for g in games}
-    for seed, seat, best, best_win, _reached, _won, nodes in rows:
+    for seed, seat, best, best_win, _reached, won, nodes, dealt_wins in rows:
         assert seed in seeds and seat == 0 and nodes >= 1
         assert (best is None) == (best_win is None)
+        # only a thrown game (a win within reach, lost) is checked on the deals
+        assert (dealt_wins is not None) == bool(best_win and not won)
+        assert dealt_wins is None or 0 <= dealt_wins <= 16
     assert sum(r[2] is not None for r in rows) >= len(rows) // 2

@@ -944,8 +944,9 @@ fn play_search_games(
 }
 
 /// One audited endgame: (seed, audited seat, best margin or None, a win within reach or None,
-/// margin reached, won, positions searched).
-type AuditRow = (i128, i32, Option<i64>, Option<bool>, i64, bool, usize);
+/// margin reached, won, positions searched, and for a thrown game on how many of
+/// `audit::DEALS` deals from the player's view a win was there).
+type AuditRow = (i128, i32, Option<i64>, Option<bool>, i64, bool, usize, Option<usize>);
 
 /// The endgame audit (`players::audit`): `games` as in `play_search_games` plus the audited
 /// seat; one row per game whose audited player had a round-4 endgame, each solved exactly on
@@ -986,7 +987,9 @@ fn audit_endgames(
     Ok(rows
         .into_iter()
         .flatten()
-        .map(|r| (r.seed, r.seat, r.best.map(|b| b.0), r.best.map(|b| b.1), r.reached.0, r.reached.1, r.nodes))
+        .map(|r| {
+            (r.seed, r.seat, r.best.map(|b| b.0), r.best.map(|b| b.1), r.reached.0, r.reached.1, r.nodes, r.dealt_wins)
+        })
         .collect())
 }
 

@@ -7,6 +7,13 @@
 //! win if there was one, by the widest margin. The player found the best line when its game
 //! ended there (or better, when the opponent's real answers were kinder than the worst); it
 //! threw a won game when a win was there and it lost.
+//!
+//! The exact solution sees the true state, which the player does not: its own deck's order
+//! (cards drawn inside the line), the opponent's hand and hidden cards. A thrown game is
+//! therefore checked on `DEALS` deals of what the player could not see (dealt as the search
+//! deals them, from the player's view of the kept position): a win the player could have been
+//! sure of is there on every one of them; one missing on some deal needed cards it could not
+//! see.
 
 use crate::cards::Catalog;
 use crate::setup::{self, GameDeck};
@@ -14,6 +21,7 @@ use crate::state::{DecisionKind, GameState};
 
 use super::Player;
 use super::endgame::Solver;
+use super::search::redeal_missions;
 
 /// One audited endgame.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,7 +35,12 @@ pub struct Record {
     pub reached: (i64, bool),
     /// positions the exact search took
     pub nodes: usize,
+    /// for a thrown game: on how many of `DEALS` deals from the player's view a win was there
+    pub dealt_wins: Option<usize>,
 }
+
+/// Deals a thrown game is checked on.
+pub const DEALS: usize = 16;
 
 /// Win above loss, then margin: what "best" means in the audit.
 fn exact_leaf(g: &GameState, me: i32) -> f64 {
@@ -75,7 +88,18 @@ pub fn audit_game(
     let reached = (margin, g.winner == seat);
     let mut s = Solver::with_leaf(seat, start.round, budget, exact_leaf);
     let best = s.value(&start).map(split);
-    Some(Record { seed, seat, best, reached, nodes: s.nodes })
+    let thrown = best.is_some_and(|b| b.1) && !reached.1;
+    let dealt_wins = thrown.then(|| {
+        let mut rng = crate::rng::PyRandom::new(seed);
+        (0..DEALS)
+            .filter(|_| {
+                let mut d = crate::determinize::determinize(&start, seat, &mut rng);
+                redeal_missions(&mut d, &mut rng);
+                Solver::for_wins(seat, start.round, budget).value(&d) == Some(1.0)
+            })
+            .count()
+    });
+    Some(Record { seed, seat, best, reached, nodes: s.nodes, dealt_wins })
 }
 
 #[cfg(test)]

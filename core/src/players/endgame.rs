@@ -156,6 +156,9 @@ pub struct Solver {
     table: HashMap<u64, f64>,
     /// what a position at the end of the round is worth to `me`
     leaf: fn(&GameState, i32) -> f64,
+    /// only whether `me` can still win: 1 or 0, each decision settled by its first winning
+    /// (or, for the opponent, losing) option
+    wins: bool,
 }
 
 impl Solver {
@@ -164,12 +167,44 @@ impl Solver {
     }
 
     pub fn with_leaf(me: i32, round: i32, budget: usize, leaf: fn(&GameState, i32) -> f64) -> Solver {
-        Solver { me, round, nodes: 0, budget, table: HashMap::new(), leaf }
+        Solver { me, round, nodes: 0, budget, table: HashMap::new(), leaf, wins: false }
+    }
+
+    /// A solver of whether `me` can still win, the pass tried first (ending the round is the
+    /// cheapest line to check), then the options in the engine's order.
+    pub fn for_wins(me: i32, round: i32, budget: usize) -> Solver {
+        Solver { wins: true, ..Solver::new(me, round, budget) }
+    }
+
+    /// The positions solved so far (exact values: a search over budget stores only what it
+    /// finished), to carry into the next decision's solver on the same deal.
+    pub fn into_table(self) -> HashMap<u64, f64> {
+        self.table
+    }
+
+    /// Start from positions solved before (by a solver of the same player, leaf and kind).
+    pub fn with_table(mut self, table: HashMap<u64, f64>) -> Solver {
+        self.table = table;
+        self
+    }
+
+    /// The options of a decision in the order they are searched.
+    pub fn options(&self, g: &GameState) -> Vec<Action> {
+        let mut options = distinct(g);
+        if self.wins
+            && let Some(i) = options.iter().position(|a| *a == Action::Pass)
+        {
+            options[..=i].rotate_right(1);
+        }
+        options
     }
 
     /// The value of `g` for `me` with best play from here (None: over budget).
     pub fn value(&mut self, g: &GameState) -> Option<f64> {
         if g.is_terminal() || g.round != self.round {
+            if self.wins {
+                return Some(if g.winner == self.me { 1.0 } else { 0.0 });
+            }
             return Some((self.leaf)(g, self.me));
         }
         let d = g.pending.as_ref().expect("a pending decision");
@@ -184,12 +219,15 @@ impl Solver {
             return None;
         }
         let mine = d.player == self.me;
-        let options = distinct(g);
         let mut best = if mine { f64::NEG_INFINITY } else { f64::INFINITY };
-        for a in options {
+        for a in self.options(g) {
             let v = self.after(g, a)?;
             if (mine && v > best) || (!mine && v < best) {
                 best = v;
+            }
+            if self.wins && best == if mine { 1.0 } else { 0.0 } {
+                // settled: a win for the player found, or a loss the opponent can force
+                break;
             }
         }
         if let Some(k) = key {

@@ -24,10 +24,13 @@
 //!   A main action whose one-step judgement leads the next by `clear` is played unsearched.
 //! - **Once the opponent has passed**: the rest of the round is the player's own puzzle, solved
 //!   exactly on a few determinisations by `endgame::Solver` (every one of its decisions, the
-//!   opponent's choices inside effects answered adversarially), within a budget of positions;
-//!   over budget, the sampling above decides. Only in round 4: before it the end of the round is
-//!   a heuristic leaf, and solving to it measured no better than sampling, for several times the
-//!   cost.
+//!   opponent's choices inside effects answered adversarially), within a budget of positions.
+//!   The deals are dealt from one seed for the whole endgame and what was solved is kept, so the
+//!   budget adds up from one decision to the next. Over budget, the sampling above picks the
+//!   move and a search for a win alone (cheap: settled by the first win found) makes sure the
+//!   pick does not give up a win the deals still have. Only in round 4: before it the end of the
+//!   round is a heuristic leaf, and solving to it measured no better than sampling, for several
+//!   times the cost.
 //! - **Choices inside effects** (targets, optional lines, trigger order, what to discard) are
 //!   searched like main actions when the player decides them at the top of the search (every
 //!   distinct answer a candidate, the heuristic's answer first); inside playouts the heuristic
@@ -40,6 +43,7 @@
 //! Budget: `playouts` per decision (reproducible: the same seed gives the same decisions), or
 //! `time` seconds per decision (not reproducible: how many playouts fit depends on the machine).
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::apply;
@@ -83,8 +87,22 @@ impl Default for Params {
     }
 }
 
+/// What the endgame solver finished, kept from one decision of the endgame to the next (and
+/// forgotten with each new game): the seed its deals are dealt from, and per deal the exact
+/// values and the win-or-not values of the positions solved.
+#[derive(Default)]
+struct Memo {
+    seed: Option<i128>,
+    exact: Vec<HashMap<u64, f64>>,
+    wins: Vec<HashMap<u64, f64>>,
+}
+
+/// The search for a win alone may look at this many times the exact solver's budget.
+const WIN_BUDGET: usize = 30;
+
 pub struct Search {
     pub params: Params,
+    memo: Memo,
     /// a fixed mulligan rule asked for instead of the playouts (None: the playouts decide)
     rule: Option<Mulligan>,
     rng: PyRandom,
@@ -93,7 +111,7 @@ pub struct Search {
 
 impl Search {
     pub fn new(params: Params, rule: Option<Mulligan>, spec: String) -> Search {
-        Search { params, rule, rng: PyRandom::new(0), spec }
+        Search { params, rule, rng: PyRandom::new(0), spec, memo: Memo::default() }
     }
 
     /// A full state consistent with what `me` knows, the unknown dealt from the player's generator.
@@ -189,7 +207,15 @@ impl Search {
         cands[best]
     }
 
-    /// The opponent has passed: solve the rest of the round on a few deals (None: over budget).
+    /// The opponent has passed: solve the rest of the round on a few deals (None: not the last
+    /// round, or no solver asked for).
+    ///
+    /// The deals are dealt again at every decision of the endgame from one seed drawn at its
+    /// first, so that while the player learns nothing new they are the same deals, and what the
+    /// solver finished before (kept in `memo`) is looked up instead of searched again: over a
+    /// whole endgame the budget adds up. When the exact solution is over budget, sampling picks
+    /// the move, and a cheaper search for a win alone (`WIN_BUDGET` times the budget) checks
+    /// that the pick does not give up a win the deals still have.
     fn endgame(&mut self, g: &GameState, me: i32) -> Option<Action> {
         if self.params.solve <= 0 {
             return None;
@@ -201,22 +227,84 @@ impl Search {
         }
         let options = distinct(g);
         let deals = self.params.deals.max(1) as usize;
-        let budget = self.params.solve as usize / deals;
+        let budget = (self.params.solve as usize / deals).max(1);
+        let seed = match self.memo.seed {
+            Some(s) => s,
+            None => {
+                let s = self.rng.getrandbits(48) as i128;
+                self.memo =
+                    Memo { seed: Some(s), exact: vec![HashMap::new(); deals], wins: vec![HashMap::new(); deals] };
+                s
+            }
+        };
+        let dealt: Vec<GameState> = (0..deals)
+            .map(|k| {
+                let mut rng = PyRandom::new(seed * 64 + k as i128);
+                let mut d = crate::determinize::determinize(g, me, &mut rng);
+                redeal_missions(&mut d, &mut rng);
+                d
+            })
+            .collect();
         let mut totals = vec![0.0; options.len()];
-        for _ in 0..deals {
-            let d = self.deal(g, me);
-            let mut s = Solver::new(me, g.round, budget.max(1));
+        let mut exact = true;
+        for (k, d) in dealt.iter().enumerate() {
+            let mut s = Solver::new(me, g.round, budget).with_table(std::mem::take(&mut self.memo.exact[k]));
             for (i, &a) in options.iter().enumerate() {
-                totals[i] += s.after(&d, a)?;
+                match s.after(d, a) {
+                    Some(v) => totals[i] += v,
+                    None => {
+                        exact = false;
+                        break;
+                    }
+                }
+            }
+            self.memo.exact[k] = s.into_table();
+        }
+        if exact {
+            let mut best = 0;
+            for i in 1..options.len() {
+                if totals[i] > totals[best] + 1e-12 {
+                    best = i;
+                }
+            }
+            return Some(options[best]);
+        }
+        // over budget: sampling picks the move (for the margin), and a search for a win alone
+        // makes sure it keeps one the deals still have
+        let pick = self.sample(g, me);
+        Some(self.keep_the_win(g, me, &dealt, &options, pick))
+    }
+
+    /// `pick`, unless it loses on some deal while another option wins on every one (the pass
+    /// tried first, then the engine's order): that option then.
+    fn keep_the_win(
+        &mut self,
+        g: &GameState,
+        me: i32,
+        dealt: &[GameState],
+        options: &[Action],
+        pick: Action,
+    ) -> Action {
+        let budget = (self.params.solve as usize / dealt.len()).max(1) * WIN_BUDGET;
+        let mut solvers: Vec<Solver> = (0..dealt.len())
+            .map(|k| Solver::for_wins(me, g.round, budget).with_table(std::mem::take(&mut self.memo.wins[k])))
+            .collect();
+        let mut order: Vec<Action> = vec![pick];
+        if options.contains(&Action::Pass) && pick != Action::Pass {
+            order.push(Action::Pass);
+        }
+        order.extend(options.iter().copied().filter(|a| *a != pick && *a != Action::Pass));
+        let mut chosen = pick;
+        for a in order {
+            if dealt.iter().enumerate().all(|(k, d)| solvers[k].after(d, a) == Some(1.0)) {
+                chosen = a;
+                break;
             }
         }
-        let mut best = 0;
-        for i in 1..options.len() {
-            if totals[i] > totals[best] + 1e-12 {
-                best = i;
-            }
+        for (k, s) in solvers.into_iter().enumerate() {
+            self.memo.wins[k] = s.into_table();
         }
-        Some(options[best])
+        chosen
     }
 
     /// True: take a new hand (a mulligan), judged by playouts of both from the same deals to
@@ -323,6 +411,7 @@ impl Player for Search {
     }
     fn reset(&mut self, seed: i128) {
         self.rng = player_rng("search", seed);
+        self.memo = Memo::default();
     }
     fn decide(&mut self, g: &GameState, player: i32) -> Action {
         let d = g.pending.as_ref().expect("a pending decision");
@@ -490,5 +579,68 @@ mod tests {
             apply::apply(&mut s, a).unwrap();
         }
         assert_eq!((s.players[0].score, s.players[1].score, s.winner), (10, 5, 0));
+    }
+
+    #[test]
+    fn the_win_search_agrees_with_the_exact_solution() {
+        use super::super::endgame::Solver;
+        let g = the_puzzle();
+        let solved = super::super::endgame::solve(&g, 0, 100_000).expect("within budget");
+        let mut exact = Solver::new(0, 4, 100_000);
+        let mut wins = Solver::for_wins(0, 4, 100_000);
+        for (a, v) in &solved {
+            let w = wins.after(&g, *a).expect("within budget");
+            assert_eq!(w == 1.0, *v >= 0.9, "{a}: exact {v}, win search {w}");
+            exact.after(&g, *a).unwrap();
+        }
+        // settled by the first win found, it searches fewer positions
+        assert!(wins.nodes < exact.nodes, "{} against {}", wins.nodes, exact.nodes);
+    }
+
+    #[test]
+    fn what_was_solved_carries_into_the_next_decision() {
+        use super::super::endgame::Solver;
+        let g = the_puzzle();
+        let mut first = Solver::new(0, 4, 100_000);
+        first.value(&g).unwrap();
+        let mut next = g.clone();
+        apply::apply(&mut next, Action::Play(2, 2, false, -1)).unwrap();
+        let mut fresh = Solver::new(0, 4, 100_000);
+        let v = fresh.value(&next).unwrap();
+        let mut carried = Solver::new(0, 4, 100_000).with_table(first.into_table());
+        assert_eq!(carried.value(&next), Some(v));
+        assert!(carried.nodes < fresh.nodes, "{} against {}", carried.nodes, fresh.nodes);
+    }
+
+    #[test]
+    fn over_its_budget_the_solver_still_keeps_the_win() {
+        // sampling's pick is checked: a pass here loses every mission, and is replaced by a move
+        // that keeps the win
+        let g = the_puzzle();
+        let mut p = Search::new(Params::default(), None, String::new());
+        p.reset(3);
+        p.memo.wins = vec![HashMap::new()];
+        let dealt = vec![p.deal(&g, 0)];
+        let options = distinct(&g);
+        let kept = p.keep_the_win(&g, 0, &dealt, &options, Action::Pass);
+        assert_ne!(kept, Action::Pass);
+        let solved = super::super::endgame::solve(&g, 0, 100_000).unwrap();
+        let v = solved.iter().find(|x| x.0 == kept).unwrap().1;
+        assert!(v >= 0.9, "{kept} is worth {v}");
+        // a pick that wins is kept
+        let best = solved.iter().max_by(|x, y| x.1.partial_cmp(&y.1).unwrap()).unwrap().0;
+        assert_eq!(p.keep_the_win(&g, 0, &dealt, &options, best), best);
+        // and the whole player wins the puzzle with an exact budget far too small for it
+        for seed in 0..4 {
+            let mut p = make_player("search:solve=2", None).unwrap();
+            p.reset(seed);
+            let mut s = the_puzzle();
+            while !s.is_terminal() {
+                let me = s.pending.as_ref().unwrap().player;
+                let a = p.decide(&s, me);
+                apply::apply(&mut s, a).unwrap();
+            }
+            assert_eq!(s.winner, 0, "seed {seed}");
+        }
     }
 }
