@@ -17,6 +17,14 @@ def catalog():
 
 
 @pytest.fixture(scope="session")
+def sample():
+    """The six bundled sample decks (the default gauntlet), as deck specs."""
+    from mythos_cli.sim.decks import default_gauntlet, load_specs
+
+    return load_specs(default_gauntlet())
+
+
+@pytest.fixture(scope="session")
 def reference():
     """The public card database in ../shared/reference, for cross-checks only."""
     import json

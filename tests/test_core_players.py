@@ -17,25 +17,13 @@ import pytest
 
 from mythos_cli import _core
 from mythos_cli.policies import make_policy
-from mythos_cli.sim.decks import default_gauntlet, load_specs
+
+from playerkit import core_game, ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 PLAYERS = ["random", "greedy", "tempo", "ambush", "control"]
 LOOKAHEAD = "lookahead:sims=4,width=3"
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_specs(default_gauntlet())
-
-
-def ids(deck):
-    return list(deck.cards), list(deck.missions)
-
-
-def core_game(a, b, seed):
-    return _core.Game(*ids(a), *ids(b), seed)
 
 
 # ---- no peeking ----------------------------------------------------------------------------------

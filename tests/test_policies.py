@@ -12,7 +12,6 @@ from mythos_cli import _core
 from mythos_cli.policies import (MULLIGANS, POLICY_NAMES, Observation, PlayerError, PolicySpecError, make_policy,
                                  play_match)
 from mythos_cli.policies.ladder import bradley_terry, plan, run_ladder
-from mythos_cli.sim.decks import default_gauntlet, load_specs
 from mythos_cli.sim.plan import DeckSpec
 
 FAST = ["random", "greedy", "tempo", "ambush", "control"]
@@ -29,11 +28,6 @@ def mixed_deck(catalog, rng, i):
 def decks(catalog):
     rng = random.Random(3)
     return [mixed_deck(catalog, rng, i) for i in range(10)]
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_specs(default_gauntlet())
 
 
 def invariants(g) -> None:

@@ -12,24 +12,12 @@ import pytest
 
 from mythos_cli import _core
 from mythos_cli.policies import PolicySpecError, make_policy
-from mythos_cli.sim.decks import default_gauntlet, load_specs
+
+from playerkit import core_game, ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 SMALL = "search:playouts=1,mulligan=2"
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_specs(default_gauntlet())
-
-
-def ids(deck):
-    return list(deck.cards), list(deck.missions)
-
-
-def core_game(a, b, seed):
-    return _core.Game(*ids(a), *ids(b), seed)
 
 
 def test_search_does_not_peek(sample):
