@@ -24,14 +24,16 @@ fn key(g: &GameState) -> PowerKey {
     )
 }
 
-fn memo(g: &GameState) -> Arc<PowerTable> {
+/// The Power of the board as it stands, computed once per board version (borrowed: drop it
+/// before filling the table in).
+fn memo(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
     let k = key(g);
     if g.power_key.get() != Some(k) {
         let t = table(g);
         *g.power_cache.borrow_mut() = Arc::new(t);
         g.power_key.set(Some(k));
     }
-    g.power_cache.borrow().clone()
+    g.power_cache.borrow()
 }
 
 /// Current Power of a character (in play, or a ghost an effect still looks at).

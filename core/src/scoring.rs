@@ -19,7 +19,7 @@ pub fn evaluate(g: &mut GameState, mi: usize) {
     if winner < 0 {
         return;
     }
-    let lines = lines::lines(g);
+    let lines = std::sync::Arc::clone(&lines::lines(g));
     let times = if lines.statics(StaticKind::ScoreTwice).iter().any(|r| r.mission == mi as i32) { 2 } else { 1 };
     let mut frames = Vec::new();
     for _ in 0..times {

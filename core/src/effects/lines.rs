@@ -11,12 +11,14 @@ use crate::language::{Grant, STATIC_KINDS, Static, StaticKind, TRIGGER_KINDS, Tr
 use crate::names::{GroupId, KeywordId};
 use crate::state::{ActiveLine, Ctx, GameState, Inst, LinesCache, StaticRef, TriggerRef, Uid, Unit};
 
-/// Every continuous line in force, grouped by kind (rebuilt when the board changed).
-pub fn lines(g: &GameState) -> Arc<LinesCache> {
+/// Every continuous line in force, grouped by kind (rebuilt when the board changed). Borrowed,
+/// not shared (no reference count to move on the hot path): a caller that changes the game
+/// while it reads the lines takes its own `Arc::clone` of them.
+pub fn lines(g: &GameState) -> std::cell::Ref<'_, Arc<LinesCache>> {
     if g.lines_version.get() != g.board_version {
         rebuild(g);
     }
-    g.lines.borrow().clone()
+    g.lines.borrow()
 }
 
 fn push_card(out: &mut Vec<ActiveLine>, card: &Card, unit: Uid, mission: i32, controller: i32, inst: Inst) {

@@ -234,7 +234,7 @@ pub fn play_frame(
     let u = g.u(uid).clone();
     let card = g.unit_card(&u);
     let mi = u.mission;
-    let lines = lines::lines(g);
+    let lines = std::sync::Arc::clone(&lines::lines(g));
     if from_hand && !ambush && lines.statics(crate::language::StaticKind::AmbushOnPlay).iter().any(|r| r.mission == mi)
     {
         ambush = true; // ⧗ ambush_on_play: "played here from hand, its AMBUSH effects apply too"

@@ -59,7 +59,7 @@ pub fn fire(g: &mut GameState, on: TriggerOn, who: Who<'_>, vars_: &[(VarId, Val
         Who::InPlay(uid) => g.unit(uid),
         Who::Gone(u) => Some(u),
     };
-    let lines = lines::lines(g);
+    let lines = std::sync::Arc::clone(&lines::lines(g));
     for r in lines.triggers(on).iter() {
         let t = r.t;
         let src = g.unit(r.unit);
