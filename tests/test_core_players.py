@@ -18,7 +18,7 @@ import pytest
 from mythos_cli import _core
 from mythos_cli.policies import make_policy
 
-from playerkit import core_game, ids
+from playerkit import core_game, decision_history, ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
@@ -86,16 +86,7 @@ def test_redealing_changes_what_the_player_cannot_see(sample):
 @pytest.mark.parametrize("spec", PLAYERS + [LOOKAHEAD])
 def test_same_seed_same_decisions(spec, sample):
     def history(seed):
-        c = core_game(sample[1], sample[2], seed)
-        p = [_core.Player(spec), _core.Player("greedy")]
-        p[0].reset(seed * 2 + 1)
-        p[1].reset(seed * 2 + 2)
-        out = []
-        while not c.is_terminal:
-            a = p[c.pending()["player"]].decide(c)
-            out.append(a)
-            c.apply(a)
-        return out
+        return decision_history(sample[1], sample[2], spec, seed)
 
     assert history(17) == history(17)
     assert history(17) != history(18)

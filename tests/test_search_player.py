@@ -13,7 +13,7 @@ import pytest
 from mythos_cli import _core
 from mythos_cli.policies import PolicySpecError, make_policy
 
-from playerkit import core_game, ids
+from playerkit import core_game, decision_history, ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
@@ -56,16 +56,7 @@ def test_search_does_not_peek(sample):
 
 def test_same_seed_same_decisions(sample):
     def history(seed):
-        c = core_game(sample[1], sample[2], seed)
-        p = [_core.Player(SMALL), _core.Player("greedy")]
-        p[0].reset(seed * 2 + 1)
-        p[1].reset(seed * 2 + 2)
-        out = []
-        while not c.is_terminal:
-            a = p[c.pending()["player"]].decide(c)
-            out.append(a)
-            c.apply(a)
-        return out
+        return decision_history(sample[1], sample[2], SMALL, seed)
 
     assert history(17) == history(17)
     assert history(17) != history(18)

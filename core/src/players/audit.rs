@@ -21,7 +21,7 @@ use crate::state::{DecisionKind, GameState};
 
 use super::Player;
 use super::endgame::Solver;
-use super::search::redeal_missions;
+use super::search::deal_from;
 
 /// One audited endgame.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,8 +93,7 @@ pub fn audit_game(
         let mut rng = crate::rng::PyRandom::new(seed);
         (0..DEALS)
             .filter(|_| {
-                let mut d = crate::determinize::determinize(&start, seat, &mut rng);
-                redeal_missions(&mut d, &mut rng);
+                let d = deal_from(&start, seat, &mut rng);
                 Solver::for_wins(seat, start.round, budget).value(&d) == Some(1.0)
             })
             .count()

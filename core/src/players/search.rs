@@ -116,9 +116,7 @@ impl Search {
 
     /// A full state consistent with what `me` knows, the unknown dealt from the player's generator.
     fn deal(&mut self, g: &GameState, me: i32) -> GameState {
-        let mut d = crate::determinize::determinize(g, me, &mut self.rng);
-        redeal_missions(&mut d, &mut self.rng);
-        d
+        deal_from(g, me, &mut self.rng)
     }
 
     /// The candidates of a decision with their one-step judgement, best first, the pass among
@@ -237,14 +235,8 @@ impl Search {
                 s
             }
         };
-        let dealt: Vec<GameState> = (0..deals)
-            .map(|k| {
-                let mut rng = PyRandom::new(seed * 64 + k as i128);
-                let mut d = crate::determinize::determinize(g, me, &mut rng);
-                redeal_missions(&mut d, &mut rng);
-                d
-            })
-            .collect();
+        let dealt: Vec<GameState> =
+            (0..deals).map(|k| deal_from(g, me, &mut PyRandom::new(seed * 64 + k as i128))).collect();
         let mut totals = vec![0.0; options.len()];
         let mut exact = true;
         for (k, d) in dealt.iter().enumerate() {
@@ -373,6 +365,14 @@ pub fn rollout_decision(s: &GameState) -> Action {
         DecisionKind::Mulligan => Action::Choose(Opt::Bool(Mulligan::Heuristic.take(&obs))),
         _ => heuristic::answer_choice(&obs, &WEIGHTS),
     }
+}
+
+/// A full state consistent with what `me` knows of `g`: the unseen cards dealt from `rng`, and
+/// the missions still to come dealt again (`redeal_missions`).
+pub fn deal_from(g: &GameState, me: i32, rng: &mut PyRandom) -> GameState {
+    let mut d = crate::determinize::determinize(g, me, rng);
+    redeal_missions(&mut d, rng);
+    d
 }
 
 /// Which missions are still to come is unknown to both players (each shuffled their three face
