@@ -12,6 +12,7 @@ import duckdb
 import polars as pl
 
 from mythos_cli.store.db import Store, _explain, _x
+from mythos_cli.store.layout import INTERNAL
 
 
 def results(store: Store, run_id: str) -> pl.DataFrame:
@@ -50,4 +51,28 @@ def shared_seeds(store: Store, run_id: str, others: Sequence[str]) -> int:
     return int(rows[0][0])
 
 
-__all__ = ["results", "shared_seeds", "stored_games"]
+def pair_games(store: Store, hashes: Sequence[str], policy: str, engine_version: str, catalog_hash: str) -> pl.DataFrame:
+    """Every stored game between two different lists of ``hashes`` (deck contents), both players
+    ``policy``, played by this engine version on this card catalog with each player's own mulligan
+    rule, in any run: one row per distinct game (``deck_0_hash``, ``deck_1_hash``, ``seed``:
+    a game stored twice, by two runs, counts once), with who had the first Edge and who won, and
+    the first run that stored it. Games without a winner are left out (the Edge breaks every tie)."""
+    try:
+        return store.con.sql(
+            f"""SELECT g.deck_0_hash, g.deck_1_hash, g.seed,
+                       any_value(g.first_edge)::TINYINT AS first_edge, any_value(g.winner)::TINYINT AS winner,
+                       min(g.run_id) AS run_id
+                FROM {INTERNAL}games g JOIN runs r ON r.run_id = g.run_id
+                WHERE list_contains($hashes, g.deck_0_hash) AND list_contains($hashes, g.deck_1_hash)
+                  AND g.deck_0_hash <> g.deck_1_hash AND g.policy_0 = $policy AND g.policy_1 = $policy
+                  AND r.engine_version = $engine AND r.catalog_hash = $catalog AND coalesce(r.mulligan, '') = ''
+                  AND g.winner IN (0, 1)
+                GROUP BY g.deck_0_hash, g.deck_1_hash, g.seed
+                ORDER BY g.deck_0_hash, g.deck_1_hash, g.seed""",
+            params={"hashes": list(hashes), "policy": policy, "engine": engine_version,
+                    "catalog": catalog_hash}).pl()
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+
+
+__all__ = ["pair_games", "results", "shared_seeds", "stored_games"]
