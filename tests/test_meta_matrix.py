@@ -87,6 +87,17 @@ def test_a_round_robin_run_is_reused_and_can_be_the_input(sample, tmp_path):
     out = json.loads(r.stdout)
     assert out["plan"]["played"] == 0 and out["plan"]["reused"] == 60 and out["player"] == POLICY
     assert out["games"]["per_pair"] == {"min": 20, "max": 20, "median": 20}
+    # the reports' --field takes a field file too: its lists found in the run by their contents
+    field = tmp_path / "field.txt"
+    field.write_text(f"25% {files[1]}  Renamed\n75% {files[2]}\n", encoding="utf-8")
+    r = runner.invoke(app, ["report", "winrate", "--run", "rr", "--db", str(db), "--out", str(tmp_path / "rep"),
+                            "--field", str(field), "--json"])
+    assert r.exit_code == 0, r.output
+    shares = json.loads(r.stdout)["field"]
+    assert sorted(shares.values()) == pytest.approx([0.25, 0.75]) and len(shares) == 2
+    field.write_text(f"50% {files[1]}\n50% sand-village\n", encoding="utf-8")  # sand-village did not play
+    r = runner.invoke(app, ["report", "winrate", "--run", "rr", "--db", str(db), "--field", str(field)])
+    assert r.exit_code == 2 and "did not play in run rr" in r.output and "field.txt:2" in r.output
 
 
 def test_precision_says_what_stopped_it(sample, tmp_path):
@@ -97,3 +108,17 @@ def test_precision_says_what_stopped_it(sample, tmp_path):
         loose = play_matrix(store, decks, POLICY, 7, PrecisionTarget([0.4, 0.3, 0.3], 0.2), "loose", budget=5000)
         assert loose.stopped == "precision"
         assert loose.matrix.games()[0, 1] >= 40  # every pair gets its first games before any answer is judged
+
+
+def test_the_pair_read_on_game_data_is_the_games_view_read(sample, tmp_path):
+    from mythos_cli import __version__
+    from mythos_cli.sim.runner import catalog_hash
+    from mythos_cli.store import experiment as xstore
+
+    play(tmp_path / "v.duckdb", sample[:3], 20, "v")
+    with open_store(tmp_path / "v.duckdb", read_only=True, create=False) as store:
+        hashes = [d.hash for d in sample[:3]]
+        direct = xstore.pair_games(store, hashes, POLICY, __version__, catalog_hash())
+        store.version = 1  # what a schema-1 file is read through: its games table (here, the view)
+        through_view = xstore.pair_games(store, hashes, POLICY, __version__, catalog_hash())
+    assert direct.height == 60 and direct.equals(through_view)

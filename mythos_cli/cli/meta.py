@@ -30,8 +30,9 @@ from mythos_cli.policies import PolicySpecError, make_policy
 from mythos_cli.reports import ReportError
 from mythos_cli.sim import DEFAULT_POLICY, Interrupted, load_config, load_specs
 from mythos_cli.sim.plan import MAX_SEED, DeckSpec
-from mythos_cli.sim.runner import (DASK_HINT, MAX_RUN_NAME, BackendError, BackendMissing, RunFailed, dask_client,
-                                   require_dask, run_name_problem)
+from mythos_cli import __version__
+from mythos_cli.sim.runner import (DASK_HINT, MAX_RUN_NAME, BackendError, BackendMissing, RunFailed, catalog_hash,
+                                   dask_client, require_dask, run_name_problem)
 from mythos_cli.store import StoreError, open_store
 
 DEFAULT_DB = Path("mythos.duckdb")
@@ -115,6 +116,11 @@ def _run_field(store, run: str, db: Path) -> tuple[Field, str | None]:
     """--run: the run's lists (each once, by content) in equal shares, and its player (None: two)."""
     if store.run(run) is None:
         fail(f"no run {run!r} in {db}", "`mythos db runs` lists them", code=2)
+    info = store.run(run)
+    if info["engine_version"] != __version__ or info["catalog_hash"] != catalog_hash():
+        err.print(f"[yellow]warning:[/] run {escape(run)} was played by mythos {escape(str(info['engine_version']))} "
+                  f"on card catalog {escape(str(info['catalog_hash']))}; this is {__version__} on {catalog_hash()}: "
+                  "its games cannot be reused, its lists are played again", highlight=False)
     cfg = load_config(store, run)
     seen: dict[str, DeckSpec] = {}
     for d in cfg.decks:

@@ -189,7 +189,7 @@ def analyse(m: Matrix, shares, settings: Settings | None = None, counts: list[in
                   "field": "the field file's counts of players" if field_counts is not None
                   else "drawn from the shares", "matches": "best of 3", "pairing": "by record, rematches allowed",
                   "posterior_draws": int(bo3.shape[0]), "tournaments_per_draw": S.PER_DRAW,
-                  "lists": {names[i]: swiss_lists[i] for i in order}},
+                  "by_list": "lists[].swiss"},
         "mine": mine,
         "drift": {"generations": st.generations, "verdict": verdict, "lead_turns": [names[t] for t in turns],
                   "cycle_chance": float(cycling.mean()), "final": {names[i]: float(path0[-1, i]) for i in order},

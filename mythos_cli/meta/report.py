@@ -200,8 +200,8 @@ def build(o: MetaOutcome, out_dir: Path | str, db: str) -> ReportResult:
                  f"{sw['tournaments_per_draw']} tournaments plays on one posterior draw of the matrix "
                  f"({sw['posterior_draws']:,} draws), so the intervals carry the matrix's uncertainty and the "
                  "simulation's."))
-    present = [n for n in order if sw["lists"][n].get("players")]
-    ys = [sw["lists"][n]["top_cut"] for n in present]
+    present = [n for n in order if by[n]["swiss"].get("players")]
+    ys = [by[n]["swiss"]["top_cut"] for n in present]
     doc.add(Image(plots.interval_bars(
         present, [y["chance"] for y in ys], [y["ci95"][0] for y in ys], [y["ci95"][1] for y in ys],
         folder / "topcut.png", f"Chance of making the top {sw['top']}", "chance for a player of the list",
@@ -210,15 +210,15 @@ def build(o: MetaOutcome, out_dir: Path | str, db: str) -> ReportResult:
                   f"{pct(sw['top'] / sw['players'], 1)} of the time)",
                   ["list", "players", f"top {sw['top']}", "share of the cut", "match points",
                    f"{sw['rounds']}-0", "winning record"],
-                  [[n, pct(sw["lists"][n]["share_of_players"], 1), _r({"win_rate": sw["lists"][n]["top_cut"]["chance"],
-                                                                      "ci95": sw["lists"][n]["top_cut"]["ci95"]}),
-                    pct(sw["lists"][n]["share_of_cut"], 1),
+                  [[n, pct(by[n]["swiss"]["share_of_players"], 1), _r({"win_rate": by[n]["swiss"]["top_cut"]["chance"],
+                                                                      "ci95": by[n]["swiss"]["top_cut"]["ci95"]}),
+                    pct(by[n]["swiss"]["share_of_cut"], 1),
                     f"{sw['lists'][n]['match_points']['mean']:.1f} ({sw['lists'][n]['match_points']['ci95'][0]:.1f}–"
                     f"{sw['lists'][n]['match_points']['ci95'][1]:.1f})",
-                    _r({"win_rate": sw["lists"][n]["record"][-1]["chance"],
-                        "ci95": sw["lists"][n]["record"][-1]["ci95"]}),
-                    _r({"win_rate": sw["lists"][n]["winning_record"]["chance"],
-                        "ci95": sw["lists"][n]["winning_record"]["ci95"]})]
+                    _r({"win_rate": by[n]["swiss"]["record"][-1]["chance"],
+                        "ci95": by[n]["swiss"]["record"][-1]["ci95"]}),
+                    _r({"win_rate": by[n]["swiss"]["winning_record"]["chance"],
+                        "ci95": by[n]["swiss"]["winning_record"]["ci95"]})]
                    for n in present]))
     if mine:
         s = mine["swiss"]
