@@ -213,8 +213,8 @@ def build(o: MetaOutcome, out_dir: Path | str, db: str) -> ReportResult:
                   [[n, pct(by[n]["swiss"]["share_of_players"], 1), _r({"win_rate": by[n]["swiss"]["top_cut"]["chance"],
                                                                       "ci95": by[n]["swiss"]["top_cut"]["ci95"]}),
                     pct(by[n]["swiss"]["share_of_cut"], 1),
-                    f"{sw['lists'][n]['match_points']['mean']:.1f} ({sw['lists'][n]['match_points']['ci95'][0]:.1f}–"
-                    f"{sw['lists'][n]['match_points']['ci95'][1]:.1f})",
+                    f"{by[n]['swiss']['match_points']['mean']:.1f} ({by[n]['swiss']['match_points']['ci95'][0]:.1f}–"
+                    f"{by[n]['swiss']['match_points']['ci95'][1]:.1f})",
                     _r({"win_rate": by[n]["swiss"]["record"][-1]["chance"],
                         "ci95": by[n]["swiss"]["record"][-1]["ci95"]}),
                     _r({"win_rate": by[n]["swiss"]["winning_record"]["chance"],
