@@ -3,10 +3,11 @@
     python benchmarks/bench_meta.py --workers 2                 # both parts
     python benchmarks/bench_meta.py --analysis-only             # the 20-list analysis alone
 
-1. **The matrix**: a nine-list field (the six sample decks and three variants of them, each two
-   copies of one card swapped for two of a card from another sample deck) at the default player,
-   ``--precision 0.03`` (budget 20,000 games), on ``--workers`` cores, into a fresh database:
-   wall time, games played, games/s, and what stopped it.
+1. **The matrix**: ``mythos meta`` itself on a nine-list field (the six sample decks and three
+   variants of them, each two copies of one card swapped for two of a card from another sample
+   deck), equal shares, at the default player, ``--precision 0.03`` (budget 20,000 games), on
+   ``--workers`` cores, into a fresh database: its summary and its wall time; then the same
+   command again, which reuses every game.
 2. **The analysis alone** on a 20-list matrix (400 games a pair, rates drawn at random): 1,000
    posterior draws, the Nash mix on each, match odds, a 64-player Swiss of 6 rounds (10,000
    tournaments, and as many again for one "my" list), the drift: wall time of each part.
@@ -17,7 +18,9 @@ The load average is printed with each timing: on a shared machine wall time is a
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -28,14 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from mythos_cli.decks import sample_paths  # noqa: E402
-from mythos_cli.experiment.field import Field  # noqa: E402
 from mythos_cli.experiment.matrix import from_counts  # noqa: E402
 from mythos_cli.meta import Settings, analyse  # noqa: E402
 from mythos_cli.meta import drift, game, match, posterior, swiss  # noqa: E402
-from mythos_cli.meta.run import run_meta  # noqa: E402
 from mythos_cli.sim import DEFAULT_POLICY, load_specs  # noqa: E402
 from mythos_cli.sim.plan import DeckSpec  # noqa: E402
-from mythos_cli.store import open_store  # noqa: E402
 
 
 def load() -> str:
@@ -54,28 +54,53 @@ def variants(decks: list[DeckSpec], k: int = 3) -> list[DeckSpec]:
     return out
 
 
-def matrix_part(workers: int, precision: float, budget: int, policy: str) -> None:
+def write_field(folder: Path) -> Path:
+    """The nine lists as list files, and a field file of equal shares naming them."""
     decks = load_specs([str(p) for p in sample_paths()])
-    field = decks + variants(decks)
-    shares = [1 / len(field)] * len(field)
-    f = Field(field, shares, "bench", None, [None] * len(field))
-    with tempfile.TemporaryDirectory() as tmp, open_store(Path(tmp) / "bench.duckdb") as store:
-        print(f"matrix: {len(field)} lists, {policy}, --precision {precision}, budget {budget:,}, {workers} workers; "
-              f"{load()}", flush=True)
+    lists = folder / "lists"
+    lists.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for k, d in enumerate(decks + variants(decks)):
+        counts: dict[str, int] = {}
+        for c in d.cards:
+            counts[c] = counts.get(c, 0) + 1
+        text = f"name: {d.name}\n" + "".join(f"{n} {c}\n" for c, n in counts.items()) + "missions:\n" + \
+            "".join(f"{m}\n" for m in d.missions)
+        path = lists / f"list{k + 1}.txt"
+        path.write_text(text, encoding="utf-8")
+        lines.append(f"{11.1 if k < 8 else 11.2}%  lists/{path.name}")
+    field = folder / "field.txt"
+    field.write_text("# the six sample decks and three variants, equal shares\n" + "\n".join(lines) + "\n",
+                     encoding="utf-8")
+    return field
+
+
+def matrix_part(workers: int, precision: float, budget: int, policy: str, keep: Path | None) -> None:
+    """``mythos meta`` itself, as a user runs it, on a fresh database (kept in ``keep``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = keep or Path(tmp)
+        field = write_field(folder)
+        db = folder / "bench.duckdb"
+        for f in (db, Path(f"{db}.wal")):
+            f.unlink(missing_ok=True)
+        cmd = [str(Path(sys.executable).parent / "mythos"), "meta", str(field), "--precision", str(precision),
+               "--budget", str(budget), "--policy", policy, "--workers", str(workers), "--db", str(db), "--out",
+               str(folder / "reports"), "--name", "bench", "--quiet"]
+        print(f"matrix: 9 lists, {policy}, --precision {precision}, budget {budget:,}, {workers} workers; {load()}",
+              flush=True)
         t0 = time.perf_counter()
-        o = run_meta(store, f, policy, 1, "bench", precision=precision, budget=budget, workers=workers)
+        res = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"})
         wall = time.perf_counter() - t0
-        m = o.matrix.matrix
-        g = m.games()
-        per = [int(g[i, j]) for i, j in m.pairs()]
-        print(f"  {wall:.0f} s wall for {o.matrix.played:,} games ({o.matrix.played / wall:.1f} games/s) in "
-              f"{len(o.matrix.rounds)} rounds; stopped: {o.matrix.stopped}; {min(per)}–{max(per)} games a pair; "
-              f"widest half-widths {100 * o.precision_check['widest_field_half_width']:.1f} (field) and "
-              f"{100 * o.precision_check['widest_nash_half_width']:.1f} (Nash) points; {load()}", flush=True)
-        a = o.answers
-        print(f"  best response {a['best_response']['list']} ({100 * a['best_response']['chance']:.0f}%), "
-              f"tier 1: {', '.join(a['tiers']['1'])}; Nash: "
-              + ", ".join(f"{k} {100 * v:.0f}%" for k, v in a["nash"]["mix"].items()), flush=True)
+        print(res.stdout, res.stderr, sep="", flush=True)
+        out = subprocess.run(cmd[:2] + [str(field), "--precision", str(precision), "--budget", str(budget), "--policy",
+                                        policy, "--db", str(db), "--out", str(folder / "reports"), "--name",
+                                        "bench-json", "--quiet", "--json"], capture_output=True, text=True)
+        plan = json.loads(out.stdout)["plan"] if out.returncode == 0 else {}
+        games = sum(r["games"] for r in plan.get("rounds", [])) or None
+        print(f"  {wall:.0f} s wall ({wall / 60:.1f} min) for the whole command; {load()}", flush=True)
+        if plan:
+            print(f"  second run on the same database: {plan['played']} games played, {plan['reused']:,} reused "
+                  f"({games or 0} planned)", flush=True)
 
 
 def analysis_part(lists: int, draws: int, tournaments: int) -> None:
@@ -124,10 +149,11 @@ def main() -> None:
     ap.add_argument("--draws", type=int, default=1000)
     ap.add_argument("--tournaments", type=int, default=10_000)
     ap.add_argument("--analysis-only", action="store_true")
+    ap.add_argument("--keep", type=Path, help="a folder to keep the lists, the field file, the database and the page in")
     args = ap.parse_args()
     analysis_part(args.lists, args.draws, args.tournaments)
     if not args.analysis_only:
-        matrix_part(args.workers, args.precision, args.budget, args.policy)
+        matrix_part(args.workers, args.precision, args.budget, args.policy, args.keep)
 
 
 if __name__ == "__main__":

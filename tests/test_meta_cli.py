@@ -114,8 +114,10 @@ def test_an_illegal_list_in_the_field_is_named_with_its_problems(tmp_path):
     assert "bad.txt" in r.output and not (tmp_path / "x.duckdb").exists()
 
 
-def test_a_name_already_used_is_refused(played):
+def test_a_name_given_again_goes_on_from_its_last_round(played):
     tmp, _, _ = played
-    r = runner.invoke(app, ["meta", str(tmp / "field.txt"), "--db", str(tmp / "m.duckdb"), "--name", "t", "--games",
-                            "10", *FAST])
-    assert r.exit_code == 2 and "holds its runs already" in r.output
+    r = runner.invoke(app, ["meta", str(tmp / "field.txt"), "--db", str(tmp / "m.duckdb"), "--out", str(tmp / "reports"),
+                            "--name", "t", "--games", "20", "--json", *FAST])
+    assert r.exit_code == 0, r.output
+    plan = json.loads(r.stdout)["plan"]
+    assert plan["reused"] == 60 and plan["played"] == 60 and plan["runs"] == ["t-r2"]  # t-r1 is the first run's

@@ -185,7 +185,8 @@ def meta_cmd(
     backend: str = typer.Option("local", "--backend", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, tcp://HOST:PORT."),
     db: Path = typer.Option(DEFAULT_DB, "--db", help="DuckDB file for the games (each round is a run)."),
-    name: Optional[str] = typer.Option(None, "--name", help="An id for this meta (its runs are ID-r1, ID-r2 …)."),
+    name: Optional[str] = typer.Option(None, "--name", help="An id for this meta (its runs are ID-r1, ID-r2 …; "
+                                       "given again, it goes on from its last round)."),
     out_dir: Path = typer.Option(Path("reports"), "--out", help="Folder for the page (files go to OUT/ID/)."),
     as_json: bool = typer.Option(False, "--json", help="Print every figure as JSON instead of the summary."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or hints on stderr."),
@@ -271,9 +272,6 @@ def meta_cmd(
                     spec = spec or _policy(run_policy)
                     settings = _settings(the_field, deck, draws, seed, players, rounds, top, tournaments, next_first,
                                          generations)
-                if store.run(f"{meta_id}-r1") is not None:
-                    fail(f"--name {meta_id}: {db} holds its runs already", "choose another --name, or leave it out "
-                         "(the stored games are reused anyway)", code=2)
                 the_budget = budget if budget is not None else (None if games is not None else DEFAULT_BUDGET)
                 bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                                TextColumn("games"), TextColumn("{task.fields[rate]:>6} games/s"), TextColumn("left"),
@@ -317,6 +315,14 @@ def meta_cmd(
                   f"{meta_id}-r… in {db}", highlight=False)
 
 
+def _short(name: str, width: int = 20) -> str:
+    """A list's name in ``width`` characters, its middle cut: variants differ at the end."""
+    if len(name) <= width:
+        return name
+    head = (width - 1) // 2
+    return name[:head].rstrip() + "…" + name[-(width - 1 - head):].lstrip()
+
+
 def _summary(o, result, header) -> None:
     a = o.answers
     by = {x["name"]: x for x in a["lists"]}
@@ -324,7 +330,7 @@ def _summary(o, result, header) -> None:
         out.print(_rich(line), highlight=False)
     sw = a["swiss"]
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
-    for col, kw in (("list", {"max_width": 20, "overflow": "ellipsis", "no_wrap": True}), ("share", {}),
+    for col, kw in (("list", {"no_wrap": True}), ("share", {}),
                     ("vs field (95%)", {}), ("tier", {}), ("best", {}), ("Nash (95%)", {}),
                     (f"top {sw['top']}", {})):
         table.add_column(col, justify="left" if col == "list" else "right", **kw)
@@ -333,7 +339,7 @@ def _summary(o, result, header) -> None:
         v = x["vs_field"]
         nash = x["nash"]
         cut = x["swiss"].get("top_cut")
-        table.add_row(escape(n), f"{100 * x['share']:.0f}%",
+        table.add_row(escape(_short(n)), f"{100 * x['share']:.0f}%",
                       f"{100 * v['win_rate']:.1f} {100 * v['ci95'][0]:.1f}–{100 * v['ci95'][1]:.1f}", str(x["tier"]),
                       f"{100 * x['best_response_chance']:.0f}%",
                       f"{100 * nash['weight']:.0f} {100 * nash['ci95'][0]:.0f}–{100 * nash['ci95'][1]:.0f}",

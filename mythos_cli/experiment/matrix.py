@@ -205,7 +205,7 @@ def play_matrix(store: Store, lists: list[DeckSpec], policy: str, seed: int, tar
                 scheduler: str | None = None, progress: Progress | None = None) -> MatrixOutcome:
     """Play the matrix round by round until ``target`` wants nothing more, or ``budget`` games are
     played (a round's last blocks are cut to fit it, taken in turn from each pair). Round k is run
-    ``RUN_ID-rk``. Raises ``sim.Interrupted`` on Ctrl-C (what is stored stays, and the same call
+    ``RUN_ID-rk`` (numbered on from the rounds of ``RUN_ID`` stored already). Raises ``sim.Interrupted`` on Ctrl-C (what is stored stays, and the same call
     again continues) and ``ExperimentError`` for a field it cannot play."""
     if len(lists) < 2:
         raise ExperimentError("a field needs at least two different lists", "add lists to the field")
@@ -216,7 +216,8 @@ def play_matrix(store: Store, lists: list[DeckSpec], policy: str, seed: int, tar
     runs: list[str] = []
     met = "games" if isinstance(target, GamesTarget) else "precision"
     stopped = "rounds"
-    for k in range(1, max_rounds + 1):
+    first = _next_round(store, run_id)
+    for k in range(first, first + max_rounds):
         room = None if budget is None else budget - spent
         wanted = target.wanted(m, room)
         if not wanted:
@@ -245,6 +246,15 @@ def play_matrix(store: Store, lists: list[DeckSpec], policy: str, seed: int, tar
         rounds.append({"round": k, "run": rid, "pairs": pairs, "games": len(blocks) * BLOCK,
                        "new_games": m.total_games() - before})
     return MatrixOutcome(m, played, reused, stopped, rounds, runs, budget)
+
+
+def _next_round(store: Store, run_id: str) -> int:
+    """The first round number free for ``run_id``: a matrix run again under its id goes on from its
+    last round (whose games it reuses)."""
+    prefix = f"{run_id}-r"
+    taken = [int(r[len(prefix):]) for r in store.runs()["run_id"].to_list()
+             if r.startswith(prefix) and r[len(prefix):].isdigit()]
+    return max(taken, default=0) + 1
 
 
 def _cut(blocks: list[list[int]], keep: int) -> list[list[int]]:

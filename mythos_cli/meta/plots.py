@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 from typing import Sequence
 
@@ -14,7 +15,12 @@ from matplotlib.patches import Rectangle
 
 import matplotlib
 
-from mythos_cli.reports.plots import DPI, LOSS, MUTED, NEUTRAL, WIN, _wrap
+from mythos_cli.reports.plots import DPI, LOSS, MUTED, NEUTRAL, WIN
+
+def _wrap(label: str, width: int) -> str:
+    """A label on lines of ``width``, never cut at a card id's hyphen (SS-053)."""
+    return "\n".join(textwrap.wrap(label, width, break_on_hyphens=False)) or label
+
 
 TIER_COLORS = ("#2f7d4f", "#7fae5a", "#c9b458", "#d98c4a", "#b23a3a", "#7a2f2f")
 

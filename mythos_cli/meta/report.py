@@ -15,7 +15,7 @@ from mythos_cli.reports.players import policy_label
 
 STOPPED = {"games": "every pair has the games asked for", "precision": "the answers are within the precision asked",
            "budget": "the budget was spent before the answers reached the precision asked",
-           "rounds": "the round cap (100 rounds) was reached", "stored": "nothing was played (stored games only)"}
+           "rounds": "the round cap (100 rounds) was reached"}
 
 
 def _ci(d: dict) -> str:

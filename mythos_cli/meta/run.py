@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from mythos_cli import __version__
 from mythos_cli.experiment.arms import ExperimentError, Progress
 from mythos_cli.experiment.field import Field
-from mythos_cli.experiment.matrix import GamesTarget, MatrixOutcome, play_matrix, read_matrix
+from mythos_cli.experiment.matrix import GamesTarget, MatrixOutcome, play_matrix
 from mythos_cli.meta.adaptive import PrecisionTarget, reached
 from mythos_cli.meta.analysis import Settings, analyse
 from mythos_cli.sim.runner import catalog_hash
@@ -50,19 +50,13 @@ class MetaOutcome:
 def run_meta(store: Store, the_field: Field, policy: str, seed: int, meta_id: str, *, games: int | None = None,
              precision: float | None = None, budget: int | None = None, settings: Settings | None = None,
              workers: int = 1, backend: str = "local", scheduler: str | None = None,
-             progress: Progress | None = None, play: bool = True) -> MetaOutcome:
-    """Play what the matrix still needs (``games`` a pair, or to ``precision``), then answer.
-    ``play=False`` answers from the stored games only (a read-only database)."""
+             progress: Progress | None = None) -> MetaOutcome:
+    """Play what the matrix still needs (``games`` a pair, or to ``precision``), then answer."""
     if games is None and precision is None:
         precision = DEFAULT_PRECISION
     target = GamesTarget(games) if games is not None else PrecisionTarget(list(the_field.shares), precision)
-    if play:
-        outcome = play_matrix(store, the_field.decks, policy, seed, target, meta_id, budget=budget, workers=workers,
-                              backend=backend, scheduler=scheduler, progress=progress)
-    else:
-        m = read_matrix(store, the_field.decks, policy)
-        outcome = MatrixOutcome(m, 0, m.total_games(), "stored" if target.wanted(m, None) else
-                                ("games" if games is not None else "precision"), [], [], budget)
+    outcome = play_matrix(store, the_field.decks, policy, seed, target, meta_id, budget=budget, workers=workers,
+                          backend=backend, scheduler=scheduler, progress=progress)
     if not outcome.matrix.total_games():
         raise ExperimentError("no pair of the field has a game to answer from",
                               "give a budget of at least a few hundred games (--budget), or --games N")
