@@ -12,7 +12,9 @@
    posterior draws, the Nash mix on each, match odds, a 64-player Swiss of 6 rounds (10,000
    tournaments, and as many again for one "my" list), the drift: wall time of each part.
 
-The load average is printed with each timing: on a shared machine wall time is a low bound.
+The load average is printed with each timing: on a shared machine wall time is a low bound, so the
+matrix part also prints the CPU seconds of the command and its workers (what the same run costs
+on idle cores: CPU seconds / workers).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -89,15 +92,19 @@ def matrix_part(workers: int, precision: float, budget: int, policy: str, keep: 
         print(f"matrix: 9 lists, {policy}, --precision {precision}, budget {budget:,}, {workers} workers; {load()}",
               flush=True)
         t0 = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         res = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"})
         wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         print(res.stdout, res.stderr, sep="", flush=True)
         out = subprocess.run(cmd[:2] + [str(field), "--precision", str(precision), "--budget", str(budget), "--policy",
                                         policy, "--db", str(db), "--out", str(folder / "reports"), "--name",
                                         "bench-json", "--quiet", "--json"], capture_output=True, text=True)
         plan = json.loads(out.stdout)["plan"] if out.returncode == 0 else {}
         games = sum(r["games"] for r in plan.get("rounds", [])) or None
-        print(f"  {wall:.0f} s wall ({wall / 60:.1f} min) for the whole command; {load()}", flush=True)
+        print(f"  {wall:.0f} s wall ({wall / 60:.1f} min) for the whole command; {cpu:.0f} CPU seconds in it and its "
+              f"workers ({cpu / workers / 60:.1f} min on {workers} idle cores); {load()}", flush=True)
         if plan:
             print(f"  second run on the same database: {plan['played']} games played, {plan['reused']:,} reused "
                   f"({games or 0} planned)", flush=True)
@@ -131,12 +138,12 @@ def analysis_part(lists: int, draws: int, tournaments: int) -> None:
     t = time.perf_counter()
     drift.cycles(drift.replicator(A, shares, 50))
     t_drift = time.perf_counter() - t
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     analyse(m, shares, Settings(draws=draws, tournaments=tournaments, deck=0))
-    t_all = time.perf_counter() - t
+    t_all, c_all = time.perf_counter() - t, time.process_time() - c
     print(f"  posterior {t_post:.2f} s, Nash on every draw {t_nash:.2f} s, match odds {t_match:.2f} s, "
           f"Swiss {t_swiss:.2f} s, drift {t_drift:.2f} s; the whole analysis (with a Swiss for my list too) "
-          f"{t_all:.1f} s; {load()}")
+          f"{t_all:.1f} s wall, {c_all:.1f} s of CPU; {load()}")
 
 
 def main() -> None:

@@ -33,6 +33,7 @@ import numpy as np
 
 from mythos_cli import __version__
 from mythos_cli.experiment.arms import ExperimentError, Progress, play_run
+from mythos_cli.policies import make_policy
 from mythos_cli.sim.plan import DeckSpec, RunConfig, default_batch_size, game_seeds
 from mythos_cli.sim.runner import catalog_hash
 from mythos_cli.store import Store
@@ -103,6 +104,7 @@ def from_counts(lists: list[DeckSpec], first_games, first_wins) -> Matrix:
 
 def read_matrix(store: Store, lists: list[DeckSpec], policy: str) -> Matrix:
     """Every stored game between two of the lists under ``policy`` (see the module's docstring)."""
+    policy = make_policy(policy).spec
     n = len(lists)
     index = {d.hash: i for i, d in enumerate(lists)}
     if len(index) != n:
@@ -209,6 +211,7 @@ def play_matrix(store: Store, lists: list[DeckSpec], policy: str, seed: int, tar
     again continues) and ``ExperimentError`` for a field it cannot play."""
     if len(lists) < 2:
         raise ExperimentError("a field needs at least two different lists", "add lists to the field")
+    policy = make_policy(policy).spec  # as the games store it ("search" is "search:playouts=2,…")
     m = read_matrix(store, lists, policy)
     reused = m.total_games()
     spent = played = 0

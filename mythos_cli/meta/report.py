@@ -166,7 +166,10 @@ def build(o: MetaOutcome, out_dir: Path | str, db: str) -> ReportResult:
     doc.add(Image(plots.heatmap(order, cells, folder / "matrix.png",
                                 "Game win rate of the row list, ordered by strength"), "matrix heatmap"))
     doc.add(Para("Coloured: the interval is clear of 50%. Grey with '?': played, but not clear. Hatched: not played "
-                 "(the budget ran out first). The diagonal is the mirror: 50% by construction, never played."))
+                 "(the budget ran out first). The diagonal is the mirror: 50% by construction, never played. A "
+                 "matchup's win rate is the mean of its two seat rates (with and without the first Edge, a coin toss "
+                 "in game 1), so it may differ a little from wins / games when one side had the Edge more often; "
+                 "`--json` has both seats' counts."))
     doc.add(_matrix_table(o))
 
     doc.add(Heading("Nash equilibrium"))
