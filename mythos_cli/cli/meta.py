@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich import box
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -329,7 +328,7 @@ def _summary(o, result, header) -> None:
     for line in header(o):
         out.print(_rich(line), highlight=False)
     sw = a["swiss"]
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
+    table = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold")  # 75 columns for 9 lists
     for col, kw in (("list", {"no_wrap": True}), ("share", {}),
                     ("vs field (95%)", {}), ("tier", {}), ("best", {}), ("Nash (95%)", {}),
                     (f"top {sw['top']}", {})):

@@ -19,7 +19,7 @@ from mythos_cli.reports.plots import DPI, LOSS, MUTED, NEUTRAL, WIN
 
 def _wrap(label: str, width: int) -> str:
     """A label on lines of ``width``, never cut at a card id's hyphen (SS-053)."""
-    return "\n".join(textwrap.wrap(label, width, break_on_hyphens=False)) or label
+    return "\n".join(textwrap.wrap(label, width, break_on_hyphens=False, break_long_words=False)) or label
 
 
 TIER_COLORS = ("#2f7d4f", "#7fae5a", "#c9b458", "#d98c4a", "#b23a3a", "#7a2f2f")

@@ -45,8 +45,7 @@ def header(o: MetaOutcome) -> list[str]:
             if o.matrix.budget is not None else f"--precision ±{100 * o.precision:.1f} points")
     stop = STOPPED.get(f["stopped"], f["stopped"])
     return [
-        f"**Player: {f['player']}** (`{f['spec']}`), for both sides of every game; every figure is a list with "
-        "this player.",
+        f"**Player: {f['player']}**, for both sides of every game; every figure is a list with this player.",
         f"Games: {f['games']:,} ({f['played']:,} played now, {f['reused']:,} reused), {per['min']:,} to "
         f"{per['max']:,} a pair (median {per['median']:,}); {plan}; stopped: {stop}.",
         f"Engine mythos {o.engine}, card catalog `{o.catalog}`; analysed {o.analysed_at}{when}. "
@@ -264,6 +263,7 @@ def build(o: MetaOutcome, out_dir: Path | str, db: str) -> ReportResult:
     runs = o.matrix.matrix.runs
     doc.add(Heading("How these figures were made"))
     doc.add(Bullets([
+        "The player's whole spec (what `--policy` takes to play the same games) is `player` in `--json`.",
         "Every pair of different lists played both seats under the one player above; the games are ordinary runs "
         f"({', '.join(f'`{r}`' for r in runs[:6])}{' …' if len(runs) > 6 else ''}), which `mythos report` and "
         "`mythos db` read.",
