@@ -49,8 +49,6 @@ class _Bar(PlayProgress):
         self.played = 0
 
     def stage(self, label: str, planned: int, stored: int) -> None:
-        if self.task is not None:
-            self.bar.update(self.task, visible=True)
         self.task = self.bar.add_task(escape(label), total=planned, completed=stored, rate="-")
 
     def games(self, n: int) -> None:
@@ -286,6 +284,9 @@ def meta_cmd(
                      f"stored ({exc.stored:,} of {exc.planned:,} in run {exc.run_id})",
                      "run the same command again: every stored game is reused, and the answers are those of an "
                      "uninterrupted run", code=143 if terminated else 130)
+            except KeyboardInterrupt:  # between rounds, or while answering: every stored game stays
+                fail(f"meta {meta_id} interrupted", "run the same command again: every stored game is reused",
+                     code=130)
             except RunFailed as exc:
                 fail(str(exc), exc.hint, code=1)
             except ExperimentError as exc:
@@ -300,6 +301,9 @@ def meta_cmd(
 
     try:
         result = build(outcome, out_dir, str(db))
+    except KeyboardInterrupt:
+        fail(f"meta {meta_id} interrupted while writing its page (the games are stored)",
+             "run the same command again: every stored game is reused", code=130)
     except ReportError as exc:
         fail(exc.message, exc.hint, code=2)
     except OSError as exc:
