@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
@@ -93,12 +93,26 @@ class OptimizeConfig:
 
     @classmethod
     def from_json(cls, d: dict) -> "OptimizeConfig":
+        """The settings ``to_json`` stored; damaged ones raise ``ValueError`` naming what is wrong
+        (an unknown key too: nothing but these settings is read from a database)."""
+        if not isinstance(d, dict):
+            raise ValueError(f"the settings are a JSON {type(d).__name__}, not an object")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise ValueError(f"unknown setting {unknown[0]!r}")
         d = dict(d)
-        spec = lambda x: DeckSpec(x["name"], tuple(x["cards"]), tuple(x["missions"]))  # noqa: E731
-        d["base"] = spec(d["base"])
-        d["field"] = [spec(x) for x in d["field"]]
-        d["pool"] = Pool.from_json(d["pool"])
-        return cls(**d)
+        try:
+            spec = lambda x: DeckSpec(str(x["name"]), tuple(map(str, x["cards"])), tuple(map(str, x["missions"])))  # noqa: E731
+            d["base"] = spec(d["base"])
+            d["field"] = [spec(x) for x in d["field"]]
+            d["pool"] = Pool.from_json(d["pool"])
+            cfg = cls(**d)
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
+            raise ValueError(f"{type(exc).__name__}: {exc}") from None
+        if not isinstance(cfg.policy, str) or not isinstance(cfg.budget, int) or not isinstance(cfg.seed, int):
+            raise ValueError("its policy, budget or seed is not what mythos stores")
+        return cfg
 
     @property
     def shares_by_name(self) -> dict[str, float]:
@@ -194,7 +208,8 @@ def _name(swaps: tuple[V.Swap, ...]) -> str:
 def play_stage(store: Store, run_id: str, name: str, studied: list[DeckSpec], field: list[DeckSpec], games: int,
                policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
                batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
-               progress: Progress | None = None, label: str | None = None) -> dict[str, list[tuple]]:
+               progress: Progress | None = None, label: str | None = None,
+               python_players: dict[str, str] | None = None) -> dict[str, list[tuple]]:
     """Play (or finish, or read back) one run: each studied deck against each field deck, ``games``
     games a pair (seats alternate). Returns, per studied deck, its games ``(opponent, seat, seed, won)``.
 
@@ -205,7 +220,7 @@ def play_stage(store: Store, run_id: str, name: str, studied: list[DeckSpec], fi
     n = len(studied)
     config = RunConfig(decks=decks, opponents=list(range(n, len(decks))), studied=list(range(n)), games=games,
                        policy_a=policy, policy_b=policy, mulligan=mulligan, seed=seed, batch_size=batch_size,
-                       seed_groups=seed_groups)
+                       seed_groups=seed_groups, python_players=dict(python_players or {}))
     config.plan()
     planned = len(config.matchups) * games
     run = store.run(run_id)
@@ -214,6 +229,7 @@ def play_stage(store: Store, run_id: str, name: str, studied: list[DeckSpec], fi
         stored = 0
     else:
         old = load_config(store, run_id)
+        old.python_players = config.python_players
         if _roundtrip(old.to_json()) != _roundtrip(config.to_json()):
             raise OptimizeError(f"run {run_id} in {store.path} is not the stage this optimization plans "
                                 "(the database or the card catalog changed since)",
@@ -257,8 +273,10 @@ def compare(store: Store, run_id: str, deck: DeckSpec, reference: DeckSpec, fiel
 
 class Search:
     def __init__(self, store: Store, opt_id: str, config: OptimizeConfig, *, workers: int = 1,
-                 backend: str = "local", scheduler: str | None = None, progress: Progress | None = None):
+                 backend: str = "local", scheduler: str | None = None, progress: Progress | None = None,
+                 python_players: dict[str, str] | None = None):
         self.store, self.opt_id, self.cfg = store, opt_id, config
+        self.python_players = dict(python_players or {})  # named on the command line, never stored
         self.workers, self.backend, self.scheduler = workers, backend, scheduler
         self.progress = progress or Progress()
         self.spent = 0
@@ -280,7 +298,7 @@ class Search:
                              # small stages in small batches, so that every worker gets some
                              batch_size=max(10, min(cfg.batch_size, math.ceil(planned / 8))),
                              workers=self.workers, backend=self.backend, scheduler=self.scheduler,
-                             progress=self.progress, label=label)
+                             progress=self.progress, label=label, python_players=self.python_players)
         except Interrupted as exc:
             # counted from the database: what the runner commits is what a resume keeps
             raise OptimizeInterrupted(self.opt_id, self.spent + ostore.stored_games(self.store, run_id),
@@ -576,12 +594,17 @@ def _roundtrip(d: dict) -> dict:
 
 
 def optimize(store: Store, config: OptimizeConfig, opt_id: str, *, name: str | None = None, workers: int = 1,
-             backend: str = "local", scheduler: str | None = None, progress: Progress | None = None) -> Outcome:
+             backend: str = "local", scheduler: str | None = None, progress: Progress | None = None,
+             python_players: dict[str, str] | None = None) -> Outcome:
     """Run (or resume) an optimization stored under ``opt_id``; its games are runs ``opt_id-…``.
+
+    ``python_players``: for a policy written in Python, the spec the user named for it on this
+    command line (``policies.stand_ins``); a stored one is never imported.
 
     Raises ``OptimizeError`` for settings the user can fix and ``OptimizeInterrupted`` on
     Ctrl-C (the stored games are kept: call again with the same id and config to resume)."""
-    search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress)
+    search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress,
+                    python_players=python_players)
     search.preflight()
     row = ostore.get(store, opt_id)
     stored_config = config.to_json()
@@ -624,7 +647,12 @@ def resume_config(store: Store, opt_id: str) -> OptimizeConfig:
         known = ostore.listing(store)["opt_id"].to_list()
         raise OptimizeError(f"no optimization {opt_id!r} in {store.path}",
                             ("stored: " + ", ".join(known[-5:])) if known else "start one with `mythos optimize DECK`")
-    return OptimizeConfig.from_json(row["config"])
+    try:
+        return OptimizeConfig.from_json(row["config"])
+    except ValueError as exc:
+        raise OptimizeError(f"the stored settings of optimization {opt_id} in {store.path} are damaged ({exc}), so "
+                            "it cannot be resumed", "start a new optimization (its stored runs can still be reported)"
+                            ) from None
 
 
 __all__ = ["BASE", "Arm", "check", "compare", "OptimizeConfig", "OptimizeError", "OptimizeInterrupted", "Outcome", "Progress", "Race",
