@@ -113,6 +113,10 @@ class RunConfig:
     # per studied deck (in ``studied`` order) its seed group, or None: every matchup its own seeds
     seed_groups: list[int] | None = None
     matchups: list[Matchup] = field(default_factory=list)
+    # Never stored, never read from a database: for each Python player of the run (its spec as
+    # stored), the spec the user named for it on this command line; the only way a Python player
+    # is imported (``policies.stored_policy``). A run's stored spec is data.
+    python_players: dict[str, str] = field(default_factory=dict, compare=False)
 
     def plan(self) -> list[Matchup]:
         out = []
@@ -204,6 +208,7 @@ class RunConfig:
     def to_json(self) -> dict:
         d = asdict(self)
         d.pop("matchups", None)
+        d.pop("python_players", None)
         return d
 
     @classmethod
