@@ -121,3 +121,40 @@ def test_a_name_given_again_goes_on_from_its_last_round(played):
     assert r.exit_code == 0, r.output
     plan = json.loads(r.stdout)["plan"]
     assert plan["reused"] == 60 and plan["played"] == 60 and plan["runs"] == ["t-r2"]  # t-r1 is the first run's
+
+
+def test_a_run_played_by_a_python_player_is_never_imported(tmp_path):
+    """--run takes the run's player, but a stored spec is data: a Python one is refused until the
+    user names its file (issue 30); a built-in --policy plays the lists afresh."""
+    import shutil
+
+    import duckdb
+    from test_hostile_runs import EVIL, LEAF, RUN, SAND
+
+    base = tmp_path / "base.duckdb"
+    r = runner.invoke(app, ["simulate", LEAF, "--vs", SAND, "--games", "4", "--batch-size", "2", "--policy", "greedy",
+                            "--run-name", RUN, "--workers", "1", "--db", str(base), "--quiet"])
+    assert r.exit_code == 0, r.output
+    marker = tmp_path / "MARKER"
+    evil = tmp_path / "evil.py"
+    evil.write_text(EVIL.format(marker=str(marker)), encoding="utf-8")
+    spec = f"{evil}:Evil"
+    db = tmp_path / "received.duckdb"  # a copy whose run says both players were that file
+    shutil.copy(base, db)
+    con = duckdb.connect(str(db))
+    try:
+        cfg = json.loads(con.execute("SELECT config FROM runs WHERE run_id = ?", [RUN]).fetchone()[0])
+        cfg.update(policy_a=spec, policy_b=spec, python_players={spec: spec})
+        con.execute("UPDATE runs SET config = ?, policy_a = ?, policy_b = ? WHERE run_id = ?",
+                    [json.dumps(cfg), spec, spec, RUN])
+        con.execute("UPDATE run_setups SET policy_0 = ?, policy_1 = ? WHERE run_id = ?", [spec, spec, RUN])
+    finally:
+        con.close()
+    r = runner.invoke(app, ["meta", "--run", RUN, "--games", "10", "--db", str(db), "--out", str(tmp_path / "rep"),
+                            *FAST[2:]])
+    assert r.exit_code == 2 and "never imports" in r.output and f"--policy {spec}" in r.output, r.output
+    assert not marker.exists()
+    r = runner.invoke(app, ["meta", "--run", RUN, "--games", "10", "--db", str(db), "--out", str(tmp_path / "rep"),
+                            *FAST])
+    assert r.exit_code == 0, r.output
+    assert not marker.exists()

@@ -26,6 +26,7 @@ from mythos_cli.meta.match import DEFAULT_NEXT_FIRST, NEXT_FIRST
 from mythos_cli.meta.posterior import DRAWS
 from mythos_cli.meta.run import DEFAULT_BUDGET, DEFAULT_PRECISION, run_meta
 from mythos_cli.policies import PolicySpecError, make_policy
+from mythos_cli.policies.players import is_python_spec
 from mythos_cli.reports import ReportError
 from mythos_cli.sim import DEFAULT_POLICY, Interrupted, load_config, load_specs
 from mythos_cli.sim.plan import MAX_SEED, DeckSpec
@@ -266,6 +267,9 @@ def meta_cmd(
                     if spec is None and run_policy is None:
                         fail(f"run {run} plays two players; meta plays one player for both sides",
                              "choose one with --policy", code=2)
+                    if spec is None and is_python_spec(run_policy):  # a stored spec is data: never imported
+                        fail(f"run {run} was played by the Python player {run_policy}, which mythos never imports "
+                             "from a database", f"if you trust it, name its file: --policy {run_policy}", code=2)
                     spec = spec or _policy(run_policy)
                     settings = _settings(the_field, deck, draws, seed, players, rounds, top, tournaments, next_first,
                                          generations)

@@ -62,6 +62,7 @@ def play_run(store: Store, run_id: str, name: str, config: RunConfig, *, workers
         stored = 0
     else:
         old = load_config(store, run_id)
+        old.python_players = config.python_players
         if not same_json(old.to_json(), config.to_json()):
             raise ExperimentError(f"run {run_id} in {store.path} is not the arms this experiment plans "
                                   "(the database or the card catalog changed since)",
@@ -75,7 +76,8 @@ def play_run(store: Store, run_id: str, name: str, config: RunConfig, *, workers
 def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], field: list[DeckSpec], games: int,
               policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
               batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
-              progress: Progress | None = None, label: str | None = None) -> dict[str, list[tuple]]:
+              progress: Progress | None = None, label: str | None = None,
+              python_players: dict[str, str] | None = None) -> dict[str, list[tuple]]:
     """Play (or finish, or read back) one run: each studied deck against each field deck, ``games``
     games a pair (seats alternate). Returns, per studied deck, its games ``(opponent, seat, seed, won)``.
 
@@ -85,7 +87,7 @@ def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], fie
     n = len(studied)
     config = RunConfig(decks=decks, opponents=list(range(n, len(decks))), studied=list(range(n)), games=games,
                        policy_a=policy, policy_b=policy, mulligan=mulligan, seed=seed, batch_size=batch_size,
-                       seed_groups=seed_groups)
+                       seed_groups=seed_groups, python_players=dict(python_players or {}))
     planned = play_run(store, run_id, name, config, workers=workers, backend=backend, scheduler=scheduler,
                        progress=progress, label=label)
     rows = xstore.results(store, run_id)

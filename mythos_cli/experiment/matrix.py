@@ -34,6 +34,7 @@ import numpy as np
 from mythos_cli import __version__
 from mythos_cli.experiment.arms import ExperimentError, Progress, play_run
 from mythos_cli.policies import make_policy
+from mythos_cli.policies.players import is_python_spec
 from mythos_cli.sim.plan import DeckSpec, RunConfig, default_batch_size, game_seeds
 from mythos_cli.sim.runner import catalog_hash
 from mythos_cli.store import Store
@@ -104,7 +105,7 @@ def from_counts(lists: list[DeckSpec], first_games, first_wins) -> Matrix:
 
 def read_matrix(store: Store, lists: list[DeckSpec], policy: str) -> Matrix:
     """Every stored game between two of the lists under ``policy`` (see the module's docstring)."""
-    policy = make_policy(policy).spec
+    policy = player_spec(policy)
     n = len(lists)
     index = {d.hash: i for i, d in enumerate(lists)}
     if len(index) != n:
@@ -125,6 +126,12 @@ def read_matrix(store: Store, lists: list[DeckSpec], policy: str) -> Matrix:
             keys.setdefault((min(a, b), max(a, b)), set()).add((int(seed), h0))
             runs.add(run)
     return Matrix(list(lists), fg, fw, sorted(runs), keys)
+
+
+def player_spec(policy: str) -> str:
+    """A built-in player's spec as the games store it (``search`` is ``search:playouts=2,…``); a
+    Python player's as given (it is the caller's own file: nothing is imported here)."""
+    return policy if is_python_spec(policy) else make_policy(policy).spec
 
 
 # -- a pair's sequence of games ---------------------------------------------------------------
@@ -199,7 +206,9 @@ def round_config(m: Matrix, policy: str, seed: int, blocks: list[list[int]]) -> 
     used = sorted({b[0] for b in blocks}), sorted({b[1] for b in blocks})
     return RunConfig(decks=list(m.lists), opponents=used[1], studied=used[0], games=BLOCK, policy_a=policy,
                      policy_b=policy, mulligan=None, seed=seed, batch_size=default_batch_size(policy),
-                     blocks=blocks)
+                     blocks=blocks,
+                     # the caller named the player: a Python one is its own file (never one read from a run)
+                     python_players={policy: policy} if is_python_spec(policy) else {})
 
 
 def play_matrix(store: Store, lists: list[DeckSpec], policy: str, seed: int, target: Target, run_id: str, *,
@@ -211,7 +220,7 @@ def play_matrix(store: Store, lists: list[DeckSpec], policy: str, seed: int, tar
     again continues) and ``ExperimentError`` for a field it cannot play."""
     if len(lists) < 2:
         raise ExperimentError("a field needs at least two different lists", "add lists to the field")
-    policy = make_policy(policy).spec  # as the games store it ("search" is "search:playouts=2,…")
+    policy = player_spec(policy)
     m = read_matrix(store, lists, policy)
     reused = m.total_games()
     spent = played = 0

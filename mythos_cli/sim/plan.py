@@ -117,6 +117,10 @@ class RunConfig:
     # games by the two lists' contents, so that a pair's games are the same in any field)
     blocks: list[list[int]] | None = None
     matchups: list[Matchup] = field(default_factory=list)
+    # Never stored, never read from a database: for each Python player of the run (its spec as
+    # stored), the spec the user named for it on this command line; the only way a Python player
+    # is imported (``policies.stored_policy``). A run's stored spec is data.
+    python_players: dict[str, str] = field(default_factory=dict, compare=False)
 
     def plan(self) -> list[Matchup]:
         out = []
@@ -224,6 +228,7 @@ class RunConfig:
         d.pop("matchups", None)
         if d["blocks"] is None:  # the runs stored before blocks existed read the same
             d.pop("blocks")
+        d.pop("python_players", None)
         return d
 
     @classmethod
