@@ -59,9 +59,13 @@ class _Bar(PlayProgress):
 
 
 def _field_error(exc: FieldError) -> None:
+    """The field's problem, then the problems of the list it names (each with its line), then the fix."""
+    err.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
     for line in exc.details:
         err.print(f"  [red]{escape(line)}[/]", highlight=False)
-    fail(exc.message, exc.hint, code=2)
+    if exc.hint:
+        err.print(f"  [yellow]hint:[/] {escape(exc.hint)}", highlight=False)
+    raise typer.Exit(2)
 
 
 def _deck_error(exc: DeckError) -> None:
