@@ -49,9 +49,12 @@ class Progress:
 def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], field: list[DeckSpec], games: int,
                policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
                batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
-               progress: Progress | None = None, label: str | None = None) -> dict[str, list[tuple]]:
+               progress: Progress | None = None, label: str | None = None,
+               forced_mulligans: list[str | None] | None = None) -> dict[str, list[tuple]]:
     """Play (or finish, or read back) one run: each studied deck against each field deck, ``games``
     games a pair (seats alternate). Returns, per studied deck, its games ``(opponent, seat, seed, won)``.
+    ``forced_mulligans``: per studied deck, ``"keep"``, ``"mulligan"`` or None (its player decides),
+    the answer its seat gives to the mulligan whatever the hand (``RunConfig.forced_mulligans``).
 
     Raises ``sim.Interrupted`` on Ctrl-C (the stored batches stay) and ``OptimizeError`` when a
     run of that id exists with another plan."""
@@ -60,7 +63,7 @@ def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], fie
     n = len(studied)
     config = RunConfig(decks=decks, opponents=list(range(n, len(decks))), studied=list(range(n)), games=games,
                        policy_a=policy, policy_b=policy, mulligan=mulligan, seed=seed, batch_size=batch_size,
-                       seed_groups=seed_groups)
+                       seed_groups=seed_groups, forced_mulligans=forced_mulligans)
     config.plan()
     planned = len(config.matchups) * games
     run = store.run(run_id)

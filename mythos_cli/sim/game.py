@@ -25,6 +25,7 @@ class Setup:
     key: str
     matchup: str
     builtin: bool = True  # both players are the core's own: the batch plays inside the core
+    mulligans: tuple[bool | None, bool | None] = (None, None)  # per seat, a forced mulligan answer
 
 
 def game_setup(config: RunConfig, job: GameJob) -> Setup:
@@ -39,7 +40,8 @@ def game_setup(config: RunConfig, job: GameJob) -> Setup:
     players = (make_policy(pols[0], config.mulligan), make_policy(pols[1], config.mulligan))
     key = setup_key([m.label, decks[0].name, decks[0].hash, decks[1].name, decks[1].hash,
                      players[0].spec, players[1].spec])
-    return Setup(decks, pols, key, m.label, all(p.builtin for p in players))
+    return Setup(decks, pols, key, m.label, all(p.builtin for p in players),
+                 config.forced_mulligan(job.matchup, job.seat_of_deck))
 
 
 def play_game(config: RunConfig, job: GameJob, setup: Setup | None = None, *,
@@ -50,4 +52,5 @@ def play_game(config: RunConfig, job: GameJob, setup: Setup | None = None, *,
     setup = setup or game_setup(config, job)
     pa = make_policy(setup.policies[0], config.mulligan)
     pb = make_policy(setup.policies[1], config.mulligan)
-    return play_match(setup.decks[0], setup.decks[1], pa, pb, job.seed, events=True, check=watch).game
+    return play_match(setup.decks[0], setup.decks[1], pa, pb, job.seed, events=True, check=watch,
+                      mulligans=setup.mulligans).game
