@@ -396,3 +396,165 @@ def _short(rec: dict) -> str:
 
 
 __all__ = ["analyse_deck", "candidate_rules", "deck_blocks", "opening_hands", "recommend", "report"]
+
+
+# -- the mulligan experiment (each dealt hand played kept and mulliganed) -------------------------
+def _catalog_facts(cards) -> tuple[dict[str, int | None], dict[str, str]]:
+    from mythos_cli.catalog import default_catalog
+
+    cat = default_catalog()
+    costs, names = {}, {}
+    for c in set(cards):
+        card = cat.by_id.get(c)
+        costs[c] = (card.cost or 0) if card is not None else None
+        names[c] = card.full_name if card is not None else c
+    return costs, names
+
+
+def experiment_analysis(store, exp_id: str, field: dict[str, float] | None = None,
+                        lists: dict[str, tuple] | None = None) -> dict:
+    """A stored mulligan experiment's answer: for its own field's shares, or (``field``, with each
+    deck's list in ``lists``) for another field's shares over the decks it played."""
+    from mythos_cli.experiment import ExperimentError
+    from mythos_cli.experiment import mulligan as mx
+    from mythos_cli.experiment.field import match_field
+
+    try:
+        config, hands, row = mx.read(store, exp_id)
+    except ExperimentError as exc:
+        raise ReportError(exc.message, exc.hint) from None
+    if not hands:
+        raise ReportError(f"mulligan experiment {exp_id} has no finished pair of games yet",
+                          f"finish it with: mythos experiment mulligan --resume {exp_id}", code=1)
+    missing: list[str] = []
+    if field is None:
+        shares = config.shares_by_name
+    else:
+        shares, missing = match_field(config.field, lists or {}, field)
+        if not shares:
+            raise ReportError(f"mulligan experiment {exp_id} played none of this field's decks "
+                              f"({', '.join(field)})", "run one against this field: mythos experiment mulligan "
+                                                       "DECK --field …")
+    costs, names = _catalog_facts(config.deck.cards)
+    try:
+        a = mx.analyse(hands, shares, costs, names, config.deck.cards)
+    except ExperimentError as exc:
+        raise ReportError(exc.message, exc.hint) from None
+    a.update(experiment=exp_id, deck=config.deck.name, policy=config.policy, seed=config.seed,
+             planned_hands=config.hands, status=row["status"], field_missing=missing,
+             experiment_field={f.name: s for f, s in zip(config.field, config.shares)})
+    return a
+
+
+def _shaded(a: dict) -> dict[str, list[bool]]:
+    """Per chart panel, the groups the advised rule throws back (a group partly thrown counts)."""
+    rule = a["recommendation"].get("rule") if a["recommendation"]["status"] == "rule" else None
+    if not rule:
+        return {}
+    kind, v = rule["kind"], rule["value"]
+    if kind == "total_cost":
+        return {"total": [g["to"] >= v for g in a["by_total_cost"]]}
+    if kind == "cheap":
+        return {"cheap": [g["count"] < v for g in a["by_cheap"]]}
+    if kind == "heavy":
+        return {"heavy": [g["count"] >= v for g in a["by_heavy"]]}
+    if kind == "every":
+        return {"total": [True] * len(a["by_total_cost"])}
+    return {}
+
+
+def _effect_row(g: dict) -> list[str]:
+    e = g["effect"]
+    return [g["group"], str(g["hands"]), pct(g["kept_win_rate"]), pct(g["mulliganed_win_rate"]), pp(e["gain"]),
+            interval(*e["ci"], points=True), {"mulligan": "mulligan these", "keep": "keep these"}.get(g["verdict"],
+                                                                                                     "unclear")]
+
+
+EFFECT_COLUMNS = ["hands", "hands played", "kept: win rate", "mulliganed: win rate", "mulliganed − kept", "95% CI",
+                  "verdict"]
+
+
+def experiment_blocks(a: dict, folder: Path, prefix: str, level: int = 2, full: bool = True) -> list:
+    """The blocks of a mulligan experiment's answer, with its chart."""
+    from mythos_cli.reports.players import policy_label
+    from mythos_cli.reports.winrate import field_text
+
+    deck = a["deck"]
+    rec = a["recommendation"]
+    rule = rec["rule"]["rule"] if rec["status"] == "rule" else None
+    img = plots.mulligan_experiment_panel(deck, a["by_total_cost"], a["by_cheap"], a["by_heavy"], _shaded(a), rule,
+                                          folder / f"{prefix}-{slug(deck)}.png", a["cheap_cost"], a["heavy_cost"])
+    every = a["mulligan_every_hand"]
+    blocks = [Heading(f"Mulligans by experiment: {deck}" if full else "Mulligans by experiment", level),
+              Para(f"**Advice:** {rec['text']}"),
+              Para(f"Experiment `{a['experiment']}` ({a['status']}): {a['hands']} dealt hands of {deck}, each played "
+                   f"twice from the same deal (the same opponent, seats, missions and seeds), once kept and once "
+                   f"mulliganed, by {policy_label(a['policy'])} for both seats (seed {a['seed']}). The field's decks "
+                   f"in these shares: {field_text(a['shares'])}."
+                   + (f" Not played by the experiment, so left out: {', '.join(a['field_missing'])}."
+                      if a.get("field_missing") else "")),
+              Image(img, f"{deck} mulligan experiment"),
+              Table("Every hand kept, or every hand mulliganed", ["choice", "win rate", "mulliganed − kept", "95% CI",
+                                                                 "pairs", "variance saved by pairing"],
+                    [["keep every hand", pct(a["kept_win_rate"]), "", "", str(every["pairs_of_games"]), ""],
+                     ["mulligan every hand", pct(a["mulliganed_win_rate"]), pp(every["gain"]),
+                      interval(*every["ci"], points=True), str(every["pairs_of_games"]),
+                      f"{every['crn_variance_ratio']:.1f}×" if every["crn_variance_ratio"] else "—"]],
+                    note="Win rates weighted by the field's shares. The variance saved: how many times more games "
+                         "two independent samples would need for the same interval.")]
+    held = a.get("held_out", [])
+    if a.get("learned"):
+        rows = []
+        for i, lr in enumerate(a["learned"]):
+            h = held[i] if i < len(held) else None
+            rows.append([lr["rule"], pct(lr["mulligans_share"], 0), pp(lr["learning_gain"]["gain"]),
+                         pp(h["held_out_gain"]["gain"]) if h else "—",
+                         interval(*h["held_out_gain"]["ci"], points=True) if h else "—"])
+        blocks.append(Table(f"Keep rules: the best {len(rows)} of the {a['rules_tried']} tried on the learning half "
+                            f"({a['halves']['learning']} hands), judged on the held-out half "
+                            f"({a['halves']['held_out']} hands)",
+                            ["rule", "mulligans", "gain (learning)", "gain (held-out)",
+                             f"95% CI (held-out, {len(held)} at once)"], rows,
+                            note="Gain: the win rate with the rule minus keeping every hand. The held-out intervals "
+                                 "are Bonferroni-corrected over the rules they judge; a rule is advised only when "
+                                 "its interval is clear of 0."))
+    blocks.append(Table("By total cost of the dealt hand", EFFECT_COLUMNS, [_effect_row(g) for g in a["by_total_cost"]],
+                        note=f"Intervals for the {len(a['by_total_cost'])} groups at once (Bonferroni)."))
+    if full:
+        blocks.append(Table(f"By cheap plays (cards of cost ≤ {a['cheap_cost']})", EFFECT_COLUMNS,
+                            [_effect_row(g) for g in a["by_cheap"]]))
+        blocks.append(Table(f"By expensive cards (cost ≥ {a['heavy_cost']})", EFFECT_COLUMNS,
+                            [_effect_row(g) for g in a["by_heavy"]]))
+        if a["by_card"]:
+            blocks.append(Table("By a card in the dealt hand (hands holding it)", EFFECT_COLUMNS,
+                                [_effect_row(g) for g in a["by_card"]],
+                                note=f"Cards dealt in at least 20 hands; intervals for the {len(a['by_card'])} cards "
+                                     "at once (Bonferroni)."))
+        sample = a["per_hand"][:12]
+        blocks.append(Table(f"Each hand, both ways (the first {len(sample)} of {len(a['per_hand'])}; --json lists all)",
+                            ["opponent", "seat", "cards dealt", "total cost", "kept", "mulliganed"],
+                            [[h["opponent"], str(h["seat"]), " ".join(h["cards"]), str(h["total_cost"]),
+                              "won" if h["kept_won"] else "lost", "won" if h["mulliganed_won"] else "lost"]
+                             for h in sample], left=3))
+    return blocks
+
+
+def experiment_report(store, db: str, out: Path, exp_id: str) -> ReportResult:
+    """``reports/<experiment>/mulligan-experiment.md`` and ``.html`` for a stored mulligan experiment."""
+    a = experiment_analysis(store, exp_id)
+    folder = run_folder(out, exp_id)
+    doc = Document(f"Mulligans by experiment — {a['deck']}")
+    doc.add(*experiment_blocks(a, folder, "mulligan-experiment")[1:])
+    files = write_document(doc, folder, "mulligan-experiment", html=True)
+    rec = a["recommendation"]
+    summary = [f"{a['deck']}: {rec['text']}"]
+    table = _terminal_table(a)
+    numbers = {k: v for k, v in a.items()}
+    return ReportResult("mulligan", exp_id, db, numbers, files, summary, [table], [])
+
+
+def _terminal_table(a: dict) -> Table:
+    rows = [[g["group"], str(g["hands"]), pp(g["effect"]["gain"]), interval(*g["effect"]["ci"], points=True)]
+            for g in a["by_total_cost"]]
+    return Table(f"{a['deck']}: mulliganed − kept, by the dealt hand's total cost ({a['hands']} hands, each both ways)",
+                 ["total cost", "hands", "mulliganed − kept", "95% CI"], rows)

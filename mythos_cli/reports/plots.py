@@ -300,3 +300,52 @@ def diff_bars(labels: Sequence[str], diffs, lows, highs, ns, path: Path, title: 
     ax.set_title(title, fontsize=11)
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, path)
+
+
+def _effect_panel(ax, groups: list[dict], title: str, xlabel: str, mulliganed: list[bool] | None = None,
+                  rule_label: str | None = None) -> None:
+    """The effect of mulliganing each group of hands (mulliganed minus kept, points), with its
+    interval; green: mulliganing them clearly helps, red: clearly hurts. ``mulliganed``: the
+    groups a learned rule throws back (shaded, and named in the legend)."""
+    x = np.arange(len(groups))
+    eff = [g["effect"] for g in groups]
+    d, err = _errs([e["gain"] for e in eff], [e["ci"][0] for e in eff], [e["ci"][1] for e in eff])
+    if mulliganed and any(mulliganed):
+        for xi, m in zip(x, mulliganed):
+            if m:
+                ax.axvspan(xi - 0.5, xi + 0.5, color="#f2c14e", alpha=0.25, lw=0)
+        ax.bar([], [], color="#f2c14e", alpha=0.4, label=rule_label or "the learned rule mulligans these")
+    ax.bar(x, np.nan_to_num(d), color=clear_colors([e["ci"][0] for e in eff], [e["ci"][1] for e in eff], 0.0),
+           alpha=0.85, width=0.65)
+    ax.errorbar(x, d, yerr=err, fmt="none", ecolor="#222222", capsize=3, lw=1)
+    ax.axhline(0, color="#444444", lw=1)
+    ax.set_xticks(x, [f"{g['group']}\nn={g['hands']}" for g in groups], fontsize=8.5)
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
+    lim = max(0.1, min(1.0, float(np.nanmax(np.abs(np.concatenate([d - err[0], d + err[1]])))) * 1.15
+                       if len(d) else 0.1))
+    ax.set_ylim(-lim, lim)
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="y", alpha=0.3)
+    if mulliganed and any(mulliganed):
+        ax.legend(loc="upper left", fontsize=7.5, framealpha=0.9)
+
+
+def mulligan_experiment_panel(deck: str, by_total: list[dict], by_cheap: list[dict], by_heavy: list[dict],
+                              shaded: dict[str, list[bool]], rule: str | None, path: Path, cheap_cost: int,
+                              heavy_cost: int) -> Path:
+    """The mulligan experiment: the effect of mulliganing hands by total cost, cheap plays and
+    expensive cards; ``shaded[panel]`` marks the groups the learned rule throws back."""
+    fig = Figure(figsize=(13, 4.4), layout="constrained")
+    axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.1, 1.0, 1.0]})
+    label = f"rule: {rule}" if rule else None
+    _effect_panel(axes[0], by_total, "by total cost of the dealt hand", "sum of the 5 cards' costs",
+                  shaded.get("total"), _wrap(label, 40) if label else None)
+    axes[0].set_ylabel("mulliganed − kept, points (95% interval)")
+    _effect_panel(axes[1], by_cheap, f"by cheap plays (cost ≤ {cheap_cost})", "cards of cost ≤ "
+                  f"{cheap_cost} in the dealt hand", shaded.get("cheap"), _wrap(label, 40) if label else None)
+    _effect_panel(axes[2], by_heavy, f"by expensive cards (cost ≥ {heavy_cost})", f"cards of cost ≥ {heavy_cost} "
+                  "in the dealt hand", shaded.get("heavy"), _wrap(label, 40) if label else None)
+    head = f"{deck}: what mulliganing a dealt hand is worth (each hand played both ways)"
+    fig.suptitle(head + ("\nadvice: " + rule if rule else "\nadvice: keep every hand"), fontsize=11.5)
+    return _save(fig, path)

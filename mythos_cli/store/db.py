@@ -742,12 +742,14 @@ def expected_columns(version: int | str) -> dict[str, list[tuple[str, str]]]:
     """The tables of a schema and their (column, type) lists, as DuckDB itself spells them.
 
     ``version="optional"``: the tables mythos makes only when a feature is first used (issue
-    19's ``optimizations``); a file may lack them, and one that has them gets the same checks."""
+    19's ``optimizations``, the mulligan and mission experiments' ``experiments``); a file may lack
+    them, and one that has them gets the same checks."""
     if version not in _EXPECTED:
         if version == "optional":
-            from mythos_cli.store.optimize import DDL as OPTIMIZATIONS  # (it imports this module)
+            from mythos_cli.store.experiment import DDL as EXPERIMENTS  # (they import this module)
+            from mythos_cli.store.optimize import DDL as OPTIMIZATIONS
 
-            ddl = [OPTIMIZATIONS]
+            ddl = [OPTIMIZATIONS, EXPERIMENTS]
         else:
             ddl = SCHEMA_1_DDL if version == 1 else [d for d in DDL if d.lstrip().upper().startswith("CREATE TABLE")]
         con = duckdb.connect(":memory:", config=dict(SAFE_CONFIG, enable_external_access=False))
