@@ -318,3 +318,23 @@ def test_default_batch_size_follows_the_players(tmp_path):
             assert s.done_batches(name) == set(range(3 if name == "auto" else 158))
             rows[name] = s.table("games", name).drop("run_id", "batch_no").sort("game_no")
     assert rows["auto"].equals(rows["small"])
+
+
+def test_the_summary_has_one_row_per_pair_and_names_the_player(tmp_path, specs):
+    from mythos_cli.sim import summarize
+
+    db = tmp_path / "pairs.duckdb"
+    cfg = small_config(specs, games=4)  # studied 0, 1 against 0, 1, 2: Leaf–Sand is played both ways
+    run_to(db, cfg, "p", 1)
+    with open_store(db, read_only=True) as s:
+        rows = summarize(s, "p")
+        pairs = [frozenset(r.matchup.split(" vs ")) for r in rows]
+        assert len(pairs) == len(set(pairs)) == 3  # A–B once (8 games), A–C and B–C
+        a, b = specs[0].name, specs[1].name
+        ab = next(r for r in rows if frozenset((a, b)) == frozenset(r.matchup.split(" vs ")))
+        assert ab.games == 8
+        wins_a = s.con.sql(f"SELECT count(*) FROM games WHERE run_id = 'p' AND ((deck_0 = '{a}' AND deck_1 = '{b}' "
+                           f"AND winner = 0) OR (deck_1 = '{a}' AND deck_0 = '{b}' AND winner = 1))").fetchall()[0][0]
+        assert ab.wins == (wins_a if ab.matchup.startswith(a) else 8 - wins_a)
+    res = runner.invoke(app, ["db", "show", "p", "--db", str(db)])
+    assert res.exit_code == 0 and "greedy" in res.stdout

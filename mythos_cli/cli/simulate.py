@@ -272,16 +272,30 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
             {"matchup": r.matchup, "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
              "ci95": [r.low, r.high], "ties_by_edge": r.ties_by_edge} for r in rows]})
         return
-    table = Table(title=f"run {escape(run_id)}: win rate of the first deck, 95% Wilson interval")
-    for col in ("matchup", "games", "win rate", "95% CI", "ties by Edge"):
-        table.add_column(col, justify="left" if col == "matchup" else "right")
-    for r in rows:
-        table.add_row(escape(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
-                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%", str(r.ties_by_edge))
-    out.print(table)
+    out.print(summary_table(run_id, rows, config))
     if not quiet:
         err.print(f"stored in {escape(str(db))} as run {escape(run_id)}; next: mythos report winrate --db "
                   f"{escape(str(db))} --run {escape(run_id)}", highlight=False)
+
+
+def summary_table(run_id: str, rows, config: RunConfig | None) -> Table:
+    """One row per pair of decks (both seats, whichever was studied), its player named."""
+    from mythos_cli.reports.players import policy_label
+
+    specs = {p for r in rows for p in r.players.values() if p}
+    if config is not None:
+        specs |= {config.policy_a, config.policy_b}
+    who = (f"played by {policy_label(next(iter(specs)))}" if len(specs) == 1 else
+           "players: " + "; ".join(policy_label(p) for p in sorted(specs)))
+    table = Table(title=f"run {escape(run_id)}: win rate of the first deck of each pair (all its games against the "
+                        f"other, either seat), 95% Wilson interval; {escape(who)}", title_justify="left")
+    for col in ("pair", "games", "win rate", "95% CI", "ties by Edge"):
+        table.add_column(col, justify="left" if col == "pair" else "right", overflow="fold")
+    for r in rows:
+        mirror = r.matchup.split(" vs ")[0] == r.matchup.split(" vs ")[-1]
+        table.add_row(escape(r.matchup), str(r.games), "50.0% (mirror)" if mirror else f"{100 * r.win_rate:.1f}%",
+                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%", str(r.ties_by_edge))
+    return table
 
 
 db_app = typer.Typer(help="Inspect and manage the simulation database.", no_args_is_help=True)
@@ -353,13 +367,7 @@ def db_show(run: str, db: Path = DB_OPT, as_json: bool = typer.Option(False, "--
               "catalog_hash", "started_at", "finished_at"):
         grid.add_row(k, escape(str(info[k])))
     out.print(grid)
-    table = Table()
-    for col in ("matchup", "games", "win rate", "95% CI"):
-        table.add_column(col)
-    for r in rows:
-        table.add_row(escape(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
-                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%")
-    out.print(table)
+    out.print(summary_table(run, rows, None))
 
 
 @db_app.command("export")

@@ -630,11 +630,13 @@ class Store:
         return [target for _, target in staged]
 
     def matchup_results(self, run_id: str) -> pl.DataFrame:
-        """Per matchup, in plan order: games, wins of the studied deck, games decided by the Edge."""
+        """Per seating of two decks (seat 0's, seat 1's), in plan order: games, seat 0's wins,
+        games decided by the Edge, the first game's number and the players of each seat."""
         return self.query("""
-            SELECT matchup, count(*) AS games, count(*) FILTER (WHERE winner = studied_seat) AS wins,
-                   count(*) FILTER (WHERE tiebreak_by_edge) AS ties
-            FROM games WHERE run_id = ? GROUP BY matchup ORDER BY min(game_no)""", [run_id])
+            SELECT deck_0, deck_1, count(*) AS games, count(*) FILTER (WHERE winner = 0) AS wins_0,
+                   count(*) FILTER (WHERE tiebreak_by_edge) AS ties, min(game_no) AS first,
+                   min(policy_0) AS policy_0, min(policy_1) AS policy_1
+            FROM games WHERE run_id = ? GROUP BY deck_0, deck_1 ORDER BY min(game_no)""", [run_id])
 
     def _exec(self, sql: str, params: list[Any]) -> None:
         try:
