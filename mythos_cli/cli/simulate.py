@@ -28,7 +28,9 @@ from mythos_cli.store import StoreError, open_store
 
 DEFAULT_DB = Path("mythos.duckdb")
 POLICY_HELP = f"Choices: {', '.join(POLICY_NAMES)}; parameters after a colon, e.g. lookahead:sims=24."
-MULLIGAN_HELP = f"Mulligan rule for every player: {', '.join(MULLIGANS)} (default: each policy's own)."
+MULLIGAN_HELP = (f"Mulligan rule for every player: {', '.join(MULLIGANS)} (default: each policy's own). keep: never "
+                 "mulligan; never: the same as keep; heuristic: mulligan a hand with fewer than 2 plays of cost ≤ 3, "
+                 "too little Power or 3 cards of cost ≥ 6; always: take every mulligan.")
 WORKERS_HELP = f"Processes (0, the default: all cores; at most {WORKERS_PER_CORE} per core)."
 QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar or hints on stderr; results and errors only.")
 # deck inputs that could not be read at all (exit 2, as in `mythos validate`); an illegal list is exit 1
@@ -177,6 +179,10 @@ def check_run_name(name: str) -> None:
 def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed, mirrors, batch_size,
           round_robin: bool = False, quiet: bool = False) -> RunConfig:
     """Validate everything the run needs (policies, decks, bounds) before any file is touched."""
+    if mulligan is not None and mulligan not in MULLIGANS:
+        fail(f"unknown mulligan rule {mulligan!r}; choose from {', '.join(MULLIGANS)}",
+             "e.g. --mulligan keep (every dealt hand is played), or leave --mulligan out for each player's own rule",
+             code=2)
     try:
         pa = make_policy(policy_a or policy, mulligan).spec
         pb = make_policy(policy_b or policy, mulligan).spec
