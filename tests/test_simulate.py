@@ -338,3 +338,25 @@ def test_the_summary_has_one_row_per_pair_and_names_the_player(tmp_path, specs):
         assert ab.wins == (wins_a if ab.matchup.startswith(a) else 8 - wins_a)
     res = runner.invoke(app, ["db", "show", "p", "--db", str(db)])
     assert res.exit_code == 0 and "greedy" in res.stdout
+
+
+def test_a_reader_reads_while_another_process_holds_the_file(tmp_path, specs, monkeypatch):
+    from mythos_cli.store import db as store_db
+
+    db = tmp_path / "held.duckdb"
+    run_to(db, small_config(specs, games=2), "r1", 1)
+    monkeypatch.setattr(store_db, "READ_WAIT", 0.3)  # a writer that keeps the file past a reader's wait
+    holder = subprocess.Popen([sys.executable, "-c",
+                               f"import duckdb,time; c=duckdb.connect({str(db)!r}); print('ready', flush=True); "
+                               "time.sleep(30)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        with open_store(db, read_only=True, create=False) as s:
+            assert s.snapshot is not None and s.run("r1")["status"] == "finished"
+            folder = s.snapshot
+        assert not folder.exists()  # the private copy goes with the store
+        res = runner.invoke(app, ["db", "runs", "--db", str(db)])
+        assert res.exit_code == 0 and "r1" in res.stdout
+    finally:
+        holder.kill()
+        holder.wait()

@@ -336,6 +336,9 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", hel
     with _open(db) as store:
         df = store.runs()
         decks = run_decks(store)
+        if store.snapshot is not None:
+            err.print(f"note: {escape(str(db))} is being written by another process: these are the runs of a copy "
+                      "of it, a few seconds old", highlight=False)
     if as_json:
         print_json([r | decks.get(r["run_id"], {}) for r in df.to_dicts()])
         return

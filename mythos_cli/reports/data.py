@@ -195,6 +195,9 @@ def _load(store: Store, db: Path, run: str | None) -> RunData:
         raise ReportError(f"run {run_id} has no stored games yet: nothing to report",
                           f"finish it with: mythos simulate --resume {run_id} --db {db}", code=1)
     warnings = []
+    if getattr(store, "snapshot", None) is not None:
+        warnings.append(f"{db} is being written by another process: this report read a copy of it, which may lack "
+                        "the last few seconds of games")
     if info.get("status") != "finished":
         warnings.append(f"run {run_id} is {info.get('status')}: {games.height} of {info.get('planned_games')} "
                         "planned games are stored, so some matchups may be short or missing")
