@@ -206,3 +206,15 @@ def test_a_bogus_mulligan_rule_gets_a_mulligan_hint_and_never_is_documented():
     assert "--mulligan" in res.output.split("hint:")[-1] and "--policy" not in res.output.split("hint:")[-1]
     text = " ".join(invoke("simulate", "--help", env={"COLUMNS": "200"}).output.replace("│", " ").split())
     assert "never: the same as keep" in text
+
+
+def test_winrate_of_a_one_deck_run_has_no_row_per_unrated_opponent(tmp_path):
+    db = tmp_path / "one.duckdb"
+    assert invoke("simulate", DECKS["leaf-team7"], "--vs", DECKS["sand-village"], "--vs", DECKS["hidden-ambush"],
+                  "--games", 2, "--policy", "random", "--db", db, "--workers", 1, "--quiet").exit_code == 0
+    res = invoke("report", "winrate", "--db", db, "--out", tmp_path, env={"COLUMNS": "80"})
+    assert res.exit_code == 0
+    table = res.stdout.split("Win rate against the field")[1].split("•")[0]
+    assert "never played" not in table and "Sand Village" not in table and "Leaf Village Team 7" in table
+    assert "Not rated against the field: " in " ".join(res.stdout.split())
+    assert all(len(line) <= 80 for line in res.stdout.splitlines())

@@ -16,7 +16,7 @@ import polars as pl
 from mythos_cli.catalog import default_catalog
 from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_header, write_document
-from mythos_cli.reports.data import ReportError, RunData, resolve_deck, slug
+from mythos_cli.reports.data import ReportError, RunData, name_order, resolve_deck, slug
 from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, pct, pp
 from mythos_cli.reports.players import players_line, policy_label
 from mythos_cli.reports.stats import difference, family, verdict, wilson
@@ -34,7 +34,7 @@ def report(rd_a: RunData, rd_b: RunData, out: Path, deck_a: str, deck_b: str) ->
     if same_run and a == b:
         raise ReportError(f"both sides are {a} of run {rd_a.run_id}", "compare two decks, or give --run-b RUN")
     ra, rb = _rates(rd_a, a), _rates(rd_b, b)
-    common = sorted((set(ra) & set(rb)) - {a, b})
+    common = name_order((set(ra) & set(rb)) - {a, b})
     if not common:
         raise ReportError(f"{a} and {b} have no opponent in common to compare them on",
                           f"{a} met: {', '.join(sorted(ra)) or 'nobody'}; {b} met: {', '.join(sorted(rb)) or 'nobody'}")

@@ -64,7 +64,7 @@ class RunData:
 
     @property
     def deck_names(self) -> list[str]:
-        return sorted(self.decks)
+        return name_order(self.decks)
 
     def losses(self, deck: str, opponent: str, limit: int = 5) -> list[int]:
         """Game numbers of the first games ``deck`` lost to ``opponent`` (for ``mythos replay``)."""
@@ -215,14 +215,19 @@ def _load(store: Store, db: Path, run: str | None) -> RunData:
     if missing:
         raise ReportError(f"run {run_id}: the run's configuration has no deck list for {', '.join(missing)}",
                           "this database was not written by `mythos simulate`; simulate the decks again")
-    decks = {n: lists[n] for n in sorted(played)}
-    opponents = [n for n in dict.fromkeys(opponents) if n in decks] or sorted(decks)
+    decks = {n: lists[n] for n in name_order(played)}
+    opponents = [n for n in dict.fromkeys(opponents) if n in decks] or name_order(decks)
     register_slugs(decks)
     register_literals([*lists, run_id, str(db)])  # the user's strings: never markup in a report
     return RunData(store, db, run_id, info, decks, games, seat_frame(games), opponents, warnings)
 
 
 # -- naming decks ----------------------------------------------------------------------------
+def name_order(names) -> list[str]:
+    """Deck names as a reader sorts them: ignoring case ("akatsuki" before "Sand"), then as written."""
+    return sorted(names, key=lambda n: (n.casefold(), n))
+
+
 MAX_SLUG = 60
 _SLUGS: dict[str, str] = {}  # deck name -> file-name part, for the decks of the runs loaded
 
