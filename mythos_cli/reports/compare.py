@@ -94,7 +94,9 @@ def report(rd_a: RunData, rd_b: RunData, out: Path, deck_a: str, deck_b: str) ->
     img = plots.diff_bars([m["opponent"] for m in matchups], [m["a_minus_b"]["diff"] for m in matchups],
                           [m["a_minus_b"]["ci95"][0] for m in matchups], [m["a_minus_b"]["ci95"][1] for m in matchups],
                           [m["a"]["games"] + m["b"]["games"] for m in matchups], folder / f"{stem}.png",
-                          f"{label_a} minus {label_b}, per common opponent (intervals for all at once)")
+                          f"{label_a} minus {label_b}, per common opponent (intervals for all at once)",
+                          xlabel=f"{label_a}'s win rate minus {label_b}'s (points), 95% interval",
+                          sides=(f"{label_b} better", f"{label_a} better"))
     doc.add(table, Image(img, "difference per opponent"))
     if cards or missions[0] or missions[1]:
         doc.add(Heading("What differs between the lists"),

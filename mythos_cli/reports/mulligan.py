@@ -72,9 +72,10 @@ class Rule:
     gain: float
     low: float
     high: float
+    value: int | str | None = None  # the rule's threshold or card
 
     def to_dict(self) -> dict:
-        return {"rule": self.text, "kind": self.kind, "kept_hands": self.keep.to_dict(),
+        return {"rule": self.text, "kind": self.kind, "value": self.value, "kept_hands": self.keep.to_dict(),
                 "mulliganed_hands": self.throw.to_dict(), "keeps_share": self.keep_share,
                 "mulligans_share": 1 - self.keep_share, "gain": self.gain, "gain_ci": [self.low, self.high]}
 
@@ -205,14 +206,14 @@ def candidate_rules(hands: pl.DataFrame, deck_cards: tuple[str, ...], names: dic
     rules = []
     for k in range(1, 6):
         rules.append((f"keep hands with at least {k} card{'s' if k > 1 else ''} of cost ≤ {CHEAP_COST}",
-                      "cheap_plays", pl.col("cheap") >= k))
+                      "cheap_plays", pl.col("cheap") >= k, k))
     if hands.height:
         lo, hi = int(hands["total_cost"].min()), int(hands["total_cost"].max())
         for t in range(lo, hi):
             rules.append((f"keep hands whose 5 cards cost {t} or less in total", "total_cost",
-                          pl.col("total_cost") <= t))
+                          pl.col("total_cost") <= t, t))
     for card in sorted(set(deck_cards)):
-        rules.append((f"keep hands holding {card} {names.get(card, '')}".rstrip(), "key_card", _holds(card)))
+        rules.append((f"keep hands holding {card} {names.get(card, '')}".rstrip(), "key_card", _holds(card), card))
     return rules
 
 
@@ -230,18 +231,18 @@ def recommend(random_hand: pl.DataFrame, deck, names: dict[str, str], min_games:
                          f"throws back are never played. To learn one, {SUGGEST}.")}
     scored = []
     splits = _card_splits(random_hand)
-    for text, kind, expr in candidate_rules(random_hand, deck.cards, names):
+    for text, kind, expr, v in candidate_rules(random_hand, deck.cards, names):
         keep, throw = _split_by(random_hand, expr, splits)
         if keep.games < min_games or throw.games < min_games:
             continue
-        scored.append((text, kind, keep, throw))
+        scored.append((text, kind, keep, throw, v))
     m = len(scored)
     rules = []
-    for text, kind, keep, throw in scored:
+    for text, kind, keep, throw, v in scored:
         p = keep.games / n
         d: Diff = difference(keep, throw, alpha=ALPHA / m)  # Bonferroni: the best of m rules is chosen
         w = p * (1 - p)
-        rules.append(Rule(text, kind, keep, throw, p, w * d.value, w * d.low, w * d.high))
+        rules.append(Rule(text, kind, keep, throw, p, w * d.value, w * d.low, w * d.high, v))
     rules.sort(key=lambda r: -r.gain)
     base = {**base, "rules_tested": m, "candidates": [r.to_dict() for r in rules[:5]]}
     # a rule that throws most hands back changes most games: its gain must clear the noise of
@@ -300,7 +301,8 @@ def deck_blocks(a: dict, folder: Path, prefix: str, min_games: int, level: int =
         (value.rate, value.low, value.high, value.games) if value.games >= 2 * min_games else None,
         folder / f"{prefix}-{slug(deck)}.png",
         note=None if value.games >= 2 * min_games else
-        f"no random-hand line: {value.games} random-hand games (a line needs {2 * min_games})")
+        f"no random-hand line: {value.games} random-hand games (a line needs {2 * min_games})",
+        rule=_drawn_rule(a))
     rules = ", ".join(f"{p}: {v['mulligan_rule']} ({pct(v['mulligan_share'], 0)} mulliganed)"
                       for p, v in a["policies"].items())
     d = a["kept_minus_mulliganed"]
@@ -346,6 +348,22 @@ def deck_blocks(a: dict, folder: Path, prefix: str, min_games: int, level: int =
                               pct(c["mulliganed_hands"]["win_rate"]), pp(c["gain"]),
                               interval(*c["gain_ci"], points=True)] for c in cands]))
     return blocks
+
+
+def _drawn_rule(a: dict) -> dict | None:
+    """The keep rule the random-hand games support, as the chart shades it (the bars it throws back)."""
+    rec = a["recommendation"]
+    rule = rec.get("rule") if rec.get("status") == "rule" else None
+    if not rule:
+        return None
+    text = rule["rule"]
+    cheap = [False] * len(a["by_cheap_plays"])
+    total = [False] * len(a["by_total_cost"])
+    if rule["kind"] == "cheap_plays":  # keep hands with at least k cards of cost ≤ 2
+        cheap = [r["cheap_plays"] < rule["value"] for r in a["by_cheap_plays"]]
+    elif rule["kind"] == "total_cost":  # keep hands whose 5 cards cost t or less in total
+        total = [r["to"] > rule["value"] for r in a["by_total_cost"]]
+    return {"text": text, "cheap": cheap, "total": total}
 
 
 def _flag(r: dict, min_games: int) -> str:
