@@ -201,3 +201,98 @@ def mulligan(
     if not quiet:
         err.print(f"games stored in {db} as run {exp_id}; the prep page shows it: mythos report prep DECK --db {db} "
                   f"--mulligan-run {exp_id}", highlight=False)
+
+
+@app.command("missions")
+def missions(
+    deck: Optional[str] = typer.Argument(None, metavar="DECK", help="The deck to study (a file or a deck code)."),
+    field: Optional[str] = FIELD, gauntlet: Optional[Path] = GAUNTLET,
+    candidates: Optional[str] = typer.Option(None, "--missions", help="The missions to choose from: 'all' (every "
+                                             "mission of the catalog), or ids 'KS-001-MMS,SS-003-MMS,…'. Default: "
+                                             "the deck's own and those the field's lists bring."),
+    budget: int = typer.Option(6000, "--budget", min=1, max=10_000_000, help="Games to spend in all (screen, race, "
+                                                                            "confirmation)."),
+    policy: str = POLICY, seed: int = SEED, workers: int = WORKERS, backend: str = BACKEND,
+    scheduler: Optional[str] = SCHEDULER, db: Path = DB, name: Optional[str] = NAME, resume: Optional[str] = RESUME,
+    out_dir: Path = OUT, as_json: bool = JSON, quiet: bool = QUIET,
+) -> None:
+    """Which 3 missions to bring: selections raced on common random numbers, the best confirmed.
+
+    Every selection of 3 candidates (the deck's own missions kept in their slots, so two
+    selections play the same game while a shared mission is in play) races the deck's own
+    missions on the same seeds against the field; the winner is confirmed on fresh games, its
+    gain's interval corrected for every selection raced.
+
+    Examples:
+      mythos experiment missions my-deck.txt
+      mythos experiment missions my-deck.txt --missions all --budget 20000
+      mythos experiment missions my-deck.txt --missions KS-001-MMS,KS-005-MMS,SS-003-MMS,SS-007-MMS
+    """
+    from mythos_cli.catalog import default_catalog
+    from mythos_cli.experiment import missions as mis
+    from mythos_cli.reports.missions import experiment_report
+
+    _check_common(backend, scheduler, name, resume, deck, "missions")
+    workers = check_workers(workers)
+    config = None
+    if not resume:
+        spec, decks, shares, policy = _setup(deck, field, gauntlet, policy)
+        cat = default_catalog()
+        legal = sorted(c.id for c in cat.cards if c.type == "mission")
+        if candidates is None:
+            chosen = sorted(set(spec.missions) | {m for d in decks for m in d.missions})
+        elif candidates.strip().lower() == "all":
+            chosen = legal
+        else:
+            chosen = []
+            for ref in (c.strip() for c in candidates.split(",") if c.strip()):
+                card = cat.by_id.get(ref.upper()) or cat.by_id.get(ref.upper() + "-MMS")
+                if card is None or card.type != "mission":
+                    fail(f"--missions: {ref!r} is not a mission", "give mission ids such as KS-001-MMS, or all",
+                         code=2)
+                chosen.append(card.id)
+            chosen = sorted(set(chosen) | set(spec.missions))
+        config = mis.MissionsConfig(spec, decks, shares, chosen, budget, policy, seed)
+        try:
+            mis.check(config)
+        except ExperimentError as exc:
+            fail(exc.message, exc.hint, code=2)
+    exp_id = resume or name or f"missions-{datetime.now():%Y%m%d-%H%M%S}-{os.getpid() % 1000:03d}"
+    try:
+        store = open_store(db, create=resume is None)
+    except StoreError as exc:
+        fail(str(exc), code=2)
+    with store:
+        try:
+            if resume:
+                from mythos_cli.store import experiment as xstore
+
+                row = xstore.get(store, resume)
+                if row is None or row["kind"] != mis.KIND:
+                    fail(f"no missions experiment {resume!r} in {db}", "`mythos db runs` lists the runs", code=2)
+                config = mis.MissionsConfig.from_json(row["config"])
+            with _bar(quiet) as bar:
+                task = bar.add_task("starting", total=config.budget, rate="-")
+                mis.choose(store, exp_id, config, name=name or exp_id, workers=workers, backend=backend,
+                           scheduler=scheduler, progress=_Bar(bar, task))
+            result = experiment_report(store, str(db), out_dir, exp_id)
+        except mis.MissionsInterrupted as exc:
+            _interrupted("missions", exc.exp_id, exc.spent, exc.budget, exc.signal, db)
+        except KeyboardInterrupt:
+            fail(f"missions experiment {exp_id} interrupted",
+                 f"finish it with: mythos experiment missions --resume {exp_id} --db {db}", code=130)
+        except ExperimentError as exc:
+            fail(exc.message, exc.hint, code=2)
+        except ReportError as exc:
+            fail(exc.message, exc.hint, code=exc.code)
+        except StoreError as exc:
+            fail(str(exc), code=2)
+        except OSError as exc:
+            fail(f"cannot write the report under {out_dir}: {exc.strerror or exc}", "choose a writable --out", code=2)
+    if as_json:
+        print_json(result.to_json())
+        return
+    _render(result, False)
+    if not quiet:
+        err.print(f"games stored in {db} as runs {exp_id}-…; the prep page shows it: mythos report prep DECK --db {db} "
+                  f"--missions-run {exp_id}", highlight=False)
