@@ -394,7 +394,7 @@ def test_unknown_deck_suggests_the_known_ones(rd):
     assert "did you mean 'Alpha'" in exc.value.hint and "Beta" in exc.value.hint
 
 
-def test_a_database_in_use_by_a_simulation_is_explained(db, tmp_path):
+def test_a_database_in_use_by_a_simulation_is_read_from_a_copy(db, tmp_path):
     import shutil
     import subprocess
 
@@ -406,7 +406,8 @@ def test_a_database_in_use_by_a_simulation_is_explained(db, tmp_path):
     try:
         assert holder.stdout.readline().strip() == "ready"
         res = runner.invoke(app, ["report", "winrate", "--db", str(locked), "--out", str(tmp_path)])
-        assert res.exit_code == 2 and "in use" in res.stderr
+        # reading while another process writes always works: from a private copy, said in a warning
+        assert res.exit_code == 0 and "being written by another process" in " ".join(res.stderr.split())
     finally:
         holder.kill()
         holder.wait()

@@ -91,18 +91,18 @@ class RunData:
         """Game-seats by the round each cost was first seen, and any cheap play (``read.first_seen``)."""
         return self._read(read.first_seen, self.costs(), CHEAP_COST, decks)
 
-    def card_counts(self, decks: list[str] | None = None) -> pl.DataFrame:
+    def card_counts(self, decks: list[str] | None = None, by_opponent: bool = False) -> pl.DataFrame:
         """Per (deck, card): kept-hand and drawn-later game-seats and their wins (``read.card_counts``)."""
-        return self._read(read.card_counts, decks)
+        return self._read(read.card_counts, decks, by_opponent)
 
-    def played_counts(self, decks: list[str] | None = None) -> pl.DataFrame:
+    def played_counts(self, decks: list[str] | None = None, by_opponent: bool = False) -> pl.DataFrame:
         """Per (deck, card): game-seats where it was played, their wins, the sum of its first
         play's rounds (``read.played_counts``)."""
-        return self._read(read.played_counts, decks)
+        return self._read(read.played_counts, decks, by_opponent)
 
-    def mission_counts(self, decks: list[str] | None = None) -> pl.DataFrame:
+    def mission_counts(self, decks: list[str] | None = None, by_opponent: bool = False) -> pl.DataFrame:
         """Per (deck, mission): game-seats with it among the seat's missions in play, their wins."""
-        return self._read(read.mission_counts, decks)
+        return self._read(read.mission_counts, decks, by_opponent)
 
     def round_moments(self, decks: list[str] | None = None) -> pl.DataFrame:
         """Per (deck, round): counts, sums and sums of squares of the chakra statistics."""
@@ -333,6 +333,13 @@ def parse_field(rd: RunData, spec: str | None) -> dict[str, float]:
     if total <= 0:
         raise ReportError("--field: the shares add up to 0", "give at least one deck a positive share")
     return {d: w / total for d, w in weights.items() if w > 0}
+
+
+def games_by_opponent(rd: RunData, deck: str) -> dict[str, tuple[int, int]]:
+    """The deck's seats per opponent: (games, wins)."""
+    agg = (rd.seats.filter(pl.col("deck") == deck).group_by(pl.col("opponent").cast(pl.String))
+           .agg(pl.len().alias("n"), pl.col("won").sum().alias("w")))
+    return {o: (int(n), int(w)) for o, n, w in agg.select("opponent", "n", "w").iter_rows()}
 
 
 def pick_decks(rd: RunData, deck: str | None) -> list[str]:

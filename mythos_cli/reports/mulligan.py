@@ -30,7 +30,7 @@ from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import CHEAP_COST, MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct, pp
-from mythos_cli.reports.stats import ALPHA, Diff, Rate, difference, family, verdict, wilson
+from mythos_cli.reports.stats import ALPHA, Diff, Rate, difference, family, verdict, weighted, wilson
 
 # A rule that mulligans most hands is offered only when its gain is at least this much even at the
 # low end of its (Bonferroni) interval: ours, a point of win rate, about what a player notices.
@@ -105,7 +105,12 @@ def _bins(totals: np.ndarray) -> list[tuple[int, int, str]]:
 
 
 def _rate_of(df: pl.DataFrame) -> Rate:
-    return wilson(int(df["won"].sum()), df.height)
+    """The rows' win rate; weighted by the field when the rows carry their opponent's ``share``."""
+    if "share" not in df.columns:
+        return wilson(int(df["won"].sum()), df.height)
+    agg = df.group_by("opponent").agg(pl.col("share").first(), pl.len().alias("n"),
+                                      pl.col("won").fill_null(False).sum().alias("w"))
+    return weighted([(sh, w, n) for sh, n, w in agg.select("share", "n", "w").iter_rows()])
 
 
 HOLDS = "holds:"  # the output name of a "hand holds this card" mask (see _card_splits)
@@ -119,6 +124,18 @@ def _card_splits(df: pl.DataFrame) -> dict[str, tuple[Rate, Rate]]:
     """``_split`` by every card at once: hands holding it against hands without it (one pass
     over the exploded hands; a copy held twice counts once)."""
     total, wins = df.height, int(df["won"].fill_null(False).sum())
+    if "share" in df.columns:  # per card and opponent, then weighted by the field
+        tot = {o: (sh, n, w) for o, sh, n, w in df.group_by("opponent").agg(
+            pl.col("share").first(), pl.len().alias("n"), pl.col("won").fill_null(False).sum().alias("w"))
+            .select("opponent", "share", "n", "w").iter_rows()}
+        agg = (df.select(pl.col("hand").list.unique(), pl.col("won").fill_null(False), "opponent").explode("hand")
+               .drop_nulls("hand").group_by("hand", "opponent").agg(pl.len().alias("n"), pl.col("won").sum().alias("w")))
+        by: dict[str, dict] = {}
+        for card, o, n, w in agg.select("hand", "opponent", "n", "w").iter_rows():
+            by.setdefault(str(card), {})[o] = (int(n), int(w))
+        return {card: (weighted([(tot[o][0], w, n) for o, (n, w) in per.items()]),
+                       weighted([(sh, tw - per.get(o, (0, 0))[1], tn - per.get(o, (0, 0))[0])
+                                 for o, (sh, tn, tw) in tot.items()])) for card, per in by.items()}
     agg = (df.select(pl.col("hand").list.unique(), pl.col("won").fill_null(False)).explode("hand")
            .drop_nulls("hand").group_by("hand").agg(pl.len().alias("n"), pl.col("won").sum().alias("w")))
     out = {}
@@ -139,15 +156,26 @@ def _split(df: pl.DataFrame, mask: pl.Expr) -> tuple[Rate, Rate]:
     pass (a filter would copy a million hands for each of the rules and cards tried)."""
     yes, no = mask.fill_null(False), (~mask).fill_null(False)
     won = pl.col("won").fill_null(False)
+    if "share" in df.columns:  # per opponent, weighted by the field
+        agg = df.group_by("opponent").agg(pl.col("share").first(), yes.sum().alias("n1"), (yes & won).sum().alias("w1"),
+                                          no.sum().alias("n0"), (no & won).sum().alias("w0"))
+        rows = agg.select("share", "n1", "w1", "n0", "w0").rows()
+        return weighted([(sh, w1, n1) for sh, n1, w1, _, _ in rows]), weighted([(sh, w0, n0) for sh, _, _, n0, w0 in rows])
     n1, w1, n0, w0 = df.select(yes.sum().alias("n1"), (yes & won).sum().alias("w1"), no.sum().alias("n0"),
                                (no & won).sum().alias("w0")).row(0)
     return wilson(int(w1), int(n1)), wilson(int(w0), int(n0))
 
 
 def analyse_deck(rd: RunData, deck: str, hands: pl.DataFrame, names: dict[str, str],
-                 min_games: int = MIN_GAMES) -> dict:
-    seats = (rd.seats.filter(pl.col("deck") == deck).select("game_no", "seat", "policy", "won", "mulligan")
+                 min_games: int = MIN_GAMES, field: dict[str, float] | None = None) -> dict:
+    """What the player did with its opening hands; ``field``: every rate weighted by the field's
+    shares of the opponents (the games against decks outside it left out)."""
+    seats = (rd.seats.filter(pl.col("deck") == deck)
+             .select("game_no", "seat", "policy", "won", "mulligan", pl.col("opponent").cast(pl.String))
              .join(hands.select("game_no", "seat", "hand", "cheap", "total_cost"), on=["game_no", "seat"], how="inner"))
+    if field is not None:
+        seats = (seats.filter(pl.col("opponent").is_in(list(field)))
+                 .with_columns(pl.col("opponent").replace_strict(field, default=0.0).alias("share")))
     if seats.height == 0:
         raise ReportError(f"deck {deck} has no games with an opening hand in run {rd.run_id}", code=1)
     mull_r, kept_r = _split(seats, pl.col("mulligan"))
@@ -162,9 +190,8 @@ def analyse_deck(rd: RunData, deck: str, hands: pl.DataFrame, names: dict[str, s
     value = _rate_of(random_hand)
 
     by_cheap = []
-    for r in seats.group_by("cheap").agg(pl.len().alias("n"), pl.col("won").sum().alias("w")).sort("cheap") \
-            .iter_rows(named=True):
-        by_cheap.append({"cheap_plays": r["cheap"], **wilson(r["w"], r["n"]).to_dict()})
+    for k in sorted(set(seats["cheap"].to_list())):
+        by_cheap.append({"cheap_plays": k, **_split(seats, pl.col("cheap") == k)[0].to_dict()})
     by_total = []
     bins = _bins(seats["total_cost"].to_numpy())
     for a, b, label in bins:
