@@ -78,7 +78,9 @@ def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], fie
                                 "start anew (another --name), or delete that run")
         stored = store.stored_games(run_id)  # from the batches table: no batch derived
     progress.stage(label or name, planned, stored)
-    execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress.games)
+    if stored < planned or run is None or run.get("status") != "finished":
+        # (a finished run is only read: a report reads experiments from a read-only database)
+        execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress.games)
     rows = xstore.results(store, run_id)
     out: dict[str, list[tuple]] = {d.name: [] for d in studied}
     for deck, opp, seat, s, won in rows.select("deck", "opponent", "seat", "seed", "won").iter_rows():

@@ -87,9 +87,10 @@ class RunData:
         """Per (game, seat): ``hand`` (the kept cards), ``cheap`` (cost ≤ CHEAP_COST), ``total_cost``."""
         return self._read(read.opening_hands, self.costs(), CHEAP_COST, decks)
 
-    def first_seen(self, decks: list[str] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    def first_seen(self, decks: list[str] | None = None,
+                   by_opponent: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
         """Game-seats by the round each cost was first seen, and any cheap play (``read.first_seen``)."""
-        return self._read(read.first_seen, self.costs(), CHEAP_COST, decks)
+        return self._read(read.first_seen, self.costs(), CHEAP_COST, decks, by_opponent)
 
     def card_counts(self, decks: list[str] | None = None, by_opponent: bool = False) -> pl.DataFrame:
         """Per (deck, card): kept-hand and drawn-later game-seats and their wins (``read.card_counts``)."""
@@ -104,9 +105,9 @@ class RunData:
         """Per (deck, mission): game-seats with it among the seat's missions in play, their wins."""
         return self._read(read.mission_counts, decks, by_opponent)
 
-    def round_moments(self, decks: list[str] | None = None) -> pl.DataFrame:
+    def round_moments(self, decks: list[str] | None = None, by_opponent: bool = False) -> pl.DataFrame:
         """Per (deck, round): counts, sums and sums of squares of the chakra statistics."""
-        return self._read(read.round_moments, decks)
+        return self._read(read.round_moments, decks, by_opponent)
 
     # -- every row (small runs, tools): memory grows with the games ---------------------------
     def events(self, events: tuple[str, ...], decks: list[str] | None = None) -> pl.DataFrame:

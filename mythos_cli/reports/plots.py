@@ -90,13 +90,28 @@ def matrix_heatmap(decks: Sequence[str], cells: dict, path: Path, title: str) ->
 
 def rate_bars(labels: Sequence[str], rates, lows, highs, ns, path: Path, title: str, *,
               reference: float | None = 0.5, reference_label: str = "50%", xlabel: str = "win rate",
-              colors: Sequence[str] | None = None) -> Path:
-    """Horizontal bars of win rates with their 95% intervals, n written at the bar's end."""
+              colors: Sequence[str] | None = None, shares: Sequence[float] | None = None) -> Path:
+    """Horizontal bars of win rates with their 95% intervals, n written at the bar's end;
+    ``shares``: each row's share of the field, drawn beside it."""
     n = len(labels)
-    fig = Figure(figsize=(8.5, max(2.2, 0.42 * n + 1.3)), layout="constrained")
-    ax = fig.add_subplot()
-    r, err = _errs(rates, lows, highs)
     y = np.arange(n)[::-1]
+    if shares is not None:
+        fig = Figure(figsize=(9.5, max(2.2, 0.42 * n + 1.3)), layout="constrained")
+        side, ax = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [0.22, 1]})
+        side.barh(y, shares, color=NEUTRAL, alpha=0.6, height=0.65)
+        for yi, sh in zip(y, shares):
+            side.text(sh, yi, f" {100 * sh:.0f}%", va="center", fontsize=8)
+        side.set_xlim(0, max(1e-9, max(shares)) * 1.6)
+        side.invert_xaxis()
+        side.set_xticks([])
+        side.set_title("share of the field", fontsize=9)
+        side.set_yticks(y, [_wrap(lb, 40) for lb in labels], fontsize=8.5)
+        for spine in ("top", "left", "bottom"):
+            side.spines[spine].set_visible(False)
+    else:
+        fig = Figure(figsize=(8.5, max(2.2, 0.42 * n + 1.3)), layout="constrained")
+        ax = fig.add_subplot()
+    r, err = _errs(rates, lows, highs)
     if colors is None:  # green/red only when the interval is clear of the reference, grey otherwise
         colors = clear_colors(lows, highs, reference if reference is not None else 0.5)
     ax.barh(y, np.nan_to_num(r), color=colors, alpha=0.85, height=0.65)
@@ -108,7 +123,10 @@ def rate_bars(labels: Sequence[str], rates, lows, highs, ns, path: Path, title: 
     if reference is not None:
         ax.axvline(reference, color="#444444", ls="--", lw=1)
         ax.text(reference, n - 0.35, f" {reference_label}", fontsize=8, color="#444444", va="bottom")
-    ax.set_yticks(y, [_wrap(lb, 40) for lb in labels], fontsize=8.5)
+    if shares is None:
+        ax.set_yticks(y, [_wrap(lb, 40) for lb in labels], fontsize=8.5)
+    else:
+        ax.tick_params(labelleft=False)
     ax.set_xlim(0, 1.12)
     ax.xaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
     ax.set_xlabel(xlabel + " (bars: 95% interval)")

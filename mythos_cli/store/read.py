@@ -143,32 +143,37 @@ def opening_hands_rows(store: Store, run_id: str, costs: Mapping[str, int | None
 
 
 def first_seen(store: Store, run_id: str, costs: Mapping[str, int | None], cheap: int,
-               decks: Sequence[str] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+               decks: Sequence[str] | None = None, by_opponent: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
     """When each cost was first seen (the kept hand is round 0, then the rounds' draws).
 
     Two counts of game-seats: ``(deck, cost, first, n)``, and for any card of cost ≤
-    ``cheap``: ``(deck, first, n)``. A card of unknown cost counts as cost 0."""
+    ``cheap``: ``(deck, first, n)``; ``by_opponent``: ``opponent`` after ``deck``. A card of
+    unknown cost counts as cost 0."""
     if _dense(store):
-        return _first_seen_dense(store, run_id, costs, cheap, decks)
-    return first_seen_rows(store, run_id, costs, cheap, decks)
+        return _first_seen_dense(store, run_id, costs, cheap, decks, by_opponent)
+    return first_seen_rows(store, run_id, costs, cheap, decks, by_opponent)
 
 
 def first_seen_rows(store: Store, run_id: str, costs: Mapping[str, int | None], cheap: int,
-                    decks: Sequence[str] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                    decks: Sequence[str] | None = None, by_opponent: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``first_seen`` from the card_events rows (any schema)."""
     params: dict[str, Any] = {"run": run_id, "cheap": cheap}
+    o = ", opponent" if by_opponent else ""
     base = (f"WITH {_cost_table(costs, params)}, "
-            "f AS (SELECT e.game_no, e.seat, e.deck, coalesce(c.cost, 0) AS cost, "
+            f"g AS (SELECT game_no, deck_0::VARCHAR AS d0, deck_1::VARCHAR AS d1 FROM {GAMES} WHERE run_id = $run), "
+            "f AS (SELECT e.game_no, e.seat, e.deck, CASE WHEN e.seat = 0 THEN g.d1 ELSE g.d0 END AS opponent, "
+            "coalesce(c.cost, 0) AS cost, "
             "min(CASE WHEN e.event = 'opening' THEN 0 ELSE e.round END)::INTEGER AS first "
-            f"FROM {EVENTS} e LEFT JOIN c USING (card) "
+            f"FROM {EVENTS} e LEFT JOIN c USING (card) JOIN g USING (game_no) "
             f"WHERE e.run_id = $run AND e.event IN ('opening', 'drawn'){_decks_filter(decks, params, 'e.deck')} "
-            "GROUP BY e.game_no, e.seat, e.deck, coalesce(c.cost, 0)) ")
-    by_cost = _frame(store, base + "SELECT deck, cost, first, count(*)::INTEGER AS n FROM f "
-                                   "GROUP BY deck, cost, first ORDER BY deck, cost, first",
+            "GROUP BY e.game_no, e.seat, e.deck, opponent, coalesce(c.cost, 0)) ")
+    by_cost = _frame(store, base + f"SELECT deck{o}, cost, first, count(*)::INTEGER AS n FROM f "
+                                   f"GROUP BY deck{o}, cost, first ORDER BY deck{o}, cost, first",
                      {k: v for k, v in params.items() if k != "cheap"})
-    any_cheap = _frame(store, base + "SELECT deck, first, count(*)::INTEGER AS n FROM "
-                                     "(SELECT game_no, seat, deck, min(first) AS first FROM f WHERE cost <= $cheap "
-                                     "GROUP BY game_no, seat, deck) GROUP BY deck, first ORDER BY deck, first", params)
+    any_cheap = _frame(store, base + f"SELECT deck{o}, first, count(*)::INTEGER AS n FROM "
+                                     f"(SELECT game_no, seat, deck, opponent, min(first) AS first FROM f "
+                                     f"WHERE cost <= $cheap GROUP BY game_no, seat, deck, opponent) "
+                                     f"GROUP BY deck{o}, first ORDER BY deck{o}, first", params)
     return by_cost, any_cheap
 
 
@@ -252,15 +257,23 @@ ROUND_MOMENTS = ("chakra_gained", "chakra_spent", "chakra_left")
 ROUND_MEANS = ("cards_drawn", "characters_in_play")
 
 
-def round_moments(store: Store, run_id: str, decks: Sequence[str] | None = None) -> pl.DataFrame:
+def round_moments(store: Store, run_id: str, decks: Sequence[str] | None = None,
+                  by_opponent: bool = False) -> pl.DataFrame:
     """Per (deck, round): the seat-rounds ``n``; for each of ``ROUND_MOMENTS`` its sum and sum
     of squares (``x_1``, ``x_2``: a mean and its interval without the rows); sums of
-    ``ROUND_MEANS``."""
+    ``ROUND_MEANS``; ``by_opponent``: per (deck, opponent, round)."""
     params: dict[str, Any] = {"run": run_id}
     moments = ", ".join(f"sum({c})::BIGINT AS {c}_1, sum({c}::BIGINT * {c})::BIGINT AS {c}_2" for c in ROUND_MOMENTS)
     sums = ", ".join(f"sum({c})::BIGINT AS {c}_1" for c in ROUND_MEANS)
-    sql = (f"SELECT deck, round::INTEGER AS round, count(*)::INTEGER AS n, {moments}, {sums} FROM {ROUNDS} "
-           f"WHERE run_id = $run{_decks_filter(decks, params)} GROUP BY deck, round ORDER BY deck, round")
+    if not by_opponent:
+        sql = (f"SELECT deck, round::INTEGER AS round, count(*)::INTEGER AS n, {moments}, {sums} FROM {ROUNDS} "
+               f"WHERE run_id = $run{_decks_filter(decks, params)} GROUP BY deck, round ORDER BY deck, round")
+        return _frame(store, sql, params)
+    sql = (f"WITH g AS (SELECT game_no, deck_0::VARCHAR AS d0, deck_1::VARCHAR AS d1 FROM {GAMES} WHERE run_id = $run), "
+           f"r AS (SELECT p.*, CASE WHEN p.seat = 0 THEN g.d1 ELSE g.d0 END AS opponent FROM {ROUNDS} p "
+           f"JOIN g USING (game_no) WHERE p.run_id = $run{_decks_filter(decks, params, 'p.deck')}) "
+           f"SELECT deck, opponent, round::INTEGER AS round, count(*)::INTEGER AS n, {moments}, {sums} FROM r "
+           "GROUP BY deck, opponent, round ORDER BY deck, opponent, round")
     return _frame(store, sql, params)
 
 
@@ -354,7 +367,8 @@ def _cost_list(store: Store, run_id: str, costs: Mapping[str, int | None]) -> li
 
 
 def _first_seen_dense(store: Store, run_id: str, costs: Mapping[str, int | None], cheap: int,
-                      decks: Sequence[str] | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                      decks: Sequence[str] | None, by_opponent: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
+    o = ", opponent" if by_opponent else ""
     by_code = _cost_list(store, run_id, costs)
     params: dict[str, Any] = {"run": run_id, "cost": by_code, "cheap": cheap}
     opening, drawn = L.EVENT_CODE["opening"], L.EVENT_CODE["drawn"]
@@ -364,17 +378,18 @@ def _first_seen_dense(store: Store, run_id: str, costs: Mapping[str, int | None]
     seen = (f"list_transform(list_filter(events, lambda e: {_SEAT} = seat AND {_EVENT} IN ({opening}, {drawn})), "
             f"lambda e: {cost} * 8 + {first})")
     # sorted, the first pair of each cost holds its first round: keep those, one row each
-    sql = (f"WITH s AS (SELECT deck, list_sort({seen}) AS seen FROM ({_seats_sql('$run', 'g.events', decks, params)})), "
-           "m AS (SELECT deck, unnest(list_filter(seen, lambda x, i: i = 1 OR seen[i - 1] // 8 <> x // 8)) AS x "
-           "FROM s) "
-           "SELECT deck, (x // 8)::INTEGER AS cost, (x % 8)::INTEGER AS first, count(*)::INTEGER AS n FROM m "
-           "GROUP BY deck, cost, first ORDER BY deck, cost, first")
+    sql = (f"WITH s AS (SELECT deck, opponent, list_sort({seen}) AS seen "
+           f"FROM ({_seats_sql('$run', 'g.events', decks, params)})), "
+           "m AS (SELECT deck, opponent, unnest(list_filter(seen, lambda x, i: i = 1 OR seen[i - 1] // 8 <> x // 8)) "
+           "AS x FROM s) "
+           f"SELECT deck{o}, (x // 8)::INTEGER AS cost, (x % 8)::INTEGER AS first, count(*)::INTEGER AS n FROM m "
+           f"GROUP BY deck{o}, cost, first ORDER BY deck{o}, cost, first")
     by_cost = _frame(store, sql, {k: v for k, v in params.items() if k not in ("cheap", "top")})
-    sql = (f"WITH s AS (SELECT deck, {seen} AS seen FROM ({_seats_sql('$run', 'g.events', decks, params)})), "
-           "m AS (SELECT deck, list_min(list_transform(list_filter(seen, lambda x: x // 8 <= $cheap), "
+    sql = (f"WITH s AS (SELECT deck, opponent, {seen} AS seen FROM ({_seats_sql('$run', 'g.events', decks, params)})), "
+           "m AS (SELECT deck, opponent, list_min(list_transform(list_filter(seen, lambda x: x // 8 <= $cheap), "
            "lambda x: x % 8)) AS first FROM s) "
-           "SELECT deck, first::INTEGER AS first, count(*)::INTEGER AS n FROM m WHERE first IS NOT NULL "
-           "GROUP BY deck, first ORDER BY deck, first")
+           f"SELECT deck{o}, first::INTEGER AS first, count(*)::INTEGER AS n FROM m WHERE first IS NOT NULL "
+           f"GROUP BY deck{o}, first ORDER BY deck{o}, first")
     any_cheap = _frame(store, sql, params)
     return by_cost, any_cheap
 
