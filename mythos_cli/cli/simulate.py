@@ -87,7 +87,7 @@ def simulate(
 ) -> None:
     """Play many games between decks and store every game in DuckDB.
 
-    The default player, search, is the strongest that plays 50 games a second on one core (benchmarks/ladder.md: it beats lookahead 68%, greedy about 90%). Figures depend on the player, so every report names it; --policy greedy is 200 times faster and much weaker, search:playouts=8 stronger and 4 times slower.
+    The default player, search, beats lookahead 68% of the time and greedy about 90% (benchmarks/ladder.md); it plays about 20 to 25 games per CPU-second (22.6 on the sample decks, 19.5 on random legal decks: benchmarks/bench_default_player.py), fewer where games take more decisions. Figures depend on the player, so every report names it; --policy greedy is 200 times faster and much weaker, search:playouts=8 stronger and 4 times slower.
 
     Examples:
 

@@ -508,6 +508,10 @@ def _shaded(a: dict) -> dict[str, list[bool]]:
     return {}
 
 
+def _effect_columns(first: str) -> list[str]:
+    return [first] + EFFECT_COLUMNS[1:]
+
+
 def _effect_row(g: dict) -> list[str]:
     e = g["effect"]
     return [g["group"], str(g["hands"]), pct(g["kept_win_rate"]), pct(g["mulliganed_win_rate"]), pp(e["gain"]),
@@ -563,15 +567,15 @@ def experiment_blocks(a: dict, folder: Path, prefix: str, level: int = 2, full: 
                             note="Gain: the win rate with the rule minus keeping every hand. The held-out intervals "
                                  "are Bonferroni-corrected over the rules they judge; a rule is advised only when "
                                  "its interval is clear of 0."))
-    blocks.append(Table("By total cost of the dealt hand", EFFECT_COLUMNS, [_effect_row(g) for g in a["by_total_cost"]],
+    blocks.append(Table("By total cost of the dealt hand", _effect_columns("total cost"), [_effect_row(g) for g in a["by_total_cost"]],
                         note=f"Intervals for the {len(a['by_total_cost'])} groups at once (Bonferroni)."))
     if full:
-        blocks.append(Table(f"By cheap plays (cards of cost ≤ {a['cheap_cost']})", EFFECT_COLUMNS,
+        blocks.append(Table(f"By cheap plays (cards of cost ≤ {a['cheap_cost']})", _effect_columns("cheap plays"),
                             [_effect_row(g) for g in a["by_cheap"]]))
-        blocks.append(Table(f"By expensive cards (cost ≥ {a['heavy_cost']})", EFFECT_COLUMNS,
+        blocks.append(Table(f"By expensive cards (cost ≥ {a['heavy_cost']})", _effect_columns("expensive cards"),
                             [_effect_row(g) for g in a["by_heavy"]]))
         if a["by_card"]:
-            blocks.append(Table("By a card in the dealt hand (hands holding it)", EFFECT_COLUMNS,
+            blocks.append(Table("By a card in the dealt hand (hands holding it)", _effect_columns("card"),
                                 [_effect_row(g) for g in a["by_card"]],
                                 note=f"Cards dealt in at least 20 hands; intervals for the {len(a['by_card'])} cards "
                                      "at once (Bonferroni)."))

@@ -169,7 +169,7 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
     f, sec, d = order["first"], order["second"], order["first_minus_second"]
     doc.add(Heading("Going first and second"),
             Table("Holding the Edge first (playing first in round 1) or not, weighted by the field",
-                  ["", "games", "win rate", "95% CI"],
+                  ["position", "games", "win rate", "95% CI"],
                   [["going first", str(f["games"]), pct(f["win_rate"]), interval(*f["ci95"])],
                    ["going second", str(sec["games"]), pct(sec["win_rate"]), interval(*sec["ci95"])],
                    ["first − second", "", pp(d["diff"]), interval(*d["ci95"], points=True)]],
@@ -287,7 +287,7 @@ def _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games, ord
     lines.append("Cards: " + cards_report.card_verdicts(crd, min_games))
     judged = [m for m in missions if m["enough_games"]]
     if not judged:
-        lines.append(f"Missions: too few games to judge a mission (fewer than {min_games} with it or without it); "
+        lines.append(f"Missions in play (observed): too few games to judge a mission (fewer than {min_games} with it or without it); "
                      "simulate more games.")
     else:
         good = [m for m in judged if m["difference"]["verdict"] == "better"]
@@ -298,12 +298,12 @@ def _summary(deck, field, fr, matchups, mull, cur, crd, missions, min_games, ord
                     f"{pct(m['not_in_play']['win_rate'], 0)} without, {pp(m['difference']['diff'], 0)}, "
                     f"{interval(*m['difference']['ci_family'], points=True)})")
         if good or bad:
-            lines.append("Missions: " + "; ".join(
+            lines.append("Missions in play (observed): " + "; ".join(
                 ([f"clearly better with {', '.join(one(m) for m in good)}"] if good else [])
                 + ([f"clearly worse with {', '.join(one(m) for m in bad)}: consider another mission"] if bad else []))
                 + ".")
         else:
-            lines.append(f"Missions: no mission clearly changes the win rate ({len(judged)} judged, every interval "
+            lines.append(f"Missions in play (observed): no mission clearly changes the win rate ({len(judged)} judged, every interval "
                          "spans 0): keep the ones you like.")
     return lines
 
