@@ -143,15 +143,14 @@ def mulligan(
 ) -> None:
     """Which opening hands to mulligan: each dealt hand played both kept and mulliganed.
 
-    Every deal is played twice from the same seed (the same opponent, seats, missions and
-    everything else): once with the deck's mulligan forced to keep, once to mulligan, the
-    player answering every other decision. The effect of mulliganing is shown by total cost,
-    cheap plays, expensive cards and named cards; a keep rule is learned on half the hands
-    and advised only when it beats keeping every hand beyond noise on the other half.
+    Every deal is played twice from the same seed (the same opponent, seats, missions and everything else): once with the deck's mulligan forced to keep, once to mulligan, the player answering every other decision. The effect of mulliganing is shown by total cost, cheap plays, expensive cards and named cards; a keep rule is learned on half the hands and advised only when it beats keeping every hand beyond noise on the other half.
 
     Examples:
+
       mythos experiment mulligan my-deck.txt
+
       mythos experiment mulligan my-deck.txt --field "Sand Village=40,sound-four=60" --hands 2000
+
       mythos experiment mulligan --resume mull-20261201-101500-123
     """
     from mythos_cli.experiment import mulligan as mx
@@ -218,14 +217,14 @@ def missions(
 ) -> None:
     """Which 3 missions to bring: selections raced on common random numbers, the best confirmed.
 
-    Every selection of 3 candidates (the deck's own missions kept in their slots, so two
-    selections play the same game while a shared mission is in play) races the deck's own
-    missions on the same seeds against the field; the winner is confirmed on fresh games, its
-    gain's interval corrected for every selection raced.
+    Every selection of 3 candidates (the deck's own missions kept in their slots, so two selections play the same game while a shared mission is in play) races the deck's own missions on the same seeds against the field; the winner is confirmed on fresh games, its gain's interval corrected for every selection raced.
 
     Examples:
+
       mythos experiment missions my-deck.txt
+
       mythos experiment missions my-deck.txt --missions all --budget 20000
+
       mythos experiment missions my-deck.txt --missions KS-001-MMS,KS-005-MMS,SS-003-MMS,SS-007-MMS
     """
     from mythos_cli.catalog import default_catalog

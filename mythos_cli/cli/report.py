@@ -118,8 +118,7 @@ def mulligan(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK
              min_games: int = MIN, as_json: bool = JSON) -> None:
     """What the player did with its opening hands (observed); with --run ID of a mulligan experiment, its advice.
 
-    The advice comes from `mythos experiment mulligan` (each dealt hand played kept and mulliganed);
-    a run's own games only show what its player chose.
+    The advice comes from `mythos experiment mulligan` (each dealt hand played kept and mulliganed); a run's own games only show what its player chose.
 
     Example: mythos report mulligan --deck "Sand Village"
     """
@@ -160,8 +159,7 @@ def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="Th
          as_json: bool = JSON) -> None:
     """One tournament-prep report (Markdown + self-contained HTML) for one deck against a field.
 
-    Every section is weighted by the field's shares. Mulligan and mission advice comes from the
-    experiments (`mythos experiment mulligan|missions`) stored for this list in the database.
+    Every section is weighted by the field's shares. Mulligan and mission advice comes from the experiments (`mythos experiment mulligan|missions`) stored for this list in the database.
 
     Examples:
       mythos report prep "Leaf Village Team 7" --field "Sand Village=40,Hidden Ambush=35,Team Guy Armoury=25"
