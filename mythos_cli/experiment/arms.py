@@ -47,10 +47,11 @@ class Progress:
 
 
 def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], field: list[DeckSpec], games: int,
-               policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
-               batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
-               progress: Progress | None = None, label: str | None = None,
-               forced_mulligans: list[str | None] | None = None) -> dict[str, list[tuple]]:
+              policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
+              batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
+              progress: Progress | None = None, label: str | None = None,
+              python_players: dict[str, str] | None = None,
+              forced_mulligans: list[str | None] | None = None) -> dict[str, list[tuple]]:
     """Play (or finish, or read back) one run: each studied deck against each field deck, ``games``
     games a pair (seats alternate). Returns, per studied deck, its games ``(opponent, seat, seed, won)``.
     ``forced_mulligans``: per studied deck, ``"keep"``, ``"mulligan"`` or None (its player decides),
@@ -63,7 +64,8 @@ def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], fie
     n = len(studied)
     config = RunConfig(decks=decks, opponents=list(range(n, len(decks))), studied=list(range(n)), games=games,
                        policy_a=policy, policy_b=policy, mulligan=mulligan, seed=seed, batch_size=batch_size,
-                       seed_groups=seed_groups, forced_mulligans=forced_mulligans)
+                       seed_groups=seed_groups, python_players=dict(python_players or {}),
+                       forced_mulligans=forced_mulligans)
     config.plan()
     planned = len(config.matchups) * games
     run = store.run(run_id)
@@ -72,6 +74,7 @@ def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], fie
         stored = 0
     else:
         old = load_config(store, run_id)
+        old.python_players = config.python_players
         if not same_json(old.to_json(), config.to_json()):
             raise ExperimentError(f"run {run_id} in {store.path} is not the arms this experiment plans "
                                 "(the database or the card catalog changed since)",

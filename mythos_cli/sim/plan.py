@@ -120,6 +120,10 @@ class RunConfig:
     # None (its player decides); the mulligan experiment plays each deal kept and mulliganed
     forced_mulligans: list[str | None] | None = None
     matchups: list[Matchup] = field(default_factory=list)
+    # Never stored, never read from a database: for each Python player of the run (its spec as
+    # stored), the spec the user named for it on this command line; the only way a Python player
+    # is imported (``policies.stored_policy``). A run's stored spec is data.
+    python_players: dict[str, str] = field(default_factory=dict, compare=False)
 
     def plan(self) -> list[Matchup]:
         out = []
@@ -229,6 +233,7 @@ class RunConfig:
         d.pop("matchups", None)
         if d.get("forced_mulligans") is None:  # the runs stored before it existed read the same
             d.pop("forced_mulligans", None)
+        d.pop("python_players", None)
         return d
 
     @classmethod
