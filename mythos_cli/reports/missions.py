@@ -72,8 +72,8 @@ def experiment_blocks(a: dict, folder: Path, prefix: str, level: int = 2) -> lis
         img = plots.diff_bars([" + ".join(r["missions"]) for r in ranked], [r["gain"]["gain"] for r in ranked],
                               [r["gain"]["ci"][0] for r in ranked], [r["gain"]["ci"][1] for r in ranked],
                               [r["gain"]["pairs_of_games"] for r in ranked], folder / f"{prefix}-{slug(deck)}.png",
-                              f"{deck}: each selection raced, minus the deck's own missions "
-                              f"(intervals for {a['tried']} at once)", sides=("own missions better", "selection better"))
+                              f"{deck}: each selection raced minus its own missions\n(intervals for {a['tried']} "
+                              "at once)", sides=("own missions better", "selection better"))
         blocks += [Image(img, "missions raced"),
                    Table("Selections raced (the confirmed one first)", ["missions", "rounds", "pairs", "gain",
                                                                        f"95% CI ({a['tried']} at once)"], rows,
