@@ -185,7 +185,7 @@ def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed
           round_robin: bool = False, quiet: bool = False) -> RunConfig:
     """Validate everything the run needs (policies, decks, bounds) before any file is touched."""
     if mulligan is not None and mulligan not in MULLIGANS:
-        fail(f"unknown mulligan rule {mulligan!r}; choose from {', '.join(MULLIGANS)}",
+        fail(f"unknown mulligan policy {mulligan!r}; choose from {', '.join(MULLIGANS)}",
              "e.g. --mulligan keep (every dealt hand is played), or leave --mulligan out for each player's own rule",
              code=2)
     try:
