@@ -196,8 +196,8 @@ def meta_cmd(
     """Which list to bring against a field: the matrix of every pair, then tiers, best response,
     the Nash mix, match odds, a Swiss tournament and the field's drift, each with its interval.
 
-    The field file: one line per list, a share (30%) or a count of players (12), the list (a
-    deck file or code, or a sample deck's name), an optional name; # comments.
+    The field file: one line a list: a share (30%) or a count of players (12),
+    a deck file, deck code or sample deck's name, an optional name; # comments.
 
     Examples:
 

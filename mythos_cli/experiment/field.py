@@ -296,7 +296,9 @@ def _resolve(path: str, entries: list[_Entry], base: Path, *, counts: bool) -> F
         at = f"{path}:{e.line}" if e.line is not None else path
         found = _locate(e.ref, base)
         if found is None:
-            raise FieldError(f"{at}: no list {e.ref!r}: not a file (looked in {base or '.'} and the current folder), "
+            where_looked = ("the current folder" if Path(base).resolve() == Path.cwd().resolve()
+                            else f"{base} and the current folder")
+            raise FieldError(f"{at}: no list {e.ref!r}: not a file (looked in {where_looked}), "
                              "a deck code or a sample deck",
                              "check the path; sample decks are named by their file name, e.g. leaf-team7")
         verdict = check_input(found)

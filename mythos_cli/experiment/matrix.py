@@ -249,7 +249,7 @@ def play_matrix(store: Store, lists: list[DeckSpec], policy: str, seed: int, tar
         rid = f"{run_id}-r{k}"
         pairs = len({(b[0], b[1]) for b in blocks})
         play_run(store, rid, f"meta {run_id}: round {k}", round_config(m, policy, seed, blocks), workers=workers,
-                 backend=backend, scheduler=scheduler, progress=progress, label=f"round {k}: {pairs} pairs")
+                 backend=backend, scheduler=scheduler, progress=progress, label=f"round {k}: {pairs} pair{'' if pairs == 1 else 's'}")
         runs.append(rid)
         before = m.total_games()
         m = read_matrix(store, lists, policy)

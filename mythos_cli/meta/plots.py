@@ -104,6 +104,8 @@ def interval_bars(labels: Sequence[str], values, lows, highs, path: Path, title:
             ax.text(reference, n - 0.45, f" {ref_label}", fontsize=7.5, color="#444444", va="bottom")
     ax.set_yticks(y, [_wrap(lb, 18) for lb in labels], fontsize=9)
     ax.set_xlim(*(xlim or (0, top)))
+    if (xlim or (0, top))[1] > 1.0:  # room for the notes past 100%, but no tick beyond it: these are chances
+        ax.xaxis.set_major_locator(ticker.FixedLocator(np.linspace(0.0, 1.0, 6)))
     ax.set_ylim(-0.7, n - 0.1 + 0.4)
     ax.xaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
     ax.set_xlabel(xlabel, fontsize=9)
