@@ -4,6 +4,7 @@ reusing every game; and each bad input refused with its exit code and no traceba
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,9 @@ def test_the_page_is_self_contained_and_names_the_player_and_games(played):
         assert (tmp / "reports" / "t" / f"{png}.png").is_file(), png
     md = (tmp / "reports" / "t" / "meta.md").read_text(encoding="utf-8")
     assert "## Nash equilibrium" in md and "## Swiss tournament" in md
+    # every list's whole record distribution, not only its undefeated chance; the default --next-first named
+    assert "final record of a player of each list" in md and re.search(r"\| list \| 0-(\d+) \| 1-\d+ \|", md)
+    assert "--next-first loser (the default)" in md and "do not say who goes first" in md
 
 
 def _field(tmp_path: Path, text: str) -> str:

@@ -182,8 +182,11 @@ def analyse(m: Matrix, shares, settings: Settings | None = None, counts: list[in
                  "note": "the game is symmetric, so its value is 50% exactly; the solver's value is a check. "
                          "When several mixes are equilibria, the solver (SciPy's HiGHS) returns one of them."},
         "match": {"next_first": st.next_first, "game_1": "random (the Edge)",
-                  "note": "the rules fix only game 1 (a random first player takes the Edge); later games follow "
-                          f"--next-first {st.next_first}. The loser, winner and alternate rules give the same "
+                  "note": "the rules fix only game 1 (a random first player takes the Edge) and do not say who "
+                          f"goes first in the later games: here --next-first {st.next_first}"
+                          + (" (the default)" if st.next_first == M.DEFAULT_NEXT_FIRST
+                             else f" (the default is {M.DEFAULT_NEXT_FIRST})")
+                          + ". The loser, winner and alternate rules give the same "
                           "odds (checked in the tests); random differs a little."},
         "swiss": {"players": st.players, "rounds": st.rounds, "top": st.top, "tournaments": st.tournaments,
                   "field": "the field file's counts of players" if field_counts is not None

@@ -222,6 +222,10 @@ def build(o: MetaOutcome, out_dir: Path | str, db: str) -> ReportResult:
                     _r({"win_rate": by[n]["swiss"]["winning_record"]["chance"],
                         "ci95": by[n]["swiss"]["winning_record"]["ci95"]})]
                    for n in present]))
+    records = [f"{r['wins']}-{r['losses']}" for r in by[present[0]]["swiss"]["record"]] if present else []
+    doc.add(Table("The final record of a player of each list, % (95% interval)", ["list", *records],
+                  [[n, *(f"{100 * r['chance']:.1f} ({100 * r['ci95'][0]:.1f}–{100 * r['ci95'][1]:.1f})"
+                         for r in by[n]["swiss"]["record"])] for n in present]))
     if mine:
         s = mine["swiss"]
         doc.add(Heading(f"Your list: {mine['list']}", 3))
