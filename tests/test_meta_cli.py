@@ -127,6 +127,19 @@ def test_a_name_given_again_goes_on_from_its_last_round(played):
     assert plan["reused"] == 60 and plan["played"] == 60 and plan["runs"] == ["t-r2"]  # t-r1 is the first run's
 
 
+def test_games_with_a_budget_say_which_stopped_them_and_the_blocks(tmp_path):
+    """--games N with --budget: the budget stops it before the games asked for (no precision was
+    asked, so none is named); N not a multiple of the block says what is played."""
+    r = runner.invoke(app, ["meta", _field(tmp_path, "50% leaf-team7\n50% sand-village\n"), "--games", "25",
+                            "--budget", "10", "--workers", "1", "--db", str(tmp_path / "b.duckdb"),
+                            "--out", str(tmp_path / "r"), *FAST],
+                      env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert "25 games a pair (played in blocks of 10: 30)" in r.stdout
+    assert "stopped: the budget was spent before every pair had the games asked for" in r.stdout
+    assert "precision" not in r.stdout.split("stopped:")[1].splitlines()[0]
+
+
 def test_a_run_played_by_a_python_player_is_never_imported(tmp_path):
     """--run takes the run's player, but a stored spec is data: a Python one is refused until the
     user names its file (issue 30); a built-in --policy plays the lists afresh."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mythos_cli.experiment.matrix import BLOCK
 from mythos_cli.meta import plots
 from mythos_cli.meta.posterior import DESCRIPTION
 from mythos_cli.meta.run import MetaOutcome
@@ -40,10 +41,14 @@ def header(o: MetaOutcome) -> list[str]:
     per = f["per_pair"]
     span = o.played_between
     when = f", games stored {span[0]} to {span[1] or 'now'}" if span[0] else ""
-    plan = (f"{o.games} games a pair" if o.games is not None else
+    rounded = -(-o.games // BLOCK) * BLOCK if o.games is not None else None
+    plan = (f"{o.games} games a pair" + (f" (played in blocks of {BLOCK}: {rounded})" if rounded != o.games else "")
+            if o.games is not None else
             f"--precision ±{100 * o.precision:.1f} points, budget {o.matrix.budget:,} games"
             if o.matrix.budget is not None else f"--precision ±{100 * o.precision:.1f} points")
     stop = STOPPED.get(f["stopped"], f["stopped"])
+    if f["stopped"] == "budget" and o.games is not None:  # --games with --budget: no precision was asked
+        stop = "the budget was spent before every pair had the games asked for"
     return [
         f"**Player: {f['player']}**, for both sides of every game; every figure is a list with this player.",
         f"Games: {f['games']:,} ({f['played']:,} played now, {f['reused']:,} reused), {per['min']:,} to "
