@@ -226,6 +226,8 @@ caption { text-align: left; font-weight: 600; padding-bottom: .3em; position: st
 p.note { color: #59636e; font-size: 0.9em; margin-top: -0.8em; }
 img { max-width: 100%; border: 1px solid #eaeef2; margin: .4em 0 1em; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+.scroll > table { margin-bottom: .5em; }
+.scroll + p.note { margin-top: 0; }  /* a scrolling table's bar sits under it: its note must not cover it */
 th.sortable { cursor: pointer; user-select: none; }
 th.sortable::after { content: " \2195"; color: #8c959f; font-size: .8em; }
 th[aria-sort="ascending"]::after { content: " \2191"; color: #1f2328; }
