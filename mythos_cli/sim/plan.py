@@ -23,7 +23,7 @@ import hashlib
 import math
 import os
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -202,9 +202,14 @@ class RunConfig:
         return Batches(self)
 
     def to_json(self) -> dict:
-        d = asdict(self)
-        d.pop("matchups", None)
-        return d
+        # by hand, not dataclasses.asdict (which deep-copies every string): an experiment's run
+        # holds thousands of decks, and its configuration is written and compared a few times
+        d = {f: getattr(self, f) for f in self.__dataclass_fields__ if f not in ("decks", "matchups")}
+        d["decks"] = [{"name": x.name, "cards": x.cards, "missions": x.missions} for x in self.decks]
+        for key in ("opponents", "studied", "seed_groups"):
+            if d[key] is not None:
+                d[key] = list(d[key])
+        return {f: d[f] for f in self.__dataclass_fields__ if f != "matchups"}
 
     @classmethod
     def from_json(cls, d) -> "RunConfig":
