@@ -28,14 +28,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from cpu_meter import CpuMeter  # noqa: E402
 from mythos_cli.cli.optimize import DEFAULT_BUDGET  # noqa: E402
 from mythos_cli.decks import sample_paths  # noqa: E402
 from mythos_cli.experiment.arms import compare  # noqa: E402
@@ -50,11 +51,6 @@ WEAKEN = "KS-108>SS-059,KS-148>KS-067"
 
 class Quiet(Progress):
     pass
-
-
-def cpu() -> float:
-    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def pts(x: float) -> str:
@@ -100,19 +96,21 @@ def main() -> None:
                 print(f"planted swaps, {policy}, paired against {original.name} ({args.establish} games per field deck "
                       "and seat, 95% intervals):", flush=True)
                 for k, group in enumerate([[s] for s in swaps] + ([swaps] if len(swaps) > 1 else [])):
-                    t, c = time.perf_counter(), cpu()
-                    g = compare(store, f"establish-{k}", V.apply(original, group), original, field, shares,
-                                2 * args.establish, policy, 900 + k, workers=args.workers)
+                    t = time.perf_counter()
+                    with CpuMeter() as meter:
+                        g = compare(store, f"establish-{k}", V.apply(original, group), original, field, shares,
+                                    2 * args.establish, policy, 900 + k, workers=args.workers)
                     print(f"  {V.label(group):<32} {ci(g)} points on {g.games:,} pairs of games "
-                          f"[{time.perf_counter() - t:.0f} s, {cpu() - c:.0f} CPU-s, load {load()}]", flush=True)
+                          f"[{time.perf_counter() - t:.0f} s, {meter.seconds:.0f} CPU-s, load {load()}]", flush=True)
             for budget in [int(b) for b in args.budgets.split(",")]:
                 for seed in [int(s) for s in args.seeds.split(",")]:
                     cfg = OptimizeConfig(asked, field, shares, pool, budget=budget, policy=policy, seed=seed,
                                          screen_policy=args.screen_policy)
                     before = load()
-                    t, c = time.perf_counter(), cpu()
-                    o = optimize(store, cfg, f"bench-{budget}-{seed}", workers=args.workers, progress=Quiet())
-                    wall, used = time.perf_counter() - t, cpu() - c
+                    t = time.perf_counter()
+                    with CpuMeter() as meter:
+                        o = optimize(store, cfg, f"bench-{budget}-{seed}", workers=args.workers, progress=Quiet())
+                    wall, used = time.perf_counter() - t, meter.seconds
                     conf = o.confirmation
                     verdict = "improvement" if o.significant else ("worse" if conf and conf.clearly_worse
                                                                     else "no significant change")

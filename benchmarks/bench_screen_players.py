@@ -8,7 +8,7 @@ A set of single swaps of one deck (half drawn at random from every legal swap, h
 player: each swap and the deck itself play the same seeds against the 6 sample decks
 (common random numbers), ``--judge-games`` games per field deck and seat. Each cheap
 player judges the same swaps on other seeds with its own number of games. The script prints,
-per cheap player, its CPU-seconds (this process and its workers, from getrusage), the Spearman rank correlation of its
+per cheap player, its CPU-seconds (this process and its workers: ``cpu_meter``), the Spearman rank correlation of its
 gains with the default player's, and the default player's own split-half agreement (its
 noise ceiling: two halves of its games, corrected to the whole by Spearman–Brown).
 """
@@ -16,7 +16,6 @@ noise ceiling: two halves of its games, corrected to the whole by Spearman–Bro
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
 import tempfile
 from pathlib import Path
@@ -25,7 +24,9 @@ import numpy as np
 from scipy.stats import spearmanr
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from cpu_meter import CpuMeter  # noqa: E402
 from mythos_cli.catalog import default_catalog  # noqa: E402
 from mythos_cli.decks import sample_paths  # noqa: E402
 from mythos_cli.experiment.arms import pair, play_arms  # noqa: E402
@@ -51,19 +52,13 @@ def pick_swaps(deck: DeckSpec, n: int, seed: int) -> list[V.Swap]:
     return sorted(a + b)
 
 
-def cpu() -> float:
-    """CPU-seconds of this process and of its finished children (the pool's workers, reaped at the
-    end of each run): what the games cost, whatever the machine's load."""
-    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-
-
 def judge(store, run_id, deck, swaps, field, shares, policy, games, seed, workers):
     arms = [DeckSpec("opt:base", deck.cards, deck.missions)] + [V.apply(deck, [s], "opt:" + s.label) for s in swaps]
-    c0 = cpu()
-    res = play_arms(store, run_id, run_id, arms, field, 2 * games, policy, seed, [0] * len(arms),
-                    batch_size=max(10, min(50, 2 * games * len(field) * len(arms) // (4 * workers))), workers=workers)
-    dt = cpu() - c0
+    with CpuMeter() as meter:
+        res = play_arms(store, run_id, run_id, arms, field, 2 * games, policy, seed, [0] * len(arms),
+                        batch_size=max(10, min(50, 2 * games * len(field) * len(arms) // (4 * workers))),
+                        workers=workers)
+    dt = meter.seconds
     gains, halves = [], ([], [])
     for s in swaps:
         p = pair(res, "opt:" + s.label, "opt:base")

@@ -18,6 +18,7 @@ from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import DeckError
 from mythos_cli.files import out_hint
 from mythos_cli.policies import MULLIGANS, POLICY_NAMES, PolicySpecError, make_policy
+from mythos_cli.policies.players import StoredPythonPlayer, stand_ins
 from mythos_cli.sim import DEFAULT_POLICY, Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
 from mythos_cli.sim.plan import (FAST_BATCH, FAST_PLAYERS, MAX_BATCH, MAX_GAMES, MAX_SEED, SLOW_BATCH, WORKERS_PER_CORE,
                                  PlanError, default_batch_size, max_workers)
@@ -114,8 +115,9 @@ def simulate(
              code=2)
     workers = check_workers(workers)
     if resume is not None:
+        # --policy, --policy-a and --policy-b may name the file of the run's Python player (a stored
+        # one is never imported); for a run of built-in players they are refused once it is read
         ignored = _given(ctx, ("decks", "DECK…"), ("vs", "--vs"), ("gauntlet", "--gauntlet"), ("games", "--games"),
-                         ("policy", "--policy"), ("policy_a", "--policy-a"), ("policy_b", "--policy-b"),
                          ("mulligan", "--mulligan"), ("seed", "--seed"), ("mirrors", "--mirrors"),
                          ("run_name", "--run-name"), ("batch_size", "--batch-size"),
                          ("round_robin", "--round-robin"))
@@ -125,11 +127,14 @@ def simulate(
         if not resume.strip():
             fail("--resume needs a run id", "`mythos db runs` lists them", code=2)
         config = None
+        named = {"policy": policy if _given(ctx, ("policy", "--policy")) else None,
+                 "a": policy_a, "b": policy_b}
     else:
         config = _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed, mirrors, batch_size,
                        round_robin, quiet)
         if run_name is not None:
             check_run_name(run_name)
+        named = {}
     client = None
     if backend == "dask":  # reach the scheduler before anything is written
         try:
@@ -138,7 +143,7 @@ def simulate(
             fail(str(exc), "start one with `dask scheduler` (it prints the address) and workers with "
                            "`dask worker tcp://HOST:8786`", code=2)
     try:
-        _simulate(db, config, resume, run_name, workers, backend, scheduler, client, as_json, quiet)
+        _simulate(db, config, resume, run_name, workers, backend, scheduler, client, as_json, quiet, named)
     finally:
         if client is not None:
             client.close()
@@ -178,10 +183,10 @@ def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed
           round_robin: bool = False, quiet: bool = False) -> RunConfig:
     """Validate everything the run needs (policies, decks, bounds) before any file is touched."""
     try:
-        pa = make_policy(policy_a or policy, mulligan).spec
-        pb = make_policy(policy_b or policy, mulligan).spec
+        players = make_policy(policy_a or policy, mulligan), make_policy(policy_b or policy, mulligan)
     except PolicySpecError as exc:
         fail(str(exc), "e.g. --policy greedy or --policy lookahead:sims=50", code=2)
+    pa, pb = players[0].spec, players[1].spec
     if gauntlet is not None and not gauntlet.is_dir():
         fail(f"--gauntlet {gauntlet}: not a folder of deck lists", code=2)
     try:
@@ -205,7 +210,9 @@ def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed
         batch_size = default_batch_size(pa, pb)
     config = RunConfig(decks=all_specs, opponents=opponents, studied=studied, games=games, policy_a=pa,
                        policy_b=pb, mulligan=mulligan, seed=seed, mirrors=mirrors, batch_size=batch_size,
-                       round_robin=round_robin)
+                       round_robin=round_robin,
+                       # named on this command line: the run's Python players are the user's files
+                       python_players={p.spec: p.spec for p in players if not p.builtin})
     if not config.plan():
         fail("no matchups: every deck is its own only opponent", "add --mirrors or more decks", code=2)
     try:
@@ -219,7 +226,8 @@ def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed
 
 
 def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: str | None, workers: int,
-              backend: str, scheduler: str | None, client, as_json: bool, quiet: bool = False) -> None:
+              backend: str, scheduler: str | None, client, as_json: bool, quiet: bool = False,
+              named: dict | None = None) -> None:
     try:
         store = open_store(db, create=resume is None)  # --resume never creates a database
     except StoreError as exc:
@@ -232,6 +240,7 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
                 if resume:
                     config = load_config(store, resume)
                     run_id = resume
+                    _stand_ins(config, named or {}, f"mythos simulate --resume {resume} --db {db}")
                     if store.run(run_id)["status"] == "finished":
                         err.print(f"run {escape(run_id)} is already finished", highlight=False)
                 else:
@@ -282,6 +291,25 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
     if not quiet:
         err.print(f"stored in {escape(str(db))} as run {escape(run_id)}; next: mythos report winrate --db "
                   f"{escape(str(db))} --run {escape(run_id)}", highlight=False)
+
+
+def _stand_ins(config: RunConfig, named: dict, command: str) -> None:
+    """A resumed run's players: built-in ones rebuilt from the run; a Python one only from the file
+    the user names again (``--policy-a FILE.py:CLASS``), said on stderr. Refused before anything
+    is written otherwise."""
+    from mythos_cli.sim.game import check_players
+
+    try:
+        config.python_players, lines = stand_ins({"a": config.policy_a, "b": config.policy_b}, named.get("policy"),
+                                                 {"a": named.get("a"), "b": named.get("b")}, command=command)
+        check_players(config)
+    except StoredPythonPlayer as exc:
+        fail(str(exc), exc.hint, code=2)
+    except PolicySpecError as exc:
+        fail(f"the run's players: {exc}", "resume with the run's own players; a Python player's file is named "
+             "with --policy-a/--policy-b FILE.py:CLASS", code=2)
+    for line in lines:
+        err.print(escape(line), highlight=False)
 
 
 db_app = typer.Typer(help="Inspect and manage the simulation database.", no_args_is_help=True)

@@ -47,9 +47,10 @@ class Progress:
 
 
 def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], field: list[DeckSpec], games: int,
-               policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
-               batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
-               progress: Progress | None = None, label: str | None = None) -> dict[str, list[tuple]]:
+              policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
+              batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
+              progress: Progress | None = None, label: str | None = None,
+              python_players: dict[str, str] | None = None) -> dict[str, list[tuple]]:
     """Play (or finish, or read back) one run: each studied deck against each field deck, ``games``
     games a pair (seats alternate). Returns, per studied deck, its games ``(opponent, seat, seed, won)``.
 
@@ -60,7 +61,7 @@ def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], fie
     n = len(studied)
     config = RunConfig(decks=decks, opponents=list(range(n, len(decks))), studied=list(range(n)), games=games,
                        policy_a=policy, policy_b=policy, mulligan=mulligan, seed=seed, batch_size=batch_size,
-                       seed_groups=seed_groups)
+                       seed_groups=seed_groups, python_players=dict(python_players or {}))
     config.plan()
     planned = len(config.matchups) * games
     run = store.run(run_id)
@@ -69,6 +70,7 @@ def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], fie
         stored = 0
     else:
         old = load_config(store, run_id)
+        old.python_players = config.python_players
         if not same_json(old.to_json(), config.to_json()):
             raise ExperimentError(f"run {run_id} in {store.path} is not the arms this experiment plans "
                                 "(the database or the card catalog changed since)",

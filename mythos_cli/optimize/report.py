@@ -10,6 +10,7 @@ cards that drag, how the search went and how the answer was proved.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from pathlib import Path
 
 from matplotlib.figure import Figure
@@ -26,7 +27,7 @@ from mythos_cli.reports.plots import DPI, LOSS, MUTED, NEUTRAL, WIN
 from mythos_cli.reports.stats import field_interval, wilson
 
 RUNNERS_UP = 5
-TERMINAL_CANDIDATES = 12  # rows of the candidates' table in the terminal (the page has them all)
+TERMINAL_CANDIDATES = 8  # rows of the candidates' table in the terminal (the page has them all)
 
 
 def card_label(card: str) -> str:
@@ -170,7 +171,11 @@ def fates(o: Outcome) -> list[dict]:
     for r in o.races:
         for a in r.arms:
             arms.setdefault(a.swaps, []).append((r, a))
-    proposed = set(V.canonical(o.changes)) if o.significant else set()
+    outs, ins = Counter(s.out for s in o.changes), Counter(s.into for s in o.changes)
+
+    def in_proposal(swaps) -> bool:  # its cards out and in are among the proposal's (whatever their pairing)
+        return o.significant and not (Counter(s.out for s in swaps) - outs) and not (Counter(s.into for s in swaps) - ins)
+
     rows = []
     for c in o.shortlist:
         seen = arms.get(c.swaps, [])
@@ -179,7 +184,7 @@ def fates(o: Outcome) -> list[dict]:
             race, arm = seen[-1]
             step, last = race.step, len(race.rounds)
             if race.best is arm and race.accepted:
-                fate = "proposed" if proposed and set(arm.swaps) <= proposed else f"taken at step {step}"
+                fate = "proposed" if in_proposal(arm.swaps) else f"taken at step {step}"
                 if not o.significant:
                     fate += ", not confirmed"
                 order = 0
@@ -409,7 +414,7 @@ def _plan_table(o: Outcome) -> Table:
     for s in o.plan.stages:
         played = (o.stages if s.player == o.config.policy else o.cheap_stages).get(s.key, 0)
         if s.key == "race":
-            judged = f"{o.keep} (at most {s.candidates})" if o.races else f"{s.least} to {s.candidates}"
+            judged = f"{o.keep} (planned {s.least} to {s.candidates})" if o.races else f"{s.least} to {s.candidates}"
         else:
             judged = f"{s.candidates:,}"
         rows.append([str(number[s.key]), s.title, short_policy(s.player), judged,

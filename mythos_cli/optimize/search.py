@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
@@ -119,15 +119,30 @@ class OptimizeConfig:
 
     @classmethod
     def from_json(cls, d: dict) -> "OptimizeConfig":
-        d = dict(d)
+        """The settings ``to_json`` stored; damaged ones raise ``ValueError`` naming what is wrong
+        (an unknown key too: nothing but these settings is read from a database)."""
+        if not isinstance(d, dict):
+            raise ValueError(f"the settings are a JSON {type(d).__name__}, not an object")
         if d.get("version") != CONFIG_VERSION:
             raise OptimizeError("this optimization was stored by an older mythos, whose search played other stages",
                                 "start it anew (its games stay in the database as runs)")
-        spec = lambda x: DeckSpec(x["name"], tuple(x["cards"]), tuple(x["missions"]))  # noqa: E731
-        d["base"] = spec(d["base"])
-        d["field"] = [spec(x) for x in d["field"]]
-        d["pool"] = Pool.from_json(d["pool"])
-        return cls(**d)
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise ValueError(f"unknown setting {unknown[0]!r}")
+        d = dict(d)
+        try:
+            spec = lambda x: DeckSpec(str(x["name"]), tuple(map(str, x["cards"])), tuple(map(str, x["missions"])))  # noqa: E731
+            d["base"] = spec(d["base"])
+            d["field"] = [spec(x) for x in d["field"]]
+            d["pool"] = Pool.from_json(d["pool"])
+            cfg = cls(**d)
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
+            raise ValueError(f"{type(exc).__name__}: {exc}") from None
+        budget_ok = isinstance(cfg.budget, int) or (cfg.budget is None and isinstance(cfg.minutes, (int, float)))
+        if not isinstance(cfg.policy, str) or not budget_ok or not isinstance(cfg.seed, int):
+            raise ValueError("its policy, budget or seed is not what mythos stores")
+        return cfg
 
     @property
     def shares_by_name(self) -> dict[str, float]:
@@ -264,8 +279,10 @@ def _name(swaps: tuple[V.Swap, ...]) -> str:
 
 class Search:
     def __init__(self, store: Store, opt_id: str, config: OptimizeConfig, *, workers: int = 1,
-                 backend: str = "local", scheduler: str | None = None, progress: Progress | None = None):
+                 backend: str = "local", scheduler: str | None = None, progress: Progress | None = None,
+                 python_players: dict[str, str] | None = None):
         self.store, self.opt_id, self.cfg = store, opt_id, config
+        self.python_players = dict(python_players or {})  # named on the command line, never stored
         self.workers, self.backend, self.scheduler = workers, backend, scheduler
         self.progress = progress or Progress()
         self.spent = 0
@@ -308,7 +325,7 @@ class Search:
                             policy, seed, seed_groups, mulligan=cfg.mulligan,
                             batch_size=max(10, min(cap, math.ceil(planned / 8))),
                             workers=self.workers, backend=self.backend, scheduler=self.scheduler,
-                            progress=clock, label=label)
+                            progress=clock, label=label, python_players=self.python_players)
         except Interrupted as exc:
             # counted from the database: what the runner commits is what a resume keeps
             stored = xstore.stored_games(self.store, run_id)
@@ -710,8 +727,12 @@ class Search:
 
 
 def optimize(store: Store, config: OptimizeConfig, opt_id: str, *, name: str | None = None, workers: int = 1,
-             backend: str = "local", scheduler: str | None = None, progress: Progress | None = None) -> Outcome:
+             backend: str = "local", scheduler: str | None = None, progress: Progress | None = None,
+             python_players: dict[str, str] | None = None) -> Outcome:
     """Run (or resume) an optimization stored under ``opt_id``; its games are runs ``opt_id-…``.
+
+    ``python_players``: for a policy written in Python, the spec the user named for it on this
+    command line (``policies.stand_ins``); a stored one is never imported.
 
     Raises ``OptimizeError`` for settings the user can fix and ``OptimizeInterrupted`` on
     Ctrl-C (the stored games are kept: call again with the same id and config to resume)."""
@@ -723,7 +744,8 @@ def optimize(store: Store, config: OptimizeConfig, opt_id: str, *, name: str | N
         if same_json(chosen, {k: v for k, v in stored_config.items() if k not in ("budget", "rates")}):
             config = OptimizeConfig.from_json(row["config"])
             stored_config = row["config"]
-    search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress)
+    search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress,
+                    python_players=python_players)
     search.preflight()
     if row is None:
         ostore.create(store, opt_id, name or opt_id, stored_config)
@@ -770,7 +792,12 @@ def resume_config(store: Store, opt_id: str) -> OptimizeConfig:
         known = ostore.listing(store)["opt_id"].to_list()
         raise OptimizeError(f"no optimization {opt_id!r} in {store.path}",
                             ("stored: " + ", ".join(known[-5:])) if known else "start one with `mythos optimize DECK`")
-    return OptimizeConfig.from_json(row["config"])
+    try:
+        return OptimizeConfig.from_json(row["config"])
+    except ValueError as exc:
+        raise OptimizeError(f"the stored settings of optimization {opt_id} in {store.path} are damaged ({exc}), so "
+                            "it cannot be resumed", "start a new optimization (its stored runs can still be reported)"
+                            ) from None
 
 
 __all__ = ["BASE", "Arm", "Candidate", "check", "compare", "least_budget", "OptimizeConfig", "OptimizeError",

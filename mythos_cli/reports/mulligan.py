@@ -41,15 +41,13 @@ SUGGEST = ("run `mythos simulate … --mulligan keep` (every dealt hand is playe
 
 
 def mulligan_rule(rd: RunData, policy: str) -> str:
-    """The mulligan rule a policy played with in this run (the run's override, or its own)."""
+    """The mulligan rule a policy played with in this run (the run's override, or its own), from
+    the stored spec alone: a stored player is never made, let alone imported."""
     if rd.info.get("mulligan"):
         return str(rd.info["mulligan"])
-    try:
-        from mythos_cli.policies import make_policy
+    from mythos_cli.policies.players import mulligan_of
 
-        return make_policy(policy).mulligan.name
-    except Exception:  # an unknown or renamed policy: the report still works without the name
-        return "unknown"
+    return mulligan_of(policy)
 
 
 def opening_hands(rd: RunData, decks: list[str]) -> pl.DataFrame:

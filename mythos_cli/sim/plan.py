@@ -113,6 +113,10 @@ class RunConfig:
     # per studied deck (in ``studied`` order) its seed group, or None: every matchup its own seeds
     seed_groups: list[int] | None = None
     matchups: list[Matchup] = field(default_factory=list)
+    # Never stored, never read from a database: for each Python player of the run (its spec as
+    # stored), the spec the user named for it on this command line; the only way a Python player
+    # is imported (``policies.stored_policy``). A run's stored spec is data.
+    python_players: dict[str, str] = field(default_factory=dict, compare=False)
 
     def plan(self) -> list[Matchup]:
         out = []
@@ -204,12 +208,13 @@ class RunConfig:
     def to_json(self) -> dict:
         # by hand, not dataclasses.asdict (which deep-copies every string): an experiment's run
         # holds thousands of decks, and its configuration is written and compared a few times
-        d = {f: getattr(self, f) for f in self.__dataclass_fields__ if f not in ("decks", "matchups")}
+        skip = ("decks", "matchups", "python_players")
+        d = {f: getattr(self, f) for f in self.__dataclass_fields__ if f not in skip}
         d["decks"] = [{"name": x.name, "cards": x.cards, "missions": x.missions} for x in self.decks]
         for key in ("opponents", "studied", "seed_groups"):
             if d[key] is not None:
                 d[key] = list(d[key])
-        return {f: d[f] for f in self.__dataclass_fields__ if f != "matchups"}
+        return {f: d[f] for f in self.__dataclass_fields__ if f not in ("matchups", "python_players")}
 
     @classmethod
     def from_json(cls, d) -> "RunConfig":

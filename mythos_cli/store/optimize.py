@@ -110,7 +110,7 @@ def summaries(store: Store) -> dict[str, dict]:
             deck, field = c["base"]["name"], [d["name"] for d in c.get("field", [])]
             policy, cheap = c.get("policy"), c.get("screen_policy")
             budget = c.get("budget")
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):  # damaged settings: listed, not read
             deck, field, policy, cheap, budget = "?", [], None, None, None
         out[opt_id] = {"name": name, "status": status, "deck": deck, "field": field, "policy": policy,
                        "screen_policy": cheap, "budget": budget}
