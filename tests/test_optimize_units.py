@@ -385,3 +385,17 @@ def test_pairs_include_cards_that_work_together(leaf):
     assert V.canonical((Swap("KS-096", "KS-026"), Swap("KS-047", "KS-026"))) in got  # two copies of one card
     assert all(V.legal(V.apply(leaf, sw), leaf, pool) for sw in got)
     assert len(set(got)) == len(got) <= 4
+
+
+def test_two_cards_that_drag_meet_in_a_pair(leaf):
+    """The best singles all take out the worst card: pairs must still reach the second worst."""
+    from mythos_cli.optimize import candidates as C
+
+    pool = build_pool(None)
+    ins = ["KS-026", "KS-122", "KS-081", "KS-033", "KS-106", "SS-002", "SS-071", "KS-140", "SS-138", "SS-119",
+           "SS-085", "SS-098", "KS-045"]
+    ranked = [Swap("KS-096", c) for c in ins] + [Swap("KS-047", "KS-026")]  # Gamakichi 13 times, then Iruka
+    value = {s: 0.1 - 0.001 * i for i, s in enumerate(ranked)}
+    pairs = [sw for _, sw in C.pairs_of(ranked, value.__getitem__, leaf, leaf, pool, C.Affinity(leaf), 8, best=12,
+                                        wide=12)]
+    assert any({s.out for s in sw} == {"KS-096", "KS-047"} for sw in pairs), pairs

@@ -11,9 +11,10 @@
   deck: a cost near the one of the card going out keeps the deck's curve (weight halves with
   each chakra of difference), a group of the deck doubles it, and each keyword it shares with
   the deck's cards (up to two) adds half.
-* **Pairs.** From the best single swaps of the screen, pairs with two different cards going
-  out; a pair whose two cards coming in share a group or a keyword (cards that work together)
-  comes first among pairs of equal value, and two copies of one card coming in are a pair too.
+* **Pairs.** From the best single swaps of the screen (at most three for one card going out,
+  so that two cards that drag meet in a pair), pairs with two different cards going out: half
+  of them the best by the sum of their values, half those whose two cards coming in work
+  together (the same group, a keyword in common, or two copies of one card).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from mythos_cli.optimize.pool import Pool
 from mythos_cli.sim.plan import DeckSpec
 
 DRAG_WEIGHT = 2.0  # a card surely dragging is drawn out (1 + 2) = 3 times as often as one surely not
+PER_OUT = 3  # singles of one card going out among those pairs are made of
 
 
 @dataclass
@@ -120,9 +122,10 @@ class Affinity:
 def pairs_of(singles: list[V.Swap], value: Callable[[V.Swap], float], current: DeckSpec, base: DeckSpec, pool: Pool,
              affinity: Affinity, n: int, best: int = 12, wide: int = 32) -> list[tuple[float, tuple[V.Swap, ...]]]:
     """``n`` pairs of the ranked single swaps ``singles``: half of them the best pairs of the
-    ``best`` first singles by the sum of their values, the other half the best pairs of the
-    ``wide`` first singles whose two cards coming in work together (the same group, a keyword in
-    common, or two copies of one card). Only legal decks, each once."""
+    ``best`` first singles (at most ``PER_OUT`` for one card going out) by the sum of their
+    values, the other half the best pairs of the ``wide`` first whose two cards coming in work
+    together (the same group, a keyword in common, or two copies of one card). Only legal
+    decks, each once."""
     def candidates(top: list[V.Swap], together: bool) -> list[tuple[float, tuple[V.Swap, ...]]]:
         out = []
         for i, a in enumerate(top):
@@ -140,9 +143,21 @@ def pairs_of(singles: list[V.Swap], value: Callable[[V.Swap], float], current: D
                     out.append((value(a) + value(b), swaps))
         return sorted(out, key=lambda p: (-p[0], p[1]))
 
+    def spread(k: int) -> list[V.Swap]:
+        """The first ``k`` singles with at most 3 for one card going out: two cards that both drag
+        make the best pairs, and the best singles would otherwise all take out the same one."""
+        out, per = [], Counter()
+        for sw in singles:
+            if per[sw.out] < PER_OUT:
+                out.append(sw)
+                per[sw.out] += 1
+                if len(out) == k:
+                    break
+        return out
+
     chosen: list[tuple[float, tuple[V.Swap, ...]]] = []
     seen: set[tuple[V.Swap, ...]] = set()
-    for pool_of, quota in ((candidates(singles[:wide], True), n // 2), (candidates(singles[:best], False), n)):
+    for pool_of, quota in ((candidates(spread(wide), True), n // 2), (candidates(spread(best), False), n)):
         taken = 0
         for v, sw in pool_of:
             if len(chosen) >= n or taken >= quota:
