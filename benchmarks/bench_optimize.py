@@ -8,9 +8,10 @@
 The question: one deck, the 6 sample decks as the field (equal shares), the whole pool of
 both sets, the default player (search) judging and greedy screening, exactly what
 `mythos optimize DECK` runs (the same library call as the CLI). The deck is a sample deck
-weakened by swaps to cards that are clearly worse (``--weaken OUT>IN,…``; default: one
-Rasengan Naruto for a 2-cost 0-power Ninja Hound Corps, one Original Team 7 Kakashi for a
-4-cost 0-power Rashomon in Leaf Village Team 7).
+weakened by swaps to cards that are clearly worse (``--weaken OUT>IN,…``; default: Leaf
+Village Team 7's two Original Team 7 Kakashis, 4 chakra and 5 Power, for a 5-cost 0-Power
+Shinigami and a 2-cost 0-Power Gato; benchmarks/README.md says how the search player judged
+the candidates for planting, and these two).
 
 ``--establish N`` first measures, with the default player, each planted swap alone and both
 together against the original deck: N games per field deck and seat, paired (common random
@@ -46,7 +47,7 @@ from mythos_cli.policies import make_policy  # noqa: E402
 from mythos_cli.sim import DEFAULT_POLICY, load_specs  # noqa: E402
 from mythos_cli.store import open_store  # noqa: E402
 
-WEAKEN = "KS-108>SS-059,KS-148>KS-067"
+WEAKEN = "KS-148>SS-057,KS-148>SS-075"
 
 
 class Quiet(Progress):
