@@ -23,6 +23,7 @@ from mythos_cli.experiment.stats import z_value
 from mythos_cli.sim import load_specs
 from mythos_cli.sim.decks import default_gauntlet
 from mythos_cli.store import open_store
+from mythos_cli.store import experiment as xstore
 from mythos_cli.store import optimize as ostore
 
 runner = CliRunner()
@@ -311,18 +312,28 @@ def test_cli_optimize_refuses_an_illegal_deck(tmp_path, monkeypatch):
     assert not (tmp_path / "e.duckdb").exists()
 
 
-def test_missions_are_searched_too(samples, tmp_path):
+def test_missions_are_chosen_by_the_missions_experiment(samples, tmp_path):
+    """--missions: the cards are searched with the deck's own missions, then the missions
+    experiment (experiment.missions, the one of `mythos experiment missions`) chooses them for
+    the deck found, and the confirmation proves cards and missions together."""
     field, shares = build_field("sound-four=1")
     pool = build_pool(["KS", "keyword=Team Baki"])  # a few Sand Village cards, and the KS missions
-    cfg = OptimizeConfig(samples["Leaf Village Team 7"], field, shares, pool, budget=600, policy="greedy", seed=5,
+    cfg = OptimizeConfig(samples["Leaf Village Team 7"], field, shares, pool, budget=1500, policy="greedy", seed=5,
                          missions=True)
     with open_store(tmp_path / "m.duckdb") as s:
         o = optimize(s, cfg, "m", workers=2)
-    assert o.singles_possible > 24 and o.screen is not None
-    assert any(k[2] for k in o.screen.fit.values)  # mission swaps were screened
-    assert any(k[0] == "out" and k[2] for k in o.screen.fit.values)  # and missions taken out
+        experiment = xstore.get(s, "m-missions")
+        result = build(o, tmp_path / "reports", "m.duckdb")
+    assert not any(k[2] for k in (o.screen.fit.values if o.screen else {}))  # no mission in the card search
+    assert o.missions is not None and o.missions.tried >= 2 and experiment["status"] == "finished"
+    assert any(r.startswith("m-missions-") for r in o.runs) and o.stages["missions"] == o.missions.spent
+    assert o.spent <= 1500
     assert V.validate(o.proposal).valid and len(set(o.proposal.missions)) == 3
-    assert set(o.proposal.missions) <= set(pool.missions) | set(cfg.base.missions)
+    expect = o.missions.best.missions if o.missions.significant else cfg.base.missions
+    assert sorted(o.proposal.missions) == sorted(expect)
+    assert o.confirmation.tests >= o.missions.tried  # corrected for the selections raced too
+    assert result.numbers["missions_experiment"]["tried"] == o.missions.tried
+    assert "## Missions" in (tmp_path / "reports" / "m" / "optimize.md").read_text(encoding="utf-8")
 
 
 def test_help_keeps_its_sentences_whole_at_80_columns():

@@ -153,7 +153,9 @@ def optimize_cmd(
     pool: list[str] = typer.Option(None, "--pool", help="Narrow the cards that may come in: KS, SS, 'group=Leaf "
                                    "Village', 'keyword=Team 7', type=attachment, or a collection list file "
                                    "(only the cards you own). Repeat to combine."),
-    missions: bool = typer.Option(False, "--missions", help="Also choose which 3 missions to bring."),
+    missions: bool = typer.Option(False, "--missions", help="Also choose which 3 missions to bring: the missions "
+                                  "experiment (`mythos experiment missions`) on the deck found, with a fifth of the "
+                                  "budget."),
     budget: Optional[int] = typer.Option(None, "--budget", min=1, max=MAX_BUDGET, show_default=False,
                                          help=f"Games of the player that judges (--policy), at most {MAX_BUDGET:,}; "
                                          f"the screen's cheap player plays its own on top. [default: {DEFAULT_BUDGET:,}]"),

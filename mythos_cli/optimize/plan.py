@@ -52,6 +52,7 @@ SHARES_TWO_PLAYERS = {"sample": 0.15, "confirmation": 0.30}  # the race gets the
 CHEAP_SHARES = {"screen": 0.65, "shortlist": 0.35}
 SHARES_ONE_PLAYER = {"screen": 0.25, "shortlist": 0.15, "confirmation": 0.25}  # the race gets the rest
 STEP_SHARE = 0.6  # of the race's games, for its first step (each later step: half of what is left)
+MISSIONS_SHARE = 0.2  # of the budget, with --missions: the missions experiment (experiment.missions)
 
 
 def is_fast(policy: str) -> bool:
@@ -90,7 +91,8 @@ class Stage:
 
 TITLES = {"calibration": "calibration: the deck as it is", "screen": "screen: random variants over the whole pool",
           "shortlist": "short list: best swaps and pairs, each on its own", "sample": "sample: judged by both players",
-          "race": "race: successive halving, step by step", "confirmation": "confirmation on fresh seeds"}
+          "race": "race: successive halving, step by step",
+          "missions": "missions: the missions experiment on the deck found", "confirmation": "confirmation on fresh seeds"}
 
 
 @dataclass
@@ -122,7 +124,8 @@ class Plan:
         per race round (halving the variants of the first step, and a few later steps)."""
         race = self.stage("race")
         rounds = math.ceil(math.log2(max(2, race.candidates))) + 4 if race else 0
-        return len(self.stages) - 1 + rounds
+        missions = 5 if self.stage("missions") else 0  # its screen, race rounds and confirmation
+        return len(self.stages) - 1 + rounds + missions
 
     def seconds(self, rates: dict[str, float]) -> float:
         """The plan's time at these speeds (games a second of each player, and a stage's fixed
@@ -150,10 +153,12 @@ def affordable(n: int, budget: int, unit: int, eta: int = 2) -> int:
     return n
 
 
-def make_plan(budget: int, policy: str, cheap: str, field: int, singles: int, pairs: int | None = None) -> Plan:
+def make_plan(budget: int, policy: str, cheap: str, field: int, singles: int, pairs: int | None = None,
+              missions: bool = False) -> Plan:
     """The stages for a budget of ``budget`` games of ``policy`` against ``field`` decks, with
-    ``singles`` possible single swaps (``pairs``: the pairs the short list can hold, by default
-    ``SHORT_PAIRS`` when there is a screen, else none)."""
+    ``singles`` possible single swaps of cards (``pairs``: the pairs the short list can hold, by
+    default ``SHORT_PAIRS`` when there is a screen, else none); with ``missions``, the missions
+    experiment chooses the 3 missions after the races."""
     unit = 2 * field
     two = cheap != policy
     screened = singles > SHORT_SINGLES
@@ -188,11 +193,14 @@ def make_plan(budget: int, policy: str, cheap: str, field: int, singles: int, pa
         per = _fit(sample_games, k + 1, unit)
         stages.append(Stage("sample", policy, k, k, per * field * (k + 1), per * field, True))
     spent = sum(s.games for s in stages if s.counted)
-    race_games = max(0, budget - spent - confirm_games)
+    missions_games = int(budget * MISSIONS_SHARE) if missions else 0
+    race_games = max(0, budget - spent - confirm_games - missions_games)
     most = affordable(short, int(race_games * STEP_SHARE), unit)
     stages.append(Stage("race", policy, most, min(most, 4), race_games, 0, True))
+    if missions:  # the selections it races are its own business (experiment.missions.MissionsConfig.race_size)
+        stages.append(Stage("missions", policy, 0, 0, missions_games, 0, True))
     # the confirmation also gets whatever the race leaves (known when the race is over)
-    per = _fit(budget - spent - race_games, 2, unit)
+    per = _fit(budget - spent - race_games - missions_games, 2, unit)
     stages.append(Stage("confirmation", policy, 1, 1, per * field * 2, per * field, True))
     return Plan(budget, policy, cheap, field, singles, stages)
 
@@ -213,16 +221,21 @@ def problems(plan: Plan) -> list[str]:
     return out
 
 
-def least_budget(policy: str, cheap: str, field: int, singles: int) -> int:
-    """The smallest budget whose plan can be played (found by bisection: the plan grows with it)."""
+def least_budget(policy: str, cheap: str, field: int, singles: int, missions: int = 0) -> int:
+    """The smallest budget whose plan can be played (found by bisection: the plan grows with it);
+    ``missions``: the least games of the missions experiment, when there is one."""
+    def bad(budget: int) -> bool:
+        plan = make_plan(budget, policy, cheap, field, singles, missions=bool(missions))
+        return bool(problems(plan)) or (missions and plan.stage("missions").games < missions)
+
     lo, hi = 0, 1_000
-    while problems(make_plan(hi, policy, cheap, field, singles)):
+    while bad(hi):
         lo, hi = hi, hi * 2
         if hi > 10**9:
             return hi
     while lo + 1 < hi:
         mid = (lo + hi) // 2
-        if problems(make_plan(mid, policy, cheap, field, singles)):
+        if bad(mid):
             lo = mid
         else:
             hi = mid
@@ -244,17 +257,17 @@ def ladder_down(x: float) -> int:
 
 
 def budget_for(minutes: float, rates: dict[str, float], policy: str, cheap: str, field: int, singles: int,
-               spent_seconds: float = 0.0, stage_seconds: float = 0.0) -> int:
+               spent_seconds: float = 0.0, stage_seconds: float = 0.0, missions: int = 0) -> int:
     """The largest round budget whose plan, at the measured speeds, fits in ``minutes`` (less what
     the calibration took already); never below the least budget."""
     rates = dict(rates) | {STAGE_SECONDS: stage_seconds}
     left = minutes * 60 - spent_seconds
 
     def rest(budget: int) -> float:  # seconds of the plan beyond its calibration
-        plan = make_plan(budget, policy, cheap, field, singles)
+        plan = make_plan(budget, policy, cheap, field, singles, missions=bool(missions))
         return plan.seconds(rates) - sum(s.games / rates[s.player] for s in plan.stages if s.key == "calibration")
 
-    least = least_budget(policy, cheap, field, singles)
+    least = least_budget(policy, cheap, field, singles, missions)
     if rest(least) >= left:
         return least
     hi = least

@@ -272,6 +272,7 @@ def outcome_json(o: Outcome) -> dict:
         "runners_up": [_arm_json(a, o.tried, shares) for a in runners_up(o)],
         "card_figures": {"player": o.plan.cheap, "cards": [f.to_json() for f in o.figures]},
         "candidates": candidates, "screen": screen, "races": races,
+        "missions_experiment": o.missions.to_json() if o.missions is not None else None,
         "settings": {"policy": cfg.policy, "screen_policy": o.plan.cheap, "seed": cfg.seed, "missions": cfg.missions,
                      "pool": cfg.pool.described, "pool_cards": len(cfg.pool.cards),
                      "pool_missions": len(cfg.pool.missions), "field": cfg.shares_by_name},
@@ -393,7 +394,8 @@ def plan_table(plan: Plan, rates: dict[str, float]) -> Table:
     number = {k: i + 1 for i, k in enumerate(dict.fromkeys(s.key for s in plan.stages))}
     rows = []
     for s in plan.stages:
-        judged = f"{s.least} to {s.candidates}" if s.key == "race" else f"{s.candidates:,}"
+        judged = f"{s.least} to {s.candidates}" if s.key == "race" else \
+            "its selections" if s.key == "missions" else f"{s.candidates:,}"
         minutes = f"{s.games / rates[s.player] / 60:.1f}" if rates.get(s.player) else "—"
         rows.append([str(number[s.key]), s.title, short_policy(s.player), judged, f"{s.per_candidate:,}" if s.per_candidate
                      else "halving", f"{s.games:,}", minutes])
@@ -415,6 +417,8 @@ def _plan_table(o: Outcome) -> Table:
         played = (o.stages if s.player == o.config.policy else o.cheap_stages).get(s.key, 0)
         if s.key == "race":
             judged = f"{o.keep} (planned {s.least} to {s.candidates})" if o.races else f"{s.least} to {s.candidates}"
+        elif s.key == "missions":
+            judged = f"{o.missions.tried} selections raced" if o.missions is not None else "—"
         else:
             judged = f"{s.candidates:,}"
         rows.append([str(number[s.key]), s.title, short_policy(s.player), judged,
@@ -455,6 +459,30 @@ def _figures_table(o: Outcome) -> Table | None:
                  "interval: for every card of the deck at once (Bonferroni) when the card has enough games, else "
                  "its own 95% interval. A card that probably drags is drawn out of the screen's variants more often "
                  "(up to 3 times); it is not a verdict on the card, only where the screen looks first.")
+
+
+def _missions_blocks(o: Outcome) -> list:
+    """--missions: what the missions experiment (``experiment.missions``) chose for the deck found."""
+    m = o.missions
+    cfg = o.config
+    conf = m.confirmation
+    verdict = (f"it brings **{', '.join(sorted(m.best.missions))}**: {pp(conf.gain)} over the deck's own missions "
+               f"(95% interval {interval(conf.low, conf.high, points=True)} points, corrected for the {m.tried} "
+               "selections raced), on fresh seeds" if m.significant else
+               "no selection beat the deck's own missions beyond noise: the proposal keeps them"
+               + (f" (the best raced, {', '.join(sorted(m.best.missions))}: {pp(conf.gain)}, "
+                  f"{interval(conf.low, conf.high, points=True)} points)" if conf is not None and m.best else ""))
+    rows = [[", ".join(sorted(e.missions)), str(e.rounds), f"{e.estimate.games:,}" if e.estimate else "—",
+             pp(e.estimate.gain) if e.estimate else "—",
+             interval(e.estimate.low, e.estimate.high, points=True) if e.estimate else "—"] for e in m.ranked[:8]]
+    return [Heading("Missions"),
+            Para(f"**Missions ({short_policy(cfg.policy)}).** With the cards found, the missions experiment (the one "
+                 f"of `mythos experiment missions`) tried the {m.selections:,} selections of 3 of the "
+                 f"{len(m.config.candidates)} candidate missions: {m.screened:,} in its screen, {m.tried} in its race, "
+                 f"{m.spent:,} games (runs `{m.exp_id}-…`); {verdict}."),
+            Table(f"The selections raced ({short_policy(cfg.policy)}; paired with the deck's own missions)",
+                  ["missions", "rounds", "pairs of games", "gain", f"interval (corrected, m={m.tried})"], rows,
+                  left=1)]
 
 
 def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) -> ReportResult:
@@ -570,6 +598,8 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
                  f"games along. A step's best was taken when its paired gain was above 0 at z = {cfg.accept_z}."),
             Table("Steps", ["step", "best", "", "race stopped", "variants", "rounds", "games", f"gain ({short_policy(cfg.policy)})"],
                   steps, left=4))
+    if o.missions is not None:
+        doc.add(*_missions_blocks(o))
     if conf is not None:
         doc.add(Heading("Proof"),
                 Para(f"The deck as it is and the proposal then played {2 * conf.games:,} games of {short_policy(cfg.policy)} on "

@@ -28,6 +28,10 @@ their sizes are ``optimize.plan``'s:
    on (successive halving), minus any variant whose upper bound falls below the leader's lower
    bound (racing). The winner is taken when its gain is above 0 at ``accept_z``, and the
    search starts again from the new deck with the short list's swaps that still apply.
+   With ``--missions`` the cards are searched with the deck's own missions, then
+   ``experiment.missions`` (the one implementation of "which 3 missions to bring", shared
+   with ``mythos experiment missions``) chooses the missions of the deck found, with its own
+   screen, race and confirmation (runs ``ID-missions-…``), the player given playing.
 6. **Confirmation** (the player given). The deck as it is and the proposal play fresh seeds
    (none of the search's); the reported gain is this paired difference, its interval
    Bonferroni-corrected for every variant the player given judged. When no step was taken,
@@ -238,6 +242,7 @@ class Outcome:
     validation: list[str]  # problems of the proposal, per `mythos validate` (empty: legal)
     singles_possible: int
     rates: dict[str, float]  # games a second measured in the calibration (this session; empty on a replay)
+    missions: object | None = None  # experiment.missions.Outcome, with --missions
 
     @property
     def significant(self) -> bool:
@@ -389,7 +394,8 @@ class Search:
             if policy not in self.rates:
                 self.rates[policy] = self._measure(policy)
         budget = P.budget_for(cfg.minutes, self.rates, cfg.policy, self.cheap, len(cfg.field), singles,
-                              spent_seconds=time.perf_counter() - self.t0, stage_seconds=self.stage_seconds)
+                              spent_seconds=time.perf_counter() - self.t0, stage_seconds=self.stage_seconds,
+                              missions=self.missions_least() if cfg.missions else 0)
         cfg.budget = min(budget, P.MAX_BUDGET)
         cfg.rates = dict(self.rates) | {P.STAGE_SECONDS: self.stage_seconds}
         ostore.set_config(self.store, self.opt_id, cfg.to_json())
@@ -405,7 +411,6 @@ class Search:
         affinity = C.Affinity(self.base)
         pool_cards = sorted(cfg.pool.cards)
         fit_in = {o: np.array([affinity.weight(o, c) for c in pool_cards]) for o in set(self.base.cards)}
-        pool_missions = sorted(cfg.pool.missions)
         specs: list[DeckSpec] = []
         features: list[list[tuple[str, str, bool]]] = []
         groups: list[int] = []
@@ -415,7 +420,7 @@ class Search:
             attempts += 1
             if attempts > 50 * n:
                 break  # the pool is too small for this many different variants
-            swaps = self._random_swaps(rng, p_out, pool_cards, fit_in, pool_missions)
+            swaps = self._random_swaps(rng, p_out, pool_cards, fit_in)
             if not swaps:
                 continue
             swaps = V.canonical(swaps)
@@ -444,8 +449,7 @@ class Search:
         fit = fit_screen(features, groups, per_variant)
         return Screen(run_id, len(specs), len(specs) * 2 * len(cfg.field), fit)
 
-    def _random_swaps(self, rng, p_out, pool_cards: list[str], fit_in: dict[str, np.ndarray],
-                      pool_missions: list[str]) -> list[V.Swap]:
+    def _random_swaps(self, rng, p_out, pool_cards: list[str], fit_in: dict[str, np.ndarray]) -> list[V.Swap]:
         cfg = self.cfg
         deck = self.base
         k = min(cfg.screen_swaps, len(deck.cards))
@@ -468,11 +472,6 @@ class Search:
             c = pool_cards[int(rng.choice(len(pool_cards), p=w / w.sum()))]
             counts[c] += 1
             swaps.append(V.Swap(o, c))
-        if cfg.missions and pool_missions and rng.random() < 0.5:
-            o = deck.missions[int(rng.integers(len(deck.missions)))]
-            options = [m for m in pool_missions if m not in deck.missions]
-            if options:
-                swaps.append(V.Swap(o, options[int(rng.integers(len(options)))], True))
         # the base deck's own copies are owned: a pool limit never forbids them
         spec = V.apply(deck, swaps) if swaps else deck
         return swaps if V.legal(spec, self.base, cfg.pool) else []
@@ -623,18 +622,74 @@ class Search:
         cfg = self.cfg
         if not cfg.field:
             raise OptimizeError("the field has no deck", "give --field or --gauntlet")
-        singles = V.single_swaps(self.base, self.base, cfg.pool, cfg.missions)
+        # the cards only: the missions are the missions experiment's to choose (--missions)
+        singles = V.single_swaps(self.base, self.base, cfg.pool, False)
         if not singles:
             raise OptimizeError("the pool offers no card that could come into this deck",
                                 "widen --pool (every card the deck could take is in it already, or none is owned)")
-        least = P.least_budget(cfg.policy, self.cheap, len(cfg.field), len(singles))
+        need = self.missions_least() if cfg.missions else 0
+        least = P.least_budget(cfg.policy, self.cheap, len(cfg.field), len(singles), need)
         if cfg.budget is not None and cfg.budget < least:
+            what = " and the missions experiment" if cfg.missions else ""
             raise OptimizeError(f"a budget of {cfg.budget:,} games is too small for a field of {len(cfg.field)} "
-                                f"deck(s) and {len(singles):,} possible swaps: at least {least:,} are needed",
+                                f"deck(s) and {len(singles):,} possible swaps{what}: at least {least:,} are needed",
                                 f"e.g. --budget {4 * least:,}, or narrow --pool")
         if cfg.minutes is not None and not 0 < cfg.minutes <= MAX_MINUTES:
             raise OptimizeError(f"--minutes {cfg.minutes:g}: give a number of minutes above 0, at most {MAX_MINUTES:,}")
         return singles
+
+    # -- missions: the missions experiment's -----------------------------------------------------
+    def missions_config(self, deck: DeckSpec, budget: int):
+        from mythos_cli.experiment import missions as M
+
+        cfg = self.cfg
+        candidates = sorted(set(cfg.pool.missions) | set(cfg.base.missions))
+        return M.MissionsConfig(DeckSpec(cfg.base.name, deck.cards, cfg.base.missions), cfg.field, cfg.shares,
+                                candidates, budget, cfg.policy, _stage_seed(cfg.seed, 8), batch_size=cfg.batch_size)
+
+    def missions_least(self) -> int:
+        """The least games the missions experiment needs for this deck, field and pool of missions."""
+        from mythos_cli.experiment import missions as M
+
+        mcfg = self.missions_config(self.base, 1)
+        if len(set(mcfg.candidates)) < 4:
+            raise OptimizeError("--missions: the pool holds no mission the deck could bring instead of its own",
+                                "widen --pool (a collection list names the missions owned under missions:)")
+        lo, hi = 1, 1
+        while True:
+            mcfg.budget = hi
+            try:
+                M.check(mcfg)
+                break
+            except ExperimentError:
+                lo, hi = hi, hi * 2
+        while lo + 1 < hi:  # the least budget it accepts
+            mcfg.budget = (lo + hi) // 2
+            try:
+                M.check(mcfg)
+                hi = mcfg.budget
+            except ExperimentError:
+                lo = mcfg.budget
+        # and enough for its race to start with all the selections it takes (check() asks for two)
+        n = min(mcfg.race_size, len(M.selections(tuple(mcfg.deck.missions), mcfg.candidates)) - 1)
+        race = mcfg.unit(n + 1) * max(1, math.ceil(math.log2(max(2, n))))
+        return max(hi, math.ceil(race / (1 - mcfg.screen_share - mcfg.confirm_share)))
+
+    def choose_missions(self, stage: P.Stage, deck: DeckSpec):
+        from mythos_cli.experiment import missions as M
+
+        mcfg = self.missions_config(deck, stage.games)
+        self._tell("player", self.cfg.policy)
+        try:
+            out = M.choose(self.store, f"{self.opt_id}-missions", mcfg, name=f"{self.opt_id}: missions",
+                           workers=self.workers, backend=self.backend, scheduler=self.scheduler,
+                           progress=self.progress)
+        except M.MissionsInterrupted as exc:
+            raise OptimizeInterrupted(self.opt_id, self.spent + exc.spent, self.cfg.budget, exc.signal) from None
+        self.spent += out.spent
+        self.stages["missions"] += out.spent
+        self.runs.extend(out.runs)
+        return out
 
     def run(self) -> Outcome:
         cfg = self.cfg
@@ -642,7 +697,7 @@ class Search:
         figures = self.calibrate()
         if cfg.budget is None:
             self.choose_budget(len(singles))
-        plan = P.make_plan(cfg.budget, cfg.policy, self.cheap, len(cfg.field), len(singles))
+        plan = P.make_plan(cfg.budget, cfg.policy, self.cheap, len(cfg.field), len(singles), missions=cfg.missions)
         if P.problems(plan):  # a bug: the least budget was checked
             raise AssertionError(f"unplayable plan: {P.problems(plan)}")
         rates = dict(cfg.rates or self.rates)
@@ -661,7 +716,8 @@ class Search:
             sampled = sorted((c for c in short if c.sampled), key=lambda c: (-c.judge.gain, c.swaps))
             forced = {c.swaps for c in sampled[:max(1, len(sampled) // 4)] if c.judge.gain > 0}
         confirm_reserve = plan.stage("confirmation").games
-        search_end = cfg.budget - confirm_reserve
+        missions_stage = plan.stage("missions")
+        search_end = cfg.budget - confirm_reserve - (missions_stage.games if missions_stage else 0)
         current = self.base
         path: list[tuple[V.Swap, ...]] = []
         races: list[Race] = []
@@ -700,6 +756,18 @@ class Search:
             proposal = races[0].best.deck
         else:
             proposal = None
+        missions = None
+        if missions_stage is not None:
+            # the missions for the deck the races found (the deck as it is when no step was taken)
+            missions = self.choose_missions(missions_stage, current)
+            tried.update(("missions",) + tuple(e.missions) for e in missions.ranked)
+            if missions.significant:
+                mission_swaps = V.difference(current, DeckSpec("", current.cards, missions.best.missions))
+                path.append(mission_swaps)
+                current = DeckSpec(f"{PREFIX}missions", current.cards, tuple(missions.best.missions))
+                proposal = current
+            elif proposal is not None:
+                proposal = DeckSpec(proposal.name, proposal.cards, cfg.base.missions)
         confirmation = None
         pairs: dict[str, Pairs] = {}
         confirm_run = None
@@ -723,7 +791,7 @@ class Search:
         return Outcome(self.opt_id, cfg, plan, cfg.base, proposal, changes, path, figures, screen, short, agreement,
                        keep, races, m, confirm_run, confirmation, pairs, shared, self.spent, self.cheap_spent,
                        list(self.runs), dict(self.stages), dict(self.cheap_stages), problems, len(singles),
-                       dict(self.rates))
+                       dict(self.rates), missions)
 
 
 def optimize(store: Store, config: OptimizeConfig, opt_id: str, *, name: str | None = None, workers: int = 1,
@@ -782,8 +850,10 @@ def check(config: OptimizeConfig) -> int:
 
 def least_budget(config: OptimizeConfig) -> int:
     """The smallest budget an optimization of these settings can be played with."""
-    singles = V.single_swaps(config.base, config.base, config.pool, config.missions)
-    return P.least_budget(config.policy, config.cheap, len(config.field), len(singles))
+    search = Search(None, "", config)  # type: ignore[arg-type]
+    singles = V.single_swaps(config.base, config.base, config.pool, False)
+    return P.least_budget(config.policy, config.cheap, len(config.field), len(singles),
+                          search.missions_least() if config.missions else 0)
 
 
 def resume_config(store: Store, opt_id: str) -> OptimizeConfig:

@@ -78,13 +78,15 @@ def set_config(store: Store, opt_id: str, config: dict) -> None:
 
 
 def stage_runs(store: Store) -> dict[str, str]:
-    """Each run that is a stage of an optimization (``ID-…``, named ``optimize ID: …``), with its optimization's id."""
+    """Each run that is a stage of an optimization (``ID-…``, named ``optimize ID: …``, or its
+    missions experiment's ``missions ID-missions: …``), with its optimization's id."""
     if not _has_table(store):
         return {}
     try:
         rows = _x(store.con, """SELECT r.run_id, o.opt_id FROM runs r JOIN optimizations o
                                 ON starts_with(r.run_id, o.opt_id || '-')
-                                AND starts_with(r.name, 'optimize ' || o.opt_id || ':')""")
+                                AND (starts_with(r.name, 'optimize ' || o.opt_id || ':')
+                                     OR starts_with(r.name, 'missions ' || o.opt_id || '-missions:'))""")
     except duckdb.Error as exc:
         raise _explain(store.path, exc) from None
     # an id that is a prefix of another's (opt, opt-2): the longest match is the run's own
