@@ -1,17 +1,23 @@
 """The default `mythos optimize DECK`: its wall time and games, and a known answer (issue 27).
 
-    python benchmarks/bench_optimize.py                           # the default run on the weakened deck
+    python benchmarks/bench_optimize.py                           # the known answer, the default run
     python benchmarks/bench_optimize.py --establish 100           # first: are the planted cards clearly worse?
+    python benchmarks/bench_optimize.py --workers 1,2             # the same proposal on 1 and 2 workers
     python benchmarks/bench_optimize.py --budgets 4000,8000 --seeds 1,2
-    python benchmarks/bench_optimize.py --weaken '' --deck sand-village   # a deck as it is
+    python benchmarks/bench_optimize.py --deck sand-village --weaken ''   # a sample deck as it is
 
 The question: one deck, the 6 sample decks as the field (equal shares), the whole pool of
 both sets, the default player (search) judging and greedy screening, exactly what
 `mythos optimize DECK` runs (the same library call as the CLI). The deck is a sample deck
-weakened by swaps to cards that are clearly worse (``--weaken OUT>IN,…``; default: Leaf
-Village Team 7's two Original Team 7 Kakashis, 4 chakra and 5 Power, for a 5-cost 0-Power
-Shinigami and a 2-cost 0-Power Gato; benchmarks/README.md says how the search player judged
-the candidates for planting, and these two).
+weakened by swaps to cards that are clearly worse: by default the planted list
+``known_answers/planted-two-swaps-leaf.txt`` (Leaf Village Team 7's two Original Team 7
+Kakashis, 4 chakra and 5 Power, out for a 5-cost 0-Power Shinigami and a 2-cost 0-Power Gato;
+its header names the sample deck and the planted swaps, checked here against the list), or
+``--deck SAMPLE --weaken OUT>IN,…``.
+
+The known answer (issue 27): the default optimize takes every planted card out, with a gain
+whose corrected interval excludes 0, within 10 minutes on 2 cores; the last line says PASS or
+FAIL and why.
 
 ``--establish N`` first measures, with the default player, each planted swap alone and both
 together against the original deck: N games per field deck and seat, paired (common random
@@ -47,7 +53,18 @@ from mythos_cli.policies import make_policy  # noqa: E402
 from mythos_cli.sim import DEFAULT_POLICY, load_specs  # noqa: E402
 from mythos_cli.store import open_store  # noqa: E402
 
-WEAKEN = "KS-148>SS-057,KS-148>SS-075"
+KNOWN = Path(__file__).resolve().parent / "known_answers" / "planted-two-swaps-leaf.txt"
+TEN_MINUTES = 600.0
+
+
+def planted(path: Path):
+    """The sample deck and the swaps a planted list's header names (``# original:``, ``# planted:``)."""
+    head = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") and ":" in line:
+            key, _, value = line[1:].partition(":")
+            head[key.strip()] = value.strip()
+    return head["original"], [V.Swap(*s.strip().split(">")) for s in head["planted"].split(",") if s.strip()]
 
 
 class Quiet(Progress):
@@ -68,23 +85,33 @@ def load() -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deck", default="leaf-team7", help="a sample deck's file name")
-    ap.add_argument("--weaken", default=WEAKEN, help="swaps OUT>IN that weaken it ('' for none)")
+    ap.add_argument("--known", default=str(KNOWN), help="a planted list (its header names the deck and the swaps)")
+    ap.add_argument("--deck", default=None, help="instead: a sample deck's file name (with --weaken)")
+    ap.add_argument("--weaken", default="", help="with --deck: swaps OUT>IN that weaken it ('' for none)")
     ap.add_argument("--budgets", default=str(DEFAULT_BUDGET))
     ap.add_argument("--seeds", default="1")
     ap.add_argument("--policy", default=DEFAULT_POLICY)
     ap.add_argument("--screen-policy", default=None)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", default="2", help="workers; several (1,2) check the same proposal on each")
     ap.add_argument("--establish", type=int, default=0, help="games per field deck and seat to check the planted swaps")
     ap.add_argument("--check", type=int, default=0, help="fresh games per field deck and seat to check a claim")
     ap.add_argument("--db", default=None, help="keep the games in this database (default: a temporary one)")
     args = ap.parse_args()
 
     policy = make_policy(args.policy).spec
-    path = next(p for p in sample_paths() if p.stem == args.deck)
+    if args.deck:
+        deck, swaps = args.deck, [V.Swap(*s.split(">")) for s in args.weaken.split(",") if s.strip()]
+    else:
+        deck, swaps = planted(Path(args.known))
+    path = next(p for p in sample_paths() if p.stem == deck)
     original = load_specs([str(path)])[0]
-    swaps = [V.Swap(*s.split(">")) for s in args.weaken.split(",") if s.strip()]
     asked = V.apply(original, swaps, original.name + (" (weakened)" if swaps else ""))
+    if not args.deck:
+        listed = load_specs([args.known])[0]
+        if sorted(listed.cards) != sorted(asked.cards) or sorted(listed.missions) != sorted(asked.missions):
+            sys.exit(f"{args.known}: the list is not {deck} with the swaps its header names")
+        asked = listed  # as `mythos optimize FILE` reads it (its order of slots, its name)
+    workers = [int(w) for w in args.workers.split(",")]
     field, shares = build_field(None)
     pool = build_pool(None)
     print(f"deck {asked.name}: {V.label(swaps) or 'as it is'}; field: {len(field)} sample decks, equal shares; "
@@ -100,40 +127,59 @@ def main() -> None:
                     t = time.perf_counter()
                     with CpuMeter() as meter:
                         g = compare(store, f"establish-{k}", V.apply(original, group), original, field, shares,
-                                    2 * args.establish, policy, 900 + k, workers=args.workers)
+                                    2 * args.establish, policy, 900 + k, workers=workers[-1])
                     print(f"  {V.label(group):<32} {ci(g)} points on {g.games:,} pairs of games "
                           f"[{time.perf_counter() - t:.0f} s, {meter.seconds:.0f} CPU-s, load {load()}]", flush=True)
+            results = []
             for budget in [int(b) for b in args.budgets.split(",")]:
                 for seed in [int(s) for s in args.seeds.split(",")]:
-                    cfg = OptimizeConfig(asked, field, shares, pool, budget=budget, policy=policy, seed=seed,
-                                         screen_policy=args.screen_policy)
-                    before = load()
-                    t = time.perf_counter()
-                    with CpuMeter() as meter:
-                        o = optimize(store, cfg, f"bench-{budget}-{seed}", workers=args.workers, progress=Quiet())
-                    wall, used = time.perf_counter() - t, meter.seconds
-                    conf = o.confirmation
-                    verdict = "improvement" if o.significant else ("worse" if conf and conf.clearly_worse
-                                                                    else "no significant change")
-                    gone = [s.into for s in swaps]
-                    out = [s.out for s in o.changes]
-                    removed = all(out.count(card) >= gone.count(card) for card in set(gone)) if gone else None
-                    a = o.agreement
-                    print(f"budget {budget:,} seed {seed}: {wall / 60:.1f} min wall, {used / 60:.1f} CPU-min, load "
-                          f"{before} -> {load()}", flush=True)
-                    print(f"  games: {policy} {o.spent:,} {dict(o.stages)}; {o.plan.cheap} {o.cheap_spent:,} "
-                          f"{dict(o.cheap_stages)}")
-                    if a is not None:
-                        print(f"  rank correlation {o.plan.cheap} vs {policy}: {a.rho:.2f} ({a.low:.2f} to {a.high:.2f}, "
-                              f"{a.candidates} swaps; judge reliability {a.reliability:.2f}, corrected "
-                              f"{a.corrected:.2f}); the race took {o.keep} of {len(o.shortlist)}")
-                    print(f"  {verdict}: {V.label(o.changes)}; gain {ci(conf) if conf else '—'} points (corrected, "
-                          f"m={o.tried}); every planted card out: {removed}", flush=True)
-                    if args.check and o.proposal is not None:
-                        g = compare(store, f"check-{budget}-{seed}", o.proposal, asked, field, shares, 2 * args.check,
-                                    policy, seed + 5000, workers=args.workers)
-                        print(f"  fresh check against the deck asked about: {ci(g)} points", flush=True)
+                    runs = [one_run(store, args, asked, swaps, field, shares, pool, policy, budget, seed, w)
+                            for w in workers]
+                    same = len({repr(r["answer"]) for r in runs}) == 1
+                    if len(runs) > 1:
+                        print(f"  same proposal and confirmation on {args.workers} workers: {same}", flush=True)
+                    results += [dict(r, same=same) for r in runs]
+    for r in results:
+        if r["removed"] is None:
+            continue  # nothing planted: no known answer
+        why = (["a planted card stayed in"] * (not r["removed"]) + ["the gain's interval includes 0"]
+               * (not r["significant"]) + ["another proposal on another worker count"] * (not r["same"]))
+        late = " (over 10: the machine's load?)" if r["wall"] > TEN_MINUTES else " (within 10)"
+        print(f"known answer, budget {r['budget']:,} seed {r['seed']} on {r['workers']} worker(s): "
+              f"{'FAIL: ' + '; '.join(why) if why else 'PASS'}; {r['wall'] / 60:.1f} minutes{late}; "
+              f"load now {load()}")
 
+
+def one_run(store, args, asked, swaps, field, shares, pool, policy: str, budget: int, seed: int, w: int) -> dict:
+    """The default optimize of ``asked`` on ``w`` workers: printed, and what the known answer needs."""
+    cfg = OptimizeConfig(asked, field, shares, pool, budget=budget, policy=policy, seed=seed,
+                         screen_policy=args.screen_policy)
+    before = load()
+    t = time.perf_counter()
+    with CpuMeter() as meter:
+        o = optimize(store, cfg, f"bench-{budget}-{seed}-w{w}", workers=w, progress=Quiet())
+    wall, used = time.perf_counter() - t, meter.seconds
+    conf = o.confirmation
+    verdict = "improvement" if o.significant else ("worse" if conf and conf.clearly_worse else "no significant change")
+    gone = [s.into for s in swaps]
+    out = [s.out for s in o.changes]
+    removed = all(out.count(card) >= gone.count(card) for card in set(gone)) if gone else None
+    print(f"budget {budget:,} seed {seed}, {w} worker(s): {wall / 60:.1f} min wall ({wall:.0f} s), "
+          f"{used / 60:.1f} CPU-min ({used:.0f} CPU-s), load {before} -> {load()}", flush=True)
+    print(f"  games: {policy} {o.spent:,} {dict(o.stages)}; {o.plan.cheap} {o.cheap_spent:,} {dict(o.cheap_stages)}")
+    a = o.agreement
+    if a is not None:
+        print(f"  rank correlation {o.plan.cheap} vs {policy}: {a.rho:.2f} ({a.low:.2f} to {a.high:.2f}, "
+              f"{a.candidates} swaps; judge reliability {a.reliability:.2f}, corrected {a.corrected:.2f}); "
+              f"the race took {o.keep} of {len(o.shortlist)}")
+    print(f"  {verdict}: {V.label(o.changes)}; gain {ci(conf) if conf else '—'} points (corrected, m={o.tried}); "
+          f"every planted card out: {removed}", flush=True)
+    if args.check and o.proposal is not None:
+        g = compare(store, f"check-{budget}-{seed}-w{w}", o.proposal, asked, field, shares, 2 * args.check,
+                    policy, seed + 5000, workers=w)
+        print(f"  fresh check against the deck asked about: {ci(g)} points", flush=True)
+    return {"answer": (o.changes, conf.to_json() if conf else None), "removed": removed,
+            "significant": o.significant, "wall": wall, "budget": budget, "seed": seed, "workers": w}
 
 if __name__ == "__main__":
     main()

@@ -178,11 +178,12 @@ def test_minutes_choose_a_budget_that_is_stored_and_never_measured_again(samples
     from mythos_cli.optimize import plan as P
     from mythos_cli.optimize.search import Search
 
-    cfg = two_player_config(samples, tmp_path, budget=None, minutes=1.0)
+    # a few seconds: the least budget (the unit tests check the budget the speeds give for more)
+    cfg = two_player_config(samples, tmp_path, budget=None, minutes=0.02)
     with open_store(tmp_path / "m.duckdb") as s:
         first = optimize(s, cfg, "mins", workers=1)
         stored = ostore.get(s, "mins")["config"]
-    assert stored["budget"] == first.config.budget >= P.least_budget("ambush", "greedy", 1, 90)
+    assert stored["budget"] == first.config.budget == P.least_budget("ambush", "greedy", 1, 90)
     assert set(stored["rates"]) == {"ambush", "greedy", P.STAGE_SECONDS}
     assert first.plan.budget == first.config.budget and first.spent <= first.config.budget
 
@@ -192,7 +193,7 @@ def test_minutes_choose_a_budget_that_is_stored_and_never_measured_again(samples
     monkeypatch.setattr(Search, "_measure", never)
     monkeypatch.setattr(P, "budget_for", lambda *a, **k: pytest.fail("chose the budget again"))
     with open_store(tmp_path / "m.duckdb") as s:  # the same command again: the budget it chose then
-        again = optimize(s, two_player_config(samples, tmp_path, budget=None, minutes=1.0), "mins", workers=2)
+        again = optimize(s, two_player_config(samples, tmp_path, budget=None, minutes=0.02), "mins", workers=2)
     assert comparable(again) == comparable(first)
     # the budget printed reproduces the answer anywhere, without --minutes
     with open_store(tmp_path / "b.duckdb") as s:
@@ -377,3 +378,36 @@ def test_the_chart_reads_in_percent_and_its_legend_covers_no_bar(samples, tmp_pa
     legend = fig.legends[0] if fig.legends else ax.get_legend()
     box = legend.get_window_extent()
     assert box.y1 <= ax.get_window_extent().y0 + 1  # below the plot, where no bar reaches
+
+
+class Told(Progress):
+    """What the search tells, in order."""
+
+    def __init__(self):
+        self.events = []
+
+    def plan(self, plan, rates, minutes):
+        self.events.append(("plan", plan.budget, dict(rates)))
+
+    def timed(self, plan, rates, minutes):
+        self.events.append(("timed", plan.budget, dict(rates)))
+
+    def stage(self, label, planned, stored):
+        self.events.append(("stage", label))
+
+    def games(self, n):
+        if self.events[-1][0] != "games":
+            self.events.append(("games", n))
+
+
+def test_the_plan_is_told_before_any_game_then_its_time(samples, tmp_path):
+    """Issue 27: with --budget the plan (stages, candidates, games) comes before the first game;
+    once the calibration has measured the players' speeds, the plan's time."""
+    told = Told()
+    with open_store(tmp_path / "t.duckdb") as s:
+        optimize(s, tiny_config(samples, tmp_path, budget=400), "told", workers=1, progress=told)
+    kinds = [e[0] for e in told.events]
+    assert kinds[0] == "plan" and told.events[0][1] == 400 and told.events[0][2] == {}  # no speed known yet
+    timed = kinds.index("timed")
+    assert all(k != "stage" or "calibration" in e[1] for k, e in zip(kinds[:timed], told.events[:timed]))
+    assert told.events[timed][2]["greedy"] > 0 and kinds.count("plan") == 1

@@ -57,28 +57,35 @@ class _Bar(SearchProgress):
         return " + ".join(f"{n:,} {p.split(':')[0]}" for p, n in self.games_of.items()) or "0"
 
     def plan(self, plan, rates, minutes) -> None:
+        """The plan, printed first (with --budget before any game; with --minutes once the
+        calibration has measured the speeds that chose the budget)."""
         from mythos_cli.cli.report import rich_table
         from mythos_cli.optimize.report import plan_table
 
-        self.rates = dict(rates)
-        head = None
+        self.bar.console.print(rich_table(plan_table(plan, rates)))
         if minutes is not None:
             fits = "the largest round budget that fits at the speeds measured" \
-                if plan.seconds(self.rates) <= 60 * minutes else \
+                if plan.seconds(rates) <= 60 * minutes else \
                 f"the least this search needs, more than {minutes:g} minutes at the speeds measured"
-            head = (f"--minutes {minutes:g}: a budget of {plan.budget:,} games of {plan.policy}, {fits}; "
-                    f"`--budget {plan.budget}` with the same --seed gives this answer on any machine")
+            self.bar.console.print(escape(f"--minutes {minutes:g}: a budget of {plan.budget:,} games of {plan.policy}, "
+                                          f"{fits}; `--budget {plan.budget}` with the same --seed gives this answer "
+                                          "on any machine"), highlight=False)
+
+    def timed(self, plan, rates, minutes) -> None:
+        """The speeds measured in the calibration: the plan's minutes, and the bar counts seconds."""
         from mythos_cli.optimize.plan import STAGE_SECONDS
 
+        self.rates = dict(rates)
         speeds = ", ".join(f"{p} {r:,.0f} games/s" for p, r in self.rates.items() if p != STAGE_SECONDS)
         if self.rates.get(STAGE_SECONDS):
             speeds += f", {self.rates[STAGE_SECONDS]:.1f} s to start each stage"
-        self.bar.console.print(rich_table(plan_table(plan, self.rates)))
-        if head:
-            self.bar.console.print(escape(head), highlight=False)
+        known = all(self.rates.get(p) for p in {plan.policy, plan.cheap})
         if speeds:
-            self.bar.console.print(escape(f"measured in the calibration: {speeds}"), highlight=False)
-        if all(self.rates.get(p) for p in {plan.policy, plan.cheap}):
+            secs = plan.seconds(self.rates)
+            total = (f": about {secs / 60:.1f} minutes in all" if secs >= 60 else f": about {secs:.0f} s in all") \
+                if known else ""
+            self.bar.console.print(escape(f"measured in the calibration: {speeds}{total}"), highlight=False)
+        if known:
             done = sum(n / self.rates[p] for p, n in self.games_of.items() if self.rates.get(p))
             self.bar.update(self.task, total=max(plan.seconds(self.rates), done), completed=done)
             self.planned = True

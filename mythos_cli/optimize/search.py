@@ -81,7 +81,11 @@ class SearchProgress(Progress):
     """What the search tells besides its stages and games (the CLI prints it; the library never prints)."""
 
     def plan(self, plan: P.Plan, rates: dict[str, float], minutes: float | None) -> None:
-        """The plan is known (after the calibration): stages, games, the players' measured speeds."""
+        """The plan is known: stages, candidates, games (with --budget before any game, ``rates``
+        empty; with --minutes after the calibration, which chose the budget)."""
+
+    def timed(self, plan: P.Plan, rates: dict[str, float], minutes: float | None) -> None:
+        """The calibration measured the players' speeds (``rates``): the plan's time is known."""
 
     def player(self, policy: str) -> None:
         """The games that follow are played by ``policy``."""
@@ -691,18 +695,28 @@ class Search:
         self.runs.extend(out.runs)
         return out
 
+    def make_plan(self, singles: int) -> P.Plan:
+        cfg = self.cfg
+        plan = P.make_plan(cfg.budget, cfg.policy, self.cheap, len(cfg.field), singles, missions=cfg.missions)
+        if P.problems(plan):  # a bug: the least budget was checked
+            raise AssertionError(f"unplayable plan: {P.problems(plan)}")
+        return plan
+
     def run(self) -> Outcome:
         cfg = self.cfg
         singles = self.preflight()
+        told = cfg.budget is not None
+        if told:  # the plan before any game (--minutes: the calibration's speeds choose the budget first)
+            self._tell("plan", self.make_plan(len(singles)), {}, None)
         figures = self.calibrate()
         if cfg.budget is None:
             self.choose_budget(len(singles))
-        plan = P.make_plan(cfg.budget, cfg.policy, self.cheap, len(cfg.field), len(singles), missions=cfg.missions)
-        if P.problems(plan):  # a bug: the least budget was checked
-            raise AssertionError(f"unplayable plan: {P.problems(plan)}")
+        plan = self.make_plan(len(singles))
         rates = dict(cfg.rates or self.rates)
         rates.setdefault(P.STAGE_SECONDS, self.stage_seconds)
-        self._tell("plan", plan, rates, cfg.minutes)
+        if not told:
+            self._tell("plan", plan, rates, cfg.minutes)
+        self._tell("timed", plan, rates, cfg.minutes)
         screen = None
         if plan.stage("screen") is not None:
             screen = self.screen(plan.stage("screen"), figures)
