@@ -368,10 +368,16 @@ def test_the_chart_reads_in_percent_and_its_legend_covers_no_bar(samples, tmp_pa
 
     from mythos_cli.optimize.report import _rates, win_rate_figure
 
+    from mythos_cli.sim.plan import DeckSpec
+
+    cfg = tiny_config(samples, tmp_path, budget=400)
+    cfg.base = DeckSpec("Planted Leaf Team 7 (two Kakashi out) for the regionals", cfg.base.cards, cfg.base.missions)
     with open_store(tmp_path / "c.duckdb") as s:
-        o = optimize(s, tiny_config(samples, tmp_path, budget=400), "chart", workers=1)
+        o = optimize(s, cfg, "chart", workers=1)
     fig = win_rate_figure(o, _rates(o))
     fig.canvas.draw()
+    title, page = fig._suptitle.get_window_extent(), fig.bbox
+    assert page.x0 <= title.x0 and title.x1 <= page.x1  # a long deck name is wrapped, not cut at the edges
     ax = fig.axes[0]
     assert isinstance(ax.yaxis.get_major_formatter(), PercentFormatter)
     assert [t.get_text() for t in ax.get_yticklabels()][-1] == "100%"

@@ -10,6 +10,7 @@ cards that drag, how the search went and how the answer was proved.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections import Counter
 from pathlib import Path
 
@@ -309,7 +310,9 @@ def win_rate_figure(o: Outcome, rates: dict) -> Figure:
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_ylabel("win rate (95% interval)")
-    fig.suptitle(f"{o.config.base.name}: the deck and the proposal on fresh games ({short_policy(o.config.policy)})", fontsize=11)
+    # wrapped to the figure's width (a long deck name ran off both edges)
+    title = f"{o.config.base.name}: the deck and the proposal on fresh games ({short_policy(o.config.policy)})"
+    fig.suptitle("\n".join(textwrap.wrap(title, int(fig.get_figwidth() * 11))), fontsize=11)
     # below the axis, never on a bar
     fig.legend(loc="outside lower center", ncol=3, fontsize=8, frameon=False)
     return fig
