@@ -348,6 +348,7 @@ def test_help_keeps_its_sentences_whole_at_80_columns():
 
     res = runner.invoke(app, ["optimize", "--help"], env={"COLUMNS": "80", "TERM": "dumb"})
     assert res.exit_code == 0, res.output
+    assert max(len(line) for line in res.stdout.splitlines()) <= 80  # the whole help, its option boxes too
     text = res.stdout.split("╭")[0]
     flat = " ".join(text.split())
     paragraphs = [" ".join(p.split()) for p in inspect.getdoc(optimize_cmd).split("\n\n")]

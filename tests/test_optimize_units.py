@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from collections import Counter
 
 import numpy as np
@@ -399,3 +400,29 @@ def test_two_cards_that_drag_meet_in_a_pair(leaf):
     pairs = [sw for _, sw in C.pairs_of(ranked, value.__getitem__, leaf, leaf, pool, C.Affinity(leaf), 8, best=12,
                                         wide=12)]
     assert any({s.out for s in sw} == {"KS-096", "KS-047"} for sw in pairs), pairs
+
+
+def test_the_known_answer_is_a_sample_deck_with_the_swaps_its_header_names():
+    """benchmarks/bench_optimize.py's known answer (issue 27): the planted list is legal, and it is
+    the sample deck its header names with exactly the planted swaps, each to a 0-Power card."""
+    import importlib.util
+
+    from mythos_cli.catalog import default_catalog
+    from mythos_cli.decks import sample_paths
+    from mythos_cli.optimize import variants as V
+    from mythos_cli.sim import load_specs
+
+    root = Path(__file__).resolve().parents[1] / "benchmarks"
+    spec = importlib.util.spec_from_file_location("bench_optimize", root / "bench_optimize.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    original_name, swaps = bench.planted(bench.KNOWN)
+    assert len(swaps) == 2
+    listed = load_specs([str(bench.KNOWN)])[0]
+    assert V.validate(listed).valid
+    original = load_specs([str(next(p for p in sample_paths() if p.stem == original_name))])[0]
+    planted = V.apply(original, swaps)
+    assert sorted(planted.cards) == sorted(listed.cards) and planted.missions == listed.missions
+    cat = default_catalog()
+    for s in swaps:  # worse on paper: a card of Power for one of none
+        assert cat.by_id[s.into].power == 0 < cat.by_id[s.out].power
