@@ -54,6 +54,16 @@ def _rich(text: str) -> str:
     return "".join(out)
 
 
+def rich_table(t) -> RichTable:
+    """A report's table (``reports.doc.Table``) for the terminal."""
+    table = RichTable(title=escape(t.title), title_justify="left")
+    for i, c in enumerate(t.columns):
+        table.add_column(escape(c), justify="left" if i < t.left else "right", overflow="fold")
+    for row in t.rows:
+        table.add_row(*[escape(str(c)) for c in row])
+    return table
+
+
 def _render(result: ReportResult, as_json: bool) -> None:
     for w in result.warnings:
         err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
@@ -61,12 +71,7 @@ def _render(result: ReportResult, as_json: bool) -> None:
         print_json(result.to_json())
         return
     for t in result.tables:
-        table = RichTable(title=escape(t.title), title_justify="left")
-        for i, c in enumerate(t.columns):
-            table.add_column(escape(c), justify="left" if i < t.left else "right", overflow="fold")
-        for row in t.rows:
-            table.add_row(*[escape(str(c)) for c in row])
-        out.print(table)
+        out.print(rich_table(t))
     for line in result.summary:
         out.print("• " + _rich(line), highlight=False)
     docs = [f for f in result.files if f.suffix in (".md", ".html")]

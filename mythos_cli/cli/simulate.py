@@ -354,21 +354,28 @@ DB_OPT = typer.Option(DEFAULT_DB, "--db", help="DuckDB file.")
 
 
 @db_app.command("runs")
-def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", help="Every column, as JSON.")) -> None:
+def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", help="Every column, as JSON."),
+            stages: bool = typer.Option(False, "--stages", help="List each stage run of an optimization too.")) -> None:
     """List the runs in a database: whole run ids, status, games, players and decks.
+
+    The runs of one `mythos optimize` (a run per stage) are one entry; --stages lists them.
 
     Example: mythos db runs --db mythos.duckdb
     """
+    from mythos_cli.optimize.plan import cheap_player
+    from mythos_cli.store import optimize as ostore
     from mythos_cli.store.read import run_decks
 
     with _open(db) as store:
         df = store.runs()
         decks = run_decks(store)
+        owner = ostore.stage_runs(store)
+        opts = ostore.summaries(store)
         if store.snapshot is not None:
             err.print(f"note: {escape(str(db))} is being written by another process: these are the runs of a copy "
                       "of it, a few seconds old", highlight=False)
     if as_json:
-        print_json([r | decks.get(r["run_id"], {}) for r in df.to_dicts()])
+        print_json([r | decks.get(r["run_id"], {}) | {"optimization": owner.get(r["run_id"])} for r in df.to_dicts()])
         return
     table = Table(title=escape(f"runs in {db}"), title_justify="left")
     table.add_column("run", no_wrap=True, style="bold")
@@ -376,14 +383,34 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", hel
     table.add_column("games", justify="right")
     table.add_column("players", overflow="fold")
     table.add_column("decks (studied vs opponents)", overflow="fold", ratio=1)
-    for r in df.iter_rows(named=True):
+    rows = df.to_dicts()
+    shown: set[str] = set()
+    for r in rows:
+        opt = owner.get(r["run_id"])
+        if opt is not None and opt not in shown:
+            shown.add(opt)
+            mine = [x for x in rows if owner.get(x["run_id"]) == opt]
+            o = opts.get(opt, {})
+            policy = str(o.get("policy") or "?").split(":")[0]
+            cheap = cheap_player(o["policy"], o.get("screen_policy")).split(":")[0] if o.get("policy") else policy
+            who = policy if cheap == policy else f"{policy} (screen: {cheap})"
+            variants = len({n for x in mine for n in decks.get(x["run_id"], {}).get("studied", [])}
+                           - {"opt:base", "opt:proposal"})
+            opponents = ", ".join(o.get("field", []))
+            table.add_row(escape(opt), escape(f"optimize: {o.get('status', '?')}"),
+                          f"{sum(x['stored_games'] for x in mine)}/{sum(x['planned_games'] for x in mine)}",
+                          escape(who), escape(f"{o.get('deck', '?')} and {variants:,} variants vs {opponents} "
+                                              f"({len(mine)} stage runs {opt}-…)"))
+        if opt is not None and not stages:
+            continue
         d = decks.get(r["run_id"], {})
         studied, opps = d.get("studied", []), d.get("opponents", [])
         pa, pb = (str(r["policy_a"] or "").split(":")[0], str(r["policy_b"] or "").split(":")[0])
-        who = "round robin: " + ", ".join(studied) if studied == opps else \
-            f"{', '.join(studied)} vs {', '.join(opps)}"
-        table.add_row(escape(str(r["run_id"])), escape(str(r["status"])), f"{r['stored_games']}/{r['planned_games']}",
-                      escape(pa if pa == pb else f"{pa} vs {pb}"), escape(who))
+        mine_studied = ", ".join(studied) if len(studied) <= 3 else f"{studied[0]} and {len(studied) - 1:,} variants"
+        who = "round robin: " + ", ".join(studied) if studied == opps else f"{mine_studied} vs {', '.join(opps)}"
+        table.add_row(("  " if opt else "") + escape(str(r["run_id"])), escape(str(r["status"])),
+                      f"{r['stored_games']}/{r['planned_games']}", escape(pa if pa == pb else f"{pa} vs {pb}"),
+                      escape(who))
     out.print(table)
 
 

@@ -166,6 +166,11 @@ def open_run(db: Path | str, run: str | None = None) -> RunData:
         raise
 
 
+def run_data(store: Store, run_id: str) -> RunData:
+    """A run of an open store (an experiment reading the runs it played), as ``open_run`` loads one."""
+    return _load(store, Path(store.path), run_id)
+
+
 def _runs_hint(runs: pl.DataFrame) -> str:
     if runs.height == 0:
         return "the database holds no run yet: mythos simulate --db FILE"

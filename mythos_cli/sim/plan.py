@@ -23,7 +23,7 @@ import hashlib
 import math
 import os
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -247,14 +247,22 @@ class RunConfig:
         return Batches(self)
 
     def to_json(self) -> dict:
-        d = asdict(self)
-        d.pop("matchups", None)
-        if d["blocks"] is None:  # the runs stored before blocks existed read the same
-            d.pop("blocks")
-        if d.get("forced_mulligans") is None:  # the runs stored before it existed read the same
-            d.pop("forced_mulligans", None)
-        d.pop("python_players", None)
-        return d
+        # by hand, not dataclasses.asdict (which deep-copies every string): an experiment's run
+        # holds thousands of decks, and its configuration is written and compared a few times
+        skip = ("decks", "matchups", "python_players")
+        d = {f: getattr(self, f) for f in self.__dataclass_fields__ if f not in skip}
+        d["decks"] = [{"name": x.name, "cards": x.cards, "missions": x.missions} for x in self.decks]
+        for key in ("opponents", "studied", "seed_groups", "forced_mulligans"):
+            if d[key] is not None:
+                d[key] = list(d[key])
+        if d["blocks"] is not None:  # meta's blocks: [deck, opponent, key…] lists, as JSON keeps them
+            d["blocks"] = [list(b) for b in d["blocks"]]
+        out = {f: d[f] for f in self.__dataclass_fields__ if f not in ("matchups", "python_players")}
+        if out.get("forced_mulligans") is None:  # the runs stored before it existed read the same
+            out.pop("forced_mulligans", None)
+        if out["blocks"] is None:  # the runs stored before blocks existed read the same
+            out.pop("blocks")
+        return out
 
     @classmethod
     def from_json(cls, d) -> "RunConfig":
