@@ -51,3 +51,26 @@ def logistic_fit(X: np.ndarray, successes: np.ndarray, trials: np.ndarray, alpha
     se = np.sqrt(np.diag(cov))
     q = float(norm.ppf(1 - alpha / 2))
     return beta, np.column_stack([beta - q * se, beta + q * se])
+
+
+JEFFREYS = 0.5  # the Beta(½, ½) prior of a win rate: the reports' field intervals use it too
+
+
+def beta_posterior(wins, games, prior: float = JEFFREYS) -> tuple[np.ndarray, np.ndarray]:
+    """The Beta posterior of win rates (``wins`` of ``games``, arrays or numbers): its two parameters."""
+    w = np.asarray(wins, dtype=float)
+    n = np.asarray(games, dtype=float)
+    return w + prior, n - w + prior
+
+
+def beta_moments(wins, games, prior: float = JEFFREYS) -> tuple[np.ndarray, np.ndarray]:
+    """The mean and variance of the Beta posterior of each win rate."""
+    a, b = beta_posterior(wins, games, prior)
+    mean = a / (a + b)
+    return mean, a * b / ((a + b) ** 2 * (a + b + 1))
+
+
+def beta_draws(wins, games, size: int, rng: np.random.Generator, prior: float = JEFFREYS) -> np.ndarray:
+    """``size`` draws of each win rate from its Beta posterior: shape ``(size, *wins.shape)``."""
+    a, b = beta_posterior(wins, games, prior)
+    return rng.beta(a, b, size=(size, *a.shape))

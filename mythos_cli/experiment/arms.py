@@ -46,6 +46,35 @@ class Progress:
 
 
 
+def play_run(store: Store, run_id: str, name: str, config: RunConfig, *, workers: int = 1, backend: str = "local",
+             scheduler: str | None = None, progress: Progress | None = None, label: str | None = None) -> int:
+    """Play (or finish) one planned run of an experiment: start it, or check that a stored run of
+    that id is this plan, then play what is not stored yet. Returns the games it planned.
+
+    Raises ``sim.Interrupted`` on Ctrl-C (the stored batches stay) and ``ExperimentError`` when a
+    run of that id exists with another plan."""
+    progress = progress or Progress()
+    config.plan()
+    planned = config.planned_games()
+    run = store.run(run_id)
+    if run is None:
+        start_run(store, config, run_id, name)
+        stored = 0
+    else:
+        old = load_config(store, run_id)
+        old.python_players = config.python_players
+        if not same_json(old.to_json(), config.to_json()):
+            raise ExperimentError(f"run {run_id} in {store.path} is not the arms this experiment plans "
+                                  "(the database or the card catalog changed since)",
+                                  "start anew (another --name), or delete that run")
+        stored = store.stored_games(run_id)  # from the batches table: no batch derived
+    progress.stage(label or name, planned, stored)
+    if stored < planned or run is None or run.get("status") != "finished":
+        # (a finished run is only read: a report reads experiments from a read-only database)
+        execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress.games)
+    return planned
+
+
 def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], field: list[DeckSpec], games: int,
               policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
               batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
@@ -57,40 +86,23 @@ def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], fie
     ``forced_mulligans``: per studied deck, ``"keep"``, ``"mulligan"`` or None (its player decides),
     the answer its seat gives to the mulligan whatever the hand (``RunConfig.forced_mulligans``).
 
-    Raises ``sim.Interrupted`` on Ctrl-C (the stored batches stay) and ``OptimizeError`` when a
+    Raises ``sim.Interrupted`` on Ctrl-C (the stored batches stay) and ``ExperimentError`` when a
     run of that id exists with another plan."""
-    progress = progress or Progress()
     decks = list(studied) + list(field)
     n = len(studied)
     config = RunConfig(decks=decks, opponents=list(range(n, len(decks))), studied=list(range(n)), games=games,
                        policy_a=policy, policy_b=policy, mulligan=mulligan, seed=seed, batch_size=batch_size,
                        seed_groups=seed_groups, python_players=dict(python_players or {}),
                        forced_mulligans=forced_mulligans)
-    config.plan()
-    planned = len(config.matchups) * games
-    run = store.run(run_id)
-    if run is None:
-        start_run(store, config, run_id, name)
-        stored = 0
-    else:
-        old = load_config(store, run_id)
-        old.python_players = config.python_players
-        if not same_json(old.to_json(), config.to_json()):
-            raise ExperimentError(f"run {run_id} in {store.path} is not the arms this experiment plans "
-                                "(the database or the card catalog changed since)",
-                                "start anew (another --name), or delete that run")
-        stored = store.stored_games(run_id)  # from the batches table: no batch derived
-    progress.stage(label or name, planned, stored)
-    if stored < planned or run is None or run.get("status") != "finished":
-        # (a finished run is only read: a report reads experiments from a read-only database)
-        execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress.games)
+    planned = play_run(store, run_id, name, config, workers=workers, backend=backend, scheduler=scheduler,
+                       progress=progress, label=label)
     rows = xstore.results(store, run_id)
     out: dict[str, list[tuple]] = {d.name: [] for d in studied}
     for deck, opp, seat, s, won in rows.select("deck", "opponent", "seat", "seed", "won").iter_rows():
         out[deck].append((opp, seat, s, bool(won)))
     if sum(len(v) for v in out.values()) != planned:
         raise ExperimentError(f"run {run_id}: {sum(len(v) for v in out.values())} games stored, {planned} planned",
-                            "the run was changed by hand; start anew (another --name)")
+                              "the run was changed by hand; start anew (another --name)")
     return out
 
 
@@ -118,4 +130,4 @@ def compare(store: Store, run_id: str, deck: DeckSpec, reference: DeckSpec, fiel
     return gain(pair(results, a.name, b.name), {f.name: s for f, s in zip(field, shares)}, tests=tests)
 
 
-__all__ = ["PREFIX", "ExperimentError", "Progress", "compare", "pair", "play_arms", "same_json"]
+__all__ = ["PREFIX", "ExperimentError", "Progress", "compare", "pair", "play_arms", "play_run", "same_json"]

@@ -312,11 +312,17 @@ def _deck_file_name(ref: str) -> str | None:
 
 
 def parse_field(rd: RunData, spec: str | None) -> dict[str, float]:
-    """``deck=share,deck=share`` → shares summing to 1 (default: the run's gauntlet, equal shares).
+    """``deck=share,deck=share`` → shares summing to 1 (default: the run's gauntlet, equal shares);
+    or the path of a field file (``mythos_cli.experiment.field``), its lists found in the run by
+    their contents.
 
     Shares are weights: ``30,20`` and ``0.3,0.2`` mean the same field."""
     if not spec or not spec.strip():
         return {n: 1 / len(rd.opponents) for n in rd.opponents}
+    from mythos_cli.experiment.field import is_field_path
+
+    if is_field_path(spec):
+        return _field_file(rd, spec.strip())
     weights: dict[str, float] = {}
     for item in spec.split(","):
         item = item.strip()
@@ -339,6 +345,30 @@ def parse_field(rd: RunData, spec: str | None) -> dict[str, float]:
     if total <= 0:
         raise ReportError("--field: the shares add up to 0", "give at least one deck a positive share")
     return {d: w / total for d, w in weights.items() if w > 0}
+
+
+def _field_file(rd: RunData, path: str) -> dict[str, float]:
+    """A field file's shares over the run's decks: each list is the run's deck of the same cards and
+    missions (whatever its name), a list the run never played is an error naming its line."""
+    from mythos_cli.experiment.field import FieldError, read_field
+    from mythos_cli.sim.plan import DeckSpec
+
+    try:
+        f = read_field(path)
+    except FieldError as exc:
+        raise ReportError(exc.message + "".join(f"; {d}" for d in exc.details[:3]), exc.hint) from None
+    by_hash = {DeckSpec(n, d.cards, d.missions).hash: n for n, d in rd.decks.items()}
+    out: dict[str, float] = {}
+    for deck, share, line in zip(f.decks, f.shares, f.lines):
+        name = by_hash.get(deck.hash)
+        if name is None:
+            where = f"{path}:{line}" if line else path
+            raise ReportError(f"{where}: the list {deck.name} did not play in run {rd.run_id}",
+                              "decks in this run: " + ", ".join(rd.deck_names))
+        if share > 0:
+            out[name] = out.get(name, 0.0) + share
+    total = sum(out.values())
+    return {d: w / total for d, w in out.items()}
 
 
 def games_by_opponent(rd: RunData, deck: str) -> dict[str, tuple[int, int]]:

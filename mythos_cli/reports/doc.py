@@ -221,10 +221,13 @@ table { border-collapse: collapse; margin: .6em 0 1.2em; font-size: 0.92em; }
 th, td { border: 1px solid #d0d7de; padding: 3px 9px; }
 th { background: #f6f8fa; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
-caption { text-align: left; font-weight: 600; padding-bottom: .3em; }
+caption { text-align: left; font-weight: 600; padding-bottom: .3em; position: sticky; left: 0;
+          max-width: calc(100vw - 2.5em); }  /* a wide table scrolls on a phone: its title stays in view */
 p.note { color: #59636e; font-size: 0.9em; margin-top: -0.8em; }
 img { max-width: 100%; border: 1px solid #eaeef2; margin: .4em 0 1em; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+.scroll > table { margin-bottom: .5em; }
+.scroll + p.note { margin-top: 0; }  /* a scrolling table's bar sits under it: its note must not cover it */
 th.sortable { cursor: pointer; user-select: none; }
 th.sortable::after { content: " \2195"; color: #8c959f; font-size: .8em; }
 th[aria-sort="ascending"]::after { content: " \2191"; color: #1f2328; }

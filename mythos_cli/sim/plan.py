@@ -116,6 +116,10 @@ class RunConfig:
     round_robin: bool = False  # each pair of decks once (not A vs B and B vs A)
     # per studied deck (in ``studied`` order) its seed group, or None: every matchup its own seeds
     seed_groups: list[int] | None = None
+    # explicit matchups instead of studied × opponents: each ``[deck, opponent, *key]`` plays
+    # ``games`` games whose seeds are spawned by ``key`` (``meta``'s matrix keys a pair's blocks of
+    # games by the two lists' contents, so that a pair's games are the same in any field)
+    blocks: list[list[int]] | None = None
     # per studied deck (in ``studied`` order) its forced mulligan answer: "keep", "mulligan", or
     # None (its player decides); the mulligan experiment plays each deal kept and mulliganed
     forced_mulligans: list[str | None] | None = None
@@ -127,6 +131,11 @@ class RunConfig:
 
     def plan(self) -> list[Matchup]:
         out = []
+        if self.blocks is not None:
+            for d, o, *_ in self.blocks:
+                out.append(Matchup(len(out), d, o, f"{self.decks[d].name} vs {self.decks[o].name}"))
+            self.matchups = out
+            return out
         for d in self.studied:
             for o in self.opponents:
                 if d == o and not self.mirrors:
@@ -151,6 +160,15 @@ class RunConfig:
                 or not all(isinstance(g, int) and not isinstance(g, bool) and g >= 0 for g in self.seed_groups)):
             raise PlanError(f"seed_groups must list a whole number from 0 for each of the {len(self.studied)} "
                             "studied decks")
+        if self.blocks is not None:
+            if self.seed_groups is not None:
+                raise PlanError("a run has either seed_groups or blocks, not both")
+            if not isinstance(self.blocks, list) or not all(
+                    isinstance(b, list) and len(b) >= 3
+                    and all(isinstance(k, int) and not isinstance(k, bool) and k >= 0 for k in b)
+                    and b[0] < len(self.decks) and b[1] < len(self.decks) for b in self.blocks):
+                raise PlanError(f"blocks must list [deck, opponent, key…] of whole numbers from 0, decks below "
+                                f"{len(self.decks)}")
         if self.forced_mulligans is not None and (
                 not isinstance(self.forced_mulligans, list) or len(self.forced_mulligans) != len(self.studied)
                 or not all((f is None or isinstance(f, str)) and f in FORCED_ANSWERS for f in self.forced_mulligans)):
@@ -183,9 +201,7 @@ class RunConfig:
         while j < stop:
             m, k0 = divmod(j, self.games)
             k1 = min(self.games, k0 + (stop - j))
-            w = _words(_pool(self.seed, keys[m]), 2 * k0, 2 * k1)
-            for k in range(k0, k1):
-                seed = (w[2 * (k - k0)] | w[2 * (k - k0) + 1] << 32) % (2**63)
+            for k, seed in zip(range(k0, k1), game_seeds(self.seed, keys[m], k0, k1)):
                 jobs.append(GameJob(m * self.games + k, m, k % 2, seed))
             j += k1 - k0
         return jobs
@@ -199,6 +215,8 @@ class RunConfig:
     def _seed_keys(self) -> list[tuple[int, ...]]:
         """Per matchup the ``spawn_key`` of its seeds: its index, or when paired (``seed_groups``)
         (group, opponent), so that the studied decks of a group share their seeds."""
+        if self.blocks is not None:
+            return [tuple(b[2:]) for b in self.blocks]
         if self.seed_groups is None:
             return [(m.index,) for m in self.matchups]
         if len(self.seed_groups) != len(self.studied):
@@ -237,9 +255,13 @@ class RunConfig:
         for key in ("opponents", "studied", "seed_groups", "forced_mulligans"):
             if d[key] is not None:
                 d[key] = list(d[key])
+        if d["blocks"] is not None:  # meta's blocks: [deck, opponent, key…] lists, as JSON keeps them
+            d["blocks"] = [list(b) for b in d["blocks"]]
         out = {f: d[f] for f in self.__dataclass_fields__ if f not in ("matchups", "python_players")}
         if out.get("forced_mulligans") is None:  # the runs stored before it existed read the same
             out.pop("forced_mulligans", None)
+        if out["blocks"] is None:  # the runs stored before blocks existed read the same
+            out.pop("blocks")
         return out
 
     @classmethod
@@ -280,6 +302,7 @@ class RunConfig:
                   seed=field_("seed", (int,)), mirrors=field_("mirrors", (bool,), False),
                   batch_size=field_("batch_size", (int,), 50), round_robin=field_("round_robin", (bool,), False),
                   seed_groups=field_("seed_groups", (list, type(None)), None),
+                  blocks=field_("blocks", (list, type(None)), None),
                   forced_mulligans=field_("forced_mulligans", (list, type(None)), None))
         cfg.check()
         return cfg
@@ -309,6 +332,13 @@ class Batches(Sequence):
         if not 0 <= i < self._n:
             raise IndexError(i)
         return self.config.batch(i)
+
+
+def game_seeds(seed: int, key: tuple[int, ...], start: int, stop: int) -> list[int]:
+    """The seeds of games ``start``..``stop`` of the matchup whose seeds ``key`` spawns from the
+    run seed: game k takes words 2k and 2k+1 of the stream (what ``RunConfig.batch`` plays)."""
+    w = _words(_pool(seed, tuple(key)), 2 * start, 2 * stop)
+    return [(w[2 * i] | w[2 * i + 1] << 32) % (2**63) for i in range(stop - start)]
 
 
 # -- the seeds: SeedSequence.generate_state, any word of it ------------------------------------

@@ -14,14 +14,14 @@ they are.
 
 from __future__ import annotations
 
+import json
 from typing import Sequence
 
 import duckdb
 import polars as pl
 
-import json
-
-from mythos_cli.store.db import Store, _explain, _now, _x
+from mythos_cli.store.db import SCHEMA_VERSION, Store, _explain, _now, _x
+from mythos_cli.store.layout import FLAGS, INTERNAL
 
 
 def results(store: Store, run_id: str) -> pl.DataFrame:
@@ -58,6 +58,46 @@ def shared_seeds(store: Store, run_id: str, others: Sequence[str]) -> int:
     except duckdb.Error as exc:
         raise _explain(store.path, exc) from None
     return int(rows[0][0])
+
+
+def _flag(name: str) -> str:
+    """SQL: one of a game's packed flags (``layout.FLAGS``), decoded from ``g.flags``."""
+    shift, bits, offset = next((f[1], f[2], f[3]) for f in FLAGS if f[0] == name)
+    return f"(((g.flags >> {shift}) & {(1 << bits) - 1}) - {offset})"
+
+
+def pair_games(store: Store, hashes: Sequence[str], policy: str, engine_version: str,
+               catalog_hash: str) -> pl.DataFrame:
+    """Every stored game between two different lists of ``hashes`` (deck contents), both players
+    ``policy``, played by this engine version on this card catalog with each player's own mulligan
+    rule, in any run: one row per distinct game (``deck_0_hash``, ``deck_1_hash``, ``seed``:
+    a game stored twice, by two runs, counts once), with who had the first Edge and who won, and
+    the first run that stored it. Games without a winner are left out (the Edge breaks every tie).
+
+    On schema 2 it reads ``game_data`` and ``run_setups`` alone (the ``games`` view would join
+    every game's missions too); a schema-1 file is read through its ``games`` table."""
+    if (store.version or SCHEMA_VERSION) >= 2:
+        source = f"""(SELECT g.run_id, g.seed, s.deck_0_hash, s.deck_1_hash, s.policy_0, s.policy_1,
+                             {_flag('first_edge')} AS first_edge, {_flag('winner')} AS winner
+                      FROM game_data g JOIN run_setups s ON s.run_id = g.run_id AND s.setup = g.setup)"""
+    else:
+        source = f"{INTERNAL}games"
+    try:
+        return store.con.sql(
+            f"""SELECT g.deck_0_hash, g.deck_1_hash, g.seed,
+                       any_value(g.first_edge)::TINYINT AS first_edge, any_value(g.winner)::TINYINT AS winner,
+                       min(g.run_id) AS run_id
+                FROM {source} g JOIN runs r ON r.run_id = g.run_id
+                WHERE list_contains($hashes, g.deck_0_hash) AND list_contains($hashes, g.deck_1_hash)
+                  AND g.deck_0_hash <> g.deck_1_hash AND g.policy_0 = $policy AND g.policy_1 = $policy
+                  AND r.engine_version = $engine AND r.catalog_hash = $catalog AND coalesce(r.mulligan, '') = ''
+                  AND g.winner IN (0, 1)
+                GROUP BY g.deck_0_hash, g.deck_1_hash, g.seed
+                ORDER BY g.deck_0_hash, g.deck_1_hash, g.seed""",
+            params={"hashes": list(hashes), "policy": policy, "engine": engine_version,
+                    "catalog": catalog_hash}).pl()
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
 
 
 def dealt_hands(store: Store, run_id: str, deck: str) -> pl.DataFrame:
@@ -142,4 +182,4 @@ def listing(store: Store, kind: str | None = None) -> list[dict]:
     return rows
 
 
-__all__ = ["DDL", "create", "dealt_hands", "get", "listing", "results", "set_status", "shared_seeds", "stored_games"]
+__all__ = ["DDL", "create", "dealt_hands", "get", "listing", "pair_games", "results", "set_status", "shared_seeds", "stored_games"]
