@@ -22,6 +22,7 @@ from mythos_cli.optimize import (FieldError, check, OptimizeConfig, OptimizeInte
                                  build_field, build_pool, optimize, resume_config)
 from mythos_cli.optimize import Progress as SearchProgress
 from mythos_cli.policies import PolicySpecError, make_policy
+from mythos_cli.policies.players import StoredPythonPlayer, stand_ins, stored_policy
 from mythos_cli.reports import ReportError
 from mythos_cli.sim import DEFAULT_POLICY, load_specs
 from mythos_cli.sim.plan import MAX_SEED
@@ -74,7 +75,29 @@ def _check_name(name: str) -> None:
         fail(f"--name {name!r}: {problem}", "e.g. --name leaf-for-regionals", code=2)
 
 
+def _given(ctx: typer.Context, param: str) -> bool:
+    source = ctx.get_parameter_source(param)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _stand_in(config: OptimizeConfig, policy: str | None, command: str) -> dict[str, str]:
+    """A resumed optimization's player: a built-in one rebuilt from its settings; a Python one only
+    from the file the user names again (said on stderr), never imported from the database."""
+    try:
+        named, lines = stand_ins({"a": config.policy}, policy, command=command, options={})
+        stored_policy(config.policy, config.mulligan, named)
+    except StoredPythonPlayer as exc:
+        fail(str(exc), exc.hint, code=2)
+    except PolicySpecError as exc:
+        fail(f"the optimization's player: {exc}", "resume it with its own player; a Python player's file is "
+             "named with --policy FILE.py:CLASS", code=2)
+    for line in lines:
+        err.print(escape(line), highlight=False)
+    return named
+
+
 def optimize_cmd(
+    ctx: typer.Context,
     deck: Optional[str] = typer.Argument(None, metavar="DECK", help="The deck to improve (a file or a deck code)."),
     field: Optional[str] = typer.Option(None, "--field", help="The field: 'deck=share,…' (deck files, or decks of "
                                         "--gauntlet / the sample decks by name). Default: the gauntlet, equal shares."),
@@ -85,7 +108,9 @@ def optimize_cmd(
     missions: bool = typer.Option(False, "--missions", help="Also choose which 3 missions to bring."),
     budget: int = typer.Option(DEFAULT_BUDGET, "--budget", min=1, max=MAX_BUDGET,
                                help=f"Games to spend in all (screen, search, confirmation), at most {MAX_BUDGET:,}."),
-    policy: str = typer.Option(DEFAULT_POLICY, "--policy", help="Policy of both players, e.g. greedy, lookahead."),
+    policy: str = typer.Option(DEFAULT_POLICY, "--policy", help="Policy of both players, e.g. greedy, lookahead. With "
+                               "--resume: the file of its Python player (FILE.py:CLASS), named again: a player "
+                               "stored in a database is never imported."),
     seed: int = typer.Option(1, "--seed", min=0, max=MAX_SEED,
                              help="0 to 2^64 - 1: same seed, same search and same proposal, whatever --workers is."),
     workers: int = typer.Option(0, "--workers", "-w", help=WORKERS_HELP),
@@ -123,11 +148,15 @@ def optimize_cmd(
     if resume is not None and not resume.strip():
         fail("--resume needs an optimization id", "e.g. --resume opt-20261201-101500-123", code=2)
     config = None
+    python_players: dict[str, str] = {}
     if not resume:
         try:
-            policy = make_policy(policy).spec
+            player = make_policy(policy)
         except PolicySpecError as exc:
             fail(str(exc), "e.g. --policy greedy or --policy lookahead:sims=20", code=2)
+        policy = player.spec
+        if not player.builtin:  # named on this command line: the user's own file
+            python_players = {policy: policy}
         try:
             specs = load_specs([deck])
             field_decks, shares = build_field(field, str(gauntlet) if gauntlet is not None else None)
@@ -162,13 +191,15 @@ def optimize_cmd(
         try:
             if resume:
                 config = resume_config(store, resume)
+                python_players = _stand_in(config, policy if _given(ctx, "policy") else None,
+                                           f"mythos optimize --resume {resume} --db {db}")
             bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                            TextColumn("games"), TextColumn("{task.fields[rate]:>6} games/s"), TimeElapsedColumn(),
                            TextColumn("left"), TimeRemainingColumn(), console=err, transient=False)
             with bar:
                 task = bar.add_task("starting", total=config.budget, rate="-")
                 outcome = optimize(store, config, opt_id, name=name or opt_id, workers=workers, backend=backend,
-                                   scheduler=scheduler, progress=_Bar(bar, task))
+                                   scheduler=scheduler, progress=_Bar(bar, task), python_players=python_players)
         except OptimizeInterrupted as exc:
             terminated = exc.signal == signal.SIGTERM
             fail(f"optimization {exc.opt_id} {'stopped by SIGTERM' if terminated else 'interrupted'}: "

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
@@ -90,12 +90,26 @@ class OptimizeConfig:
 
     @classmethod
     def from_json(cls, d: dict) -> "OptimizeConfig":
+        """The settings ``to_json`` stored; damaged ones raise ``ValueError`` naming what is wrong
+        (an unknown key too: nothing but these settings is read from a database)."""
+        if not isinstance(d, dict):
+            raise ValueError(f"the settings are a JSON {type(d).__name__}, not an object")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise ValueError(f"unknown setting {unknown[0]!r}")
         d = dict(d)
-        spec = lambda x: DeckSpec(x["name"], tuple(x["cards"]), tuple(x["missions"]))  # noqa: E731
-        d["base"] = spec(d["base"])
-        d["field"] = [spec(x) for x in d["field"]]
-        d["pool"] = Pool.from_json(d["pool"])
-        return cls(**d)
+        try:
+            spec = lambda x: DeckSpec(str(x["name"]), tuple(map(str, x["cards"])), tuple(map(str, x["missions"])))  # noqa: E731
+            d["base"] = spec(d["base"])
+            d["field"] = [spec(x) for x in d["field"]]
+            d["pool"] = Pool.from_json(d["pool"])
+            cfg = cls(**d)
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
+            raise ValueError(f"{type(exc).__name__}: {exc}") from None
+        if not isinstance(cfg.policy, str) or not isinstance(cfg.budget, int) or not isinstance(cfg.seed, int):
+            raise ValueError("its policy, budget or seed is not what mythos stores")
+        return cfg
 
     @property
     def shares_by_name(self) -> dict[str, float]:
@@ -180,8 +194,10 @@ def _name(swaps: tuple[V.Swap, ...]) -> str:
 
 class Search:
     def __init__(self, store: Store, opt_id: str, config: OptimizeConfig, *, workers: int = 1,
-                 backend: str = "local", scheduler: str | None = None, progress: Progress | None = None):
+                 backend: str = "local", scheduler: str | None = None, progress: Progress | None = None,
+                 python_players: dict[str, str] | None = None):
         self.store, self.opt_id, self.cfg = store, opt_id, config
+        self.python_players = dict(python_players or {})  # named on the command line, never stored
         self.workers, self.backend, self.scheduler = workers, backend, scheduler
         self.progress = progress or Progress()
         self.spent = 0
@@ -203,7 +219,7 @@ class Search:
                              # small stages in small batches, so that every worker gets some
                              batch_size=max(10, min(cfg.batch_size, math.ceil(planned / 8))),
                              workers=self.workers, backend=self.backend, scheduler=self.scheduler,
-                             progress=self.progress, label=label)
+                             progress=self.progress, label=label, python_players=self.python_players)
         except Interrupted as exc:
             # counted from the database: what the runner commits is what a resume keeps
             raise OptimizeInterrupted(self.opt_id, self.spent + xstore.stored_games(self.store, run_id),
@@ -493,12 +509,17 @@ def path_swaps(base: DeckSpec, deck: DeckSpec) -> tuple[V.Swap, ...]:
 
 
 def optimize(store: Store, config: OptimizeConfig, opt_id: str, *, name: str | None = None, workers: int = 1,
-             backend: str = "local", scheduler: str | None = None, progress: Progress | None = None) -> Outcome:
+             backend: str = "local", scheduler: str | None = None, progress: Progress | None = None,
+             python_players: dict[str, str] | None = None) -> Outcome:
     """Run (or resume) an optimization stored under ``opt_id``; its games are runs ``opt_id-…``.
+
+    ``python_players``: for a policy written in Python, the spec the user named for it on this
+    command line (``policies.stand_ins``); a stored one is never imported.
 
     Raises ``OptimizeError`` for settings the user can fix and ``OptimizeInterrupted`` on
     Ctrl-C (the stored games are kept: call again with the same id and config to resume)."""
-    search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress)
+    search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress,
+                    python_players=python_players)
     search.preflight()
     row = ostore.get(store, opt_id)
     stored_config = config.to_json()
@@ -541,7 +562,12 @@ def resume_config(store: Store, opt_id: str) -> OptimizeConfig:
         known = ostore.listing(store)["opt_id"].to_list()
         raise OptimizeError(f"no optimization {opt_id!r} in {store.path}",
                             ("stored: " + ", ".join(known[-5:])) if known else "start one with `mythos optimize DECK`")
-    return OptimizeConfig.from_json(row["config"])
+    try:
+        return OptimizeConfig.from_json(row["config"])
+    except ValueError as exc:
+        raise OptimizeError(f"the stored settings of optimization {opt_id} in {store.path} are damaged ({exc}), so "
+                            "it cannot be resumed", "start a new optimization (its stored runs can still be reported)"
+                            ) from None
 
 
 __all__ = ["BASE", "Arm", "check", "compare", "OptimizeConfig", "OptimizeError", "OptimizeInterrupted", "Outcome", "Progress", "Race",
