@@ -124,9 +124,20 @@ GOLDEN = {
     ("KS-135", 1): "MAIN effect instead: look at the top 3 cards of your deck, play a character among them in any "
                    "mission paying 4 less, and discard the other cards.",
     ("SS-009", 0): "Discard a Food card from hand; then if you did so, gain 1 chakra and draw 1 card.",
-    ("SS-040", 0): "In every mission where there is a friendly Tayuya character: play any number of Summon characters "
+    ("SS-040", 0): "In this mission and in every other mission where there is a friendly Tayuya character: play any "
+                   "number of Summon characters "
                    "from your hand or from among your hidden characters in that mission, paying X less, where X is the "
                    "number of other friendly Sound Four characters in that mission.",
+    # a selection that can pick the card itself is "of yours", never "friendly" (which leaves it out)
+    ("SS-116", 0): "At the start of each round, POWERUP 2 on all Team Guy characters of yours in play with an "
+                   "attachment.",
+    ("SS-137", 1): "The opponent must choose and defeat their own characters in this mission until only X remain, "
+                   "where X is the number of characters of yours in this mission.",
+    # issue 29: one strongest, a tie chosen when it arises; the tokens removed for good
+    ("KS-067", 0): "The strongest enemy character in this mission loses all its Power tokens (they are removed, not "
+                   "given back, so another character may then be the strongest) and has its Power set to 0. On a tie "
+                   "for the strongest (judged on printed Power plus Power tokens), you choose which one as soon as "
+                   "the tie arises; your choice stands while that character stays among those tied.",
     ("SS-058", 0): "Look at the top 3 cards of your deck, choose an Uchiha-named character among them, reveal it and "
                    "put it into your hand; put the other cards at the bottom of your deck in random order.",
     ("SS-084", 1): "The attached character cannot receive Power tokens.",
@@ -153,6 +164,13 @@ def test_cards_show_states_the_convention_once(catalog):
     assert "Mandatory: at the end of the round" in flat
     res = runner.invoke(app, ["cards", "show", "KS-005"])  # a static only: nothing to decline
     assert "optional" not in res.output
+
+
+def test_cards_show_says_what_of_yours_means(catalog):
+    flat = " ".join(runner.invoke(app, ["cards", "show", "SS-116"]).output.split())
+    assert 'characters "of yours" include this card' in flat and "Team Guy characters of yours" in flat
+    flat = " ".join(runner.invoke(app, ["cards", "show", "KS-001"]).output.split())  # friendly only
+    assert "of yours" not in flat
 
 
 def test_wrapping_never_splits_a_keyword_from_its_number(catalog, monkeypatch):

@@ -146,6 +146,9 @@ pub fn advance(g: &mut GameState) -> Result<(), ApplyError> {
                 g.phase.as_str()
             )));
         }
+        if effects::statics::settle(g) {
+            continue; // static effects are checked and applied after every step (seed 000)
+        }
         if !g.stack.is_empty() {
             if let Err(Need(d)) = effects::run_top(g) {
                 g.pending = Some(d);

@@ -215,6 +215,9 @@ pub struct Catalog {
     pub names: Interner,
     pub keywords: Interner,
     pub vars: Interner,
+    /// the static kinds some continuous line uses with a pick of one character or with lost Power
+    /// tokens: what effects::statics settles after every step (none: nothing to settle)
+    pub settled_kinds: Vec<StaticKind>,
 }
 
 impl Catalog {
@@ -272,7 +275,18 @@ impl Catalog {
         for (rank, i) in order.into_iter().enumerate() {
             cards[i].id_rank = rank as u16;
         }
-        Ok(Catalog { cards, by_id, by_printing, names, keywords, vars })
+        let mut settled_kinds: Vec<StaticKind> = Vec::new();
+        for c in &cards {
+            for line in &c.continuous {
+                for st in &line.statics {
+                    let settles = st.opts.lose_tokens || st.target.as_ref().is_some_and(|t| t.picks_one());
+                    if settles && !settled_kinds.contains(&st.kind) {
+                        settled_kinds.push(st.kind);
+                    }
+                }
+            }
+        }
+        Ok(Catalog { cards, by_id, by_printing, names, keywords, vars, settled_kinds })
     }
 
     /// The catalog bundled with the package (compiled into the core).

@@ -199,7 +199,11 @@ pub fn prompt_text(g: &GameState, p: &Prompt) -> String {
         Prompt::Text(s) => s.to_string(),
         Prompt::UseLine(l) => format!("use {}?", crate::effects::label_text(g, l)),
         Prompt::May(v) => format!("you may {}", crate::language::parse::verb_name(*v)),
-        Prompt::Target(s) => crate::language::render::selector(g.cat, s, None, false),
+        Prompt::Target(s) => {
+            // said as the card whose effect asks says it ("of yours" where it can pick itself)
+            let card = g.stack.last().map(|f| g.ctxs[f.ctx].card).filter(|&c| c >= 0).map(|c| g.card(c));
+            crate::language::render::prompt(g.cat, card, s)
+        }
         Prompt::Sacrifice(c) => format!("defeat {} instead?", cat().cards[*c as usize].name),
         Prompt::PayMore(n) => format!("play it paying {n} more (no: defeat it)?"),
     }

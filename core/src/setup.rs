@@ -79,6 +79,8 @@ pub fn blank(cat: &'static Catalog, seed: i128) -> GameState {
         att_power: Vec::new(),
         last_turn_moves: [Vec::new(), Vec::new()],
         eval_ready: -1,
+        tie_picks: Vec::new(),
+        settled: None,
     }
 }
 

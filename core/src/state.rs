@@ -151,6 +151,9 @@ pub struct Ctx {
     pub ambush: bool,
     /// "this mission" stays `mission` even if the source character moves
     pub pinned: bool,
+    /// the step resolving now: which of the characters tied for a pick it reads ("if the strongest
+    /// … is here", "the cost of the strongest …") its player chose (effects::statics)
+    pub ties: Vec<(&'static crate::language::Selector, Uid)>,
 }
 
 impl Ctx {
@@ -164,10 +167,21 @@ impl Ctx {
             upgrade: false,
             ambush: false,
             pinned: false,
+            ties: Vec::new(),
         }
     }
     pub fn at(player: i32, source: Uid, mission: i32, card: Inst) -> Ctx {
-        Ctx { player, source, mission, card, vars: Vec::new(), upgrade: false, ambush: false, pinned: false }
+        Ctx {
+            player,
+            source,
+            mission,
+            card,
+            vars: Vec::new(),
+            upgrade: false,
+            ambush: false,
+            pinned: false,
+            ties: Vec::new(),
+        }
     }
     pub fn get(&self, v: VarId) -> Option<&Val> {
         self.vars.iter().find(|(k, _)| *k == v).map(|(_, x)| x)
@@ -401,6 +415,9 @@ pub enum FrameStep {
     },
     /// Simultaneous triggers: the turn player picks which resolves first.
     Order(Vec<Frame>),
+    /// A continuous pick of one character ("the strongest enemy …") is tied: the static's player
+    /// chooses which of those tied it is (the frame's context is the static's; effects::statics).
+    Tie(&'static crate::language::Selector),
 }
 
 /// An effect being resolved: its steps, where it is, and the choices made so far. Its
@@ -558,6 +575,18 @@ pub struct ActiveLine {
     pub inst: Inst,
 }
 
+/// A continuous pick of one character settled on a tie: the static (read from `unit`, `mission`,
+/// `controller`, its target `sel`) and the character its player chose, -1 while choosing. It
+/// stands while that character stays among those tied (effects::statics).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TiePick {
+    pub unit: Uid,
+    pub mission: i32,
+    pub controller: i32,
+    pub sel: &'static crate::language::Selector,
+    pub chosen: Uid,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct StaticRef {
     pub unit: Uid,
@@ -631,6 +660,10 @@ pub struct GameState {
     pub last_turn_moves: [Vec<Uid>; 2],
     /// the mission whose "before Power is determined" effects have run
     pub eval_ready: i32,
+    /// continuous picks of one character settled on a tie (effects::statics)
+    pub tie_picks: Vec<TiePick>,
+    /// the state (as the Power memo keys it) the continuous picks were last settled for
+    pub settled: Option<PowerKey>,
 }
 
 /// What the Power memo depends on: the board, the tokens, the Edge, empty hands, the phase.

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use mythos_core::cards::Catalog;
-use mythos_core::language::render::{describe, selector, selector_placed};
+use mythos_core::language::render::{describe, prompt, selector_of};
 use mythos_core::language::{Arg, Encoding, Host, Onto, Selector, Step};
 
 fn unescape(s: &str) -> String {
@@ -107,7 +107,26 @@ fn step_selectors<'a>(steps: &'a [Step], prefix: &str, out: &mut Vec<(String, &'
     }
 }
 
-fn line_selectors(enc: &Encoding) -> Vec<(String, &Selector)> {
+/// Every selector of a line, each with whether the line's card is the one it is read from (not
+/// in a static pricing a play, whose selections look at the card being played).
+fn line_selectors(enc: &Encoding) -> Vec<(String, &Selector, bool)> {
+    let mut out = line_selectors_at(enc);
+    let priced: Vec<String> = enc
+        .statics
+        .iter()
+        .enumerate()
+        .filter(|(_, st)| st.kind.prices_a_play())
+        .map(|(i, _)| format!("static{i}."))
+        .collect();
+    out.drain(..)
+        .map(|(path, sel)| {
+            let mine = !priced.iter().any(|p| path.starts_with(p.as_str()));
+            (path, sel, mine)
+        })
+        .collect()
+}
+
+fn line_selectors_at(enc: &Encoding) -> Vec<(String, &Selector)> {
     let mut out = Vec::new();
     step_selectors(&enc.steps, "step", &mut out);
     if let Some(m) = &enc.modifier {
@@ -192,12 +211,13 @@ fn selector_rows(cat: &'static Catalog) -> Vec<Vec<String>> {
     for card in cards_by_id(cat) {
         for (i, line) in card.effects.iter().enumerate() {
             let Some(enc) = &line.encoding else { continue };
-            for (path, sel) in line_selectors(enc) {
+            for (path, sel, mine) in line_selectors(enc) {
+                let me = if mine { Some(card) } else { None };
                 for (form, plural, bare, place) in FORMS {
                     let text = if form == "prompt" {
-                        selector(cat, sel, None, false) // the very call the engine's prompts make
+                        prompt(cat, me, sel) // the very call the engine's prompts make
                     } else {
-                        selector_placed(cat, sel, plural, bare, place)
+                        selector_of(cat, me, sel, plural, bare, place)
                     };
                     rows.push(vec![card.id.clone(), i.to_string(), path.clone(), form.to_string(), text]);
                 }
@@ -225,13 +245,14 @@ fn every_target_prompt_renders_as_the_golden_file_says() {
     for card in &cat.cards {
         for (i, line) in card.effects.iter().enumerate() {
             let Some(enc) = &line.encoding else { continue };
-            for (path, sel) in line_selectors(enc) {
+            for (path, sel, mine) in line_selectors(enc) {
+                let me = if mine { Some(card) } else { None };
                 for (form, plural, bare, place) in FORMS {
                     seen += 1;
                     let got = if form == "prompt" {
-                        selector(cat, sel, None, false) // the very call the engine's prompts make
+                        prompt(cat, me, sel) // the very call the engine's prompts make
                     } else {
-                        selector_placed(cat, sel, plural, bare, place)
+                        selector_of(cat, me, sel, plural, bare, place)
                     };
                     let key = (card.id.clone(), i, path.clone(), form.to_string());
                     match expected.get(&key) {

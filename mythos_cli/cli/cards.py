@@ -107,8 +107,13 @@ def _show_one(c: Card, printing: str | None) -> None:
             for i, row in enumerate(rows):
                 lead = f"[cyan]{escape(head)}[/]" if i == 0 else " " * lw
                 out.print(f"  {lead}  {escape(row)}", highlight=False, soft_wrap=True)
+        notes = []
         if any(line.kind == "instant" or (line.facts is not None and line.facts.triggers) for line in c.effects):
-            for row in wrap_text(CONVENTION, max(out.width - 2, 30)):
+            notes.append(CONVENTION)
+        if any(" of yours" in describe(line, c) for line in c.effects):
+            notes.append(YOURS)
+        for note in notes:
+            for row in wrap_text(note, max(out.width - 2, 30)):
                 out.print(f"  [dim]{escape(row)}[/]", highlight=False, soft_wrap=True)
     else:
         out.print("effects: none (a vanilla card)")
@@ -119,6 +124,10 @@ def _show_one(c: Card, printing: str | None) -> None:
 CONVENTION = ("Instant lines (↯) and triggered effects (\"when …\", \"at …\") are optional: you may decline each "
               "one as a whole; once used, all of it applies except the steps that say \"you may\". One that opens "
               "with \"Mandatory:\" cannot be declined.")
+# README's two words for your side: "friendly" leaves the card itself out (rulebook glossary), "of yours"
+# (a selection that can pick the card itself, render.rs ``includes_me``) counts it too
+YOURS = ("\"Friendly\" characters are your other characters (this card left out); characters \"of yours\" "
+         "include this card.")
 # a keyword and its number never stand on two lines ("CHAKRA" / "+1", "POWERUP" / "2")
 _GLUE = re.compile(r"(\bCHAKRA|\bPOWERUP|(?<!\S)[+−-](?:\d+|X)) (?=\S)")
 

@@ -9,6 +9,7 @@
 
 pub mod lines;
 pub mod selectors;
+pub mod statics;
 pub mod triggers;
 pub mod verbs;
 
@@ -456,10 +457,20 @@ pub fn run_top(g: &mut GameState) -> Res<()> {
             frame.choices.clear();
             Ok(())
         }
+        FrameStep::Tie(sel) => {
+            let sel: &'static Selector = sel;
+            statics::choose_tie(g, fi, sel)?;
+            let frame = &mut g.stack[fi];
+            frame.pc += 1;
+            frame.choices.clear();
+            Ok(())
+        }
         FrameStep::Step(step) => {
             let step: &'static Step = step;
             let ci = frame.ctx;
             follow_source(g, ci);
+            // a pick the step reads, tied: its player says which one first (FAQ)
+            statics::choose_ties(g, fi, step)?;
             let holds = step.cond.is_none() || condition(g, &g.ctxs[ci].clone(), step.cond.as_ref(), false);
             if holds {
                 // "you may …" inside a line: this step alone is optional
@@ -469,6 +480,9 @@ pub fn run_top(g: &mut GameState) -> Res<()> {
                 }
             }
             // the step is done: triggers it caused were pushed above it and resolve first
+            if !g.ctxs[ci].ties.is_empty() {
+                g.ctxs[ci].ties.clear();
+            }
             let frame = &mut g.stack[fi];
             frame.pc += 1;
             frame.choices.clear();

@@ -320,7 +320,32 @@ pub fn candidates(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<Uid> {
     out
 }
 
+/// The characters `sel` selects, seen from `ctx`. A pick of one ("the strongest …") tied among
+/// several is the one its player chose (FAQ: on a tie, you choose): for an instant step, the
+/// choice the step made before it resolved (`ctx.ties`); for a continuous line (`core`), the
+/// choice standing for it, and nobody until it is made (effects::statics asks it after the step
+/// that made the tie). A pick no choice settles (a target the verb itself offers) stays the tie.
 pub fn select(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<Uid> {
+    let out = select_tied(g, ctx, sel, core);
+    if out.len() < 2 || !sel.picks_one() {
+        return out;
+    }
+    if let Some(&(_, x)) = ctx.ties.iter().find(|(s, _)| std::ptr::eq(*s, sel))
+        && out.contains(&x)
+    {
+        return vec![x];
+    }
+    if core {
+        return match crate::effects::statics::chosen(g, ctx, sel) {
+            Some(x) if out.contains(&x) => vec![x],
+            _ => Vec::new(),
+        };
+    }
+    out
+}
+
+/// [`select`] with every character tied for a pick: those among whom its player chooses.
+pub fn select_tied(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<Uid> {
     if sel.self_ {
         return match g.unit(ctx.source) {
             Some(u) if !sel.extra || matches(g, ctx, sel, u, core) => vec![u.uid],

@@ -45,6 +45,15 @@ pub enum Pick {
     StrongestUnique,
 }
 
+impl Pick {
+    /// "The weakest", "the strongest", "the lowest-cost": one character, whom the effect's player
+    /// chooses among those tied (FAQ, weakest/strongest). "The single strongest" is nobody on a
+    /// tie: nothing to choose.
+    pub fn chosen_on_a_tie(self) -> bool {
+        !matches!(self, Pick::StrongestUnique)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CardTypeSel {
     Character,
@@ -188,6 +197,11 @@ impl Default for Selector {
 impl Selector {
     pub fn is_all(&self) -> bool {
         matches!(self.count, CountForm::All)
+    }
+    /// A pick of one character ("the strongest …", not "all the strongest …"): on a tie, one of
+    /// those tied, chosen by the effect's player.
+    pub fn picks_one(&self) -> bool {
+        self.pick.is_some_and(Pick::chosen_on_a_tie) && matches!(self.count, CountForm::One)
     }
     /// `self`: this character.
     pub fn this() -> Selector {
@@ -534,6 +548,19 @@ impl StaticKind {
     pub fn index(self) -> usize {
         self as usize
     }
+    /// A static about the price or the placing of a card being played (or revealed): its
+    /// selections look at that card, never at the card whose static it is.
+    pub fn prices_a_play(self) -> bool {
+        matches!(
+            self,
+            StaticKind::Cost
+                | StaticKind::RevealCost
+                | StaticKind::PlayCost
+                | StaticKind::UpgradeOver
+                | StaticKind::Tax
+                | StaticKind::RevealTax
+        )
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -566,6 +593,8 @@ pub struct StaticOpts {
     pub per: Option<Selector>,
     pub filter: Option<Selector>,
     pub do_: Vec<Step>,
+    /// power_zero: the character also loses its Power tokens (removed for good)
+    pub lose_tokens: bool,
 }
 
 impl Default for StaticOpts {
@@ -584,6 +613,7 @@ impl Default for StaticOpts {
             per: None,
             filter: None,
             do_: Vec::new(),
+            lose_tokens: false,
         }
     }
 }

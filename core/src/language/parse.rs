@@ -299,7 +299,7 @@ pub const TRIGGER_NAMES: [(&str, TriggerOn); TRIGGER_KINDS] = [
     ("before_evaluation", TriggerOn::BeforeEvaluation),
 ];
 
-const STATIC_KEYS: [&str; 18] = [
+const STATIC_KEYS: [&str; 19] = [
     "static",
     "n",
     "target",
@@ -318,6 +318,7 @@ const STATIC_KEYS: [&str; 18] = [
     "filter",
     "timing",
     "do",
+    "lose_tokens",
 ];
 
 /// Interners the parser fills: names, keywords and remembered values.
@@ -912,6 +913,7 @@ impl Parser<'_> {
                 }
                 "from" => o.from_enemy = v.as_str() == Some("enemy"),
                 "anywhere" => o.anywhere = truthy(v),
+                "lose_tokens" => o.lose_tokens = truthy(v),
                 "attachment" => o.attachment = truthy(v),
                 "times" => o.times = Some(as_int(v, where_, "times")?),
                 "timing" => o.timing = v.as_str().map(str::to_string),
@@ -933,6 +935,9 @@ impl Parser<'_> {
             && (o.do_.is_empty() || !matches!(o.timing.as_deref(), Some("main") | Some("ambush") | Some("upgrade")))
         {
             return err(format!("{where_}: grant_line needs timing (main, ambush or upgrade) and do = [steps]"));
+        }
+        if o.lose_tokens && kind != StaticKind::PowerZero {
+            return err(format!("{where_}: lose_tokens is only for power_zero"));
         }
         if kind == StaticKind::Phantom && o.keyword.is_none() {
             return err(format!("{where_}: phantom needs keyword = \"…\""));

@@ -30,7 +30,7 @@ pub fn describe(cat: &Catalog, card: &Card, line: &EffectLine) -> String {
         };
     };
     let on_host = card.ctype == CardType::Attachment && card.attach_to.as_deref() == Some("character");
-    English::new(cat).encoding(enc, line.modifies, on_host)
+    English::of(cat, card).encoding(enc, line.modifies, on_host)
 }
 
 /// One string per effect line of `card`, in card order.
@@ -48,6 +48,27 @@ pub fn selector(cat: &Catalog, sel: &Selector, plural: Option<bool>, bare: bool)
 /// [`selector`], leaving out where the cards stand when `place` is false (the caller says it).
 pub fn selector_placed(cat: &Catalog, sel: &Selector, plural: Option<bool>, bare: bool, place: bool) -> String {
     English::new(cat).selector(sel, plural, bare, place)
+}
+
+/// A target prompt of `card`'s effect (None: a mission's, or the card is not known): [`selector`],
+/// said as the card's own lines say it.
+pub fn prompt(cat: &Catalog, card: Option<&Card>, sel: &Selector) -> String {
+    selector_of(cat, card, sel, None, false, true)
+}
+
+/// [`selector_placed`] as a selector of `card`'s own effect says it: where it can pick the card
+/// itself, its side reads "of yours", not "friendly" (see [`English::includes_me`]).
+pub fn selector_of(
+    cat: &Catalog,
+    card: Option<&Card>,
+    sel: &Selector,
+    plural: Option<bool>,
+    bare: bool,
+    place: bool,
+) -> String {
+    let mut en = English::new(cat);
+    en.me = card;
+    en.selector(sel, plural, bare, place)
 }
 
 /// `words` with "a" or "an" before them.
@@ -139,11 +160,54 @@ fn events_words(events: &[Event], word: impl Fn(Event) -> &'static str) -> Strin
 pub struct English<'a> {
     cat: &'a Catalog,
     notes: Vec<Vec<String>>,
+    /// the card whose effects are being said (its selectors may pick the card itself)
+    me: Option<&'a Card>,
 }
 
 impl<'a> English<'a> {
     pub fn new(cat: &'a Catalog) -> English<'a> {
-        English { cat, notes: Vec::new() }
+        English { cat, notes: Vec::new(), me: None }
+    }
+
+    /// The renderer of `card`'s own lines.
+    pub fn of(cat: &'a Catalog, card: &'a Card) -> English<'a> {
+        English { cat, notes: Vec::new(), me: Some(card) }
+    }
+
+    /// Whether `sel`, read from the card's own effect, can pick the card itself: a friendly
+    /// selection of characters with no "other" that the card's own facts fit. README and the
+    /// rulebook's glossary define "friendly" as leaving the card out (a character is not a friend
+    /// of itself), so such a selection says "of yours" instead ("all Team Guy characters of yours
+    /// with an attachment" counts Might Guy himself). An attachment or a mission is not a
+    /// character, so its "friendly characters" are everyone on its side.
+    fn includes_me(&self, sel: &Selector) -> bool {
+        let Some(me) = self.me else { return false };
+        if me.ctype != CardType::Character
+            || sel.side != Side::Friendly
+            || sel.other
+            || sel.self_
+            || sel.var.is_some()
+            || sel.hidden == Some(true)
+            || sel.where_ == Where::OtherMissions
+            || sel.power_lt_self
+            || sel.printed_power_lt_self
+            || matches!(sel.card_type, Some(CardTypeSel::Attachment))
+            || sel.on.is_some()
+        {
+            return false;
+        }
+        let fits_group = sel.group.is_none_or(|g| me.group == Some(g));
+        let fits_keyword = sel.keyword.is_none_or(|k| me.has_keyword(k))
+            && (sel.keywords.is_empty() || sel.keywords.iter().any(|&k| me.has_keyword(k)))
+            && sel.not_keyword.is_none_or(|k| !me.has_keyword(k));
+        let fits_name = (sel.names.is_empty() || sel.names.contains(&me.name_key))
+            && !sel.not_name.contains(&me.name_key)
+            && sel.name_has.as_ref().is_none_or(|w| me.name_lower.contains(w.as_str()));
+        let fits_group_not = sel.not_group.is_none_or(|g| me.group != Some(g));
+        let fits_cost = sel.cost_max.is_none_or(|m| me.cost() <= m)
+            && sel.printed_cost_max.is_none_or(|m| me.cost() <= m)
+            && sel.cost_min.is_none_or(|m| me.cost() >= m);
+        fits_group && fits_keyword && fits_name && fits_group_not && fits_cost
     }
 
     // ---- X notes -----------------------------------------------------------------------
@@ -299,6 +363,9 @@ impl<'a> English<'a> {
         }
         parts.extend(adj.iter().map(String::as_str));
         parts.push(noun);
+        if self.includes_me(sel) {
+            parts.push("of yours");
+        }
         parts.push(where_);
         parts.extend(quals.iter().map(String::as_str));
         let mut text = parts.into_iter().filter(|p| !p.is_empty()).collect::<Vec<_>>().join(" ");
@@ -332,6 +399,7 @@ impl<'a> English<'a> {
             adj.push("controlled".into());
         }
         match sel.side {
+            Side::Friendly if self.includes_me(sel) => {} // "… of yours", after the noun
             Side::Friendly => adj.push("friendly".into()),
             Side::Enemy => adj.push("enemy".into()),
             Side::Any => {}
@@ -960,13 +1028,26 @@ impl<'a> English<'a> {
                 format!("for each {what}: {}", self.body(s))
             }
             Verb::ForEachMission => {
+                // a selection that fits this very card holds this mission (where the card stands)
+                // and the other missions where there is another one: say both
+                let mine = s.selector().is_some_and(|sel| self.includes_me(sel));
                 let what = match s.selector() {
+                    Some(sel) if mine => {
+                        let me = self.me.take();
+                        let what = self.selector(sel, Some(false), false, false);
+                        self.me = me;
+                        what
+                    }
                     Some(sel) => self.selector(sel, Some(false), false, false),
                     None => "a character".into(),
                 };
                 // the body's "this mission" is each of those missions
                 let body = self.body(s).replace("this mission", "that mission");
-                format!("in every mission where there is {what}: {body}")
+                if mine {
+                    format!("in this mission and in every other mission where there is {what}: {body}")
+                } else {
+                    format!("in every mission where there is {what}: {body}")
+                }
             }
             Verb::Times => {
                 let (n, why) = self.x_of(s.number().unwrap_or(&Number::Int(0)));
@@ -1238,7 +1319,16 @@ impl<'a> English<'a> {
 
     /// A static, with its X notes said at its end.
     pub fn static_(&mut self, st: &Static) -> String {
-        self.with_x(|en| en.static_text(st))
+        // a price's selections look at the card being played, never at this one
+        let me = if st.kind.prices_a_play() { self.me.take() } else { self.me };
+        let mut text = self.with_x(|en| en.static_text(st));
+        self.me = me;
+        if let Some(t) = st.target.as_ref().filter(|t| t.picks_one())
+            && let Some(pick) = t.pick
+        {
+            text.push_str(&tie_sentence(pick));
+        }
+        text
     }
 
     fn static_text(&mut self, st: &Static) -> String {
@@ -1280,7 +1370,17 @@ impl<'a> English<'a> {
                     format!("{who} {has} {sign} Power{why}")
                 }
             }
-            StaticKind::PowerZero => format!("{who} loses all Power tokens and has its Power set to 0"),
+            StaticKind::PowerZero if o.lose_tokens => {
+                // the tokens go for good: without them the character may no longer be the one picked
+                let then = match t.and_then(|t| t.pick) {
+                    Some(Pick::Strongest) => ", so another character may then be the strongest",
+                    Some(Pick::Weakest) => ", so another character may then be the weakest",
+                    Some(_) => ", so another character may then be the one picked",
+                    None => "",
+                };
+                format!("{who} loses all its Power tokens (they are removed, not given back{then}) and has its Power set to 0")
+            }
+            StaticKind::PowerZero => format!("{who} has its Power set to 0"),
             StaticKind::Chakra => {
                 let (x, why) = self.x_of(n);
                 if o.both == Both::Losing {
@@ -1550,6 +1650,20 @@ impl<'a> English<'a> {
         }
         text
     }
+}
+
+/// How a continuous pick of one character ("the strongest …") settles a tie: its player chooses,
+/// once, when the tie arises, and the choice stands while the tie lasts (effects::statics).
+fn tie_sentence(pick: Pick) -> String {
+    let (word, judged) = match pick {
+        Pick::Weakest => ("the weakest", " (judged on printed Power plus Power tokens)"),
+        Pick::Strongest => ("the strongest", " (judged on printed Power plus Power tokens)"),
+        _ => ("the lowest cost", ""),
+    };
+    format!(
+        ". On a tie for {word}{judged}, you choose which one as soon as the tie arises; your choice stands \
+         while that character stays among those tied"
+    )
 }
 
 /// "If you have a Gaara in hand, discard a Gaara card": the discard says it already.
