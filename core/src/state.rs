@@ -643,6 +643,9 @@ pub struct PowerTable {
     pub power: Vec<Option<i64>>,
     /// filled when first asked, as the reference engine does
     pub sides: Vec<[Option<i64>; 2]>,
+    /// buffers of the filling (the characters a static zeroes, the ones it hits)
+    pub zeroed: Vec<i32>,
+    pub hit: Vec<i32>,
 }
 
 impl GameState {
@@ -729,6 +732,21 @@ impl GameState {
             self.units.resize(i + 1, None);
         }
         self.units[i] = Some(u);
+    }
+    /// The board changed: everything worked out from it is stale, except the lines in force when
+    /// `quiet` (the change touched only a character with no continuous line and no attachment:
+    /// a card that brings no line cannot change which lines are in force, wherever it goes).
+    pub fn board_changed(&mut self, quiet: bool) {
+        let current = self.lines_version.get() == self.board_version;
+        self.board_version += 1;
+        if quiet && current {
+            self.lines_version.set(self.board_version);
+        }
+    }
+    /// A character that brings no continuous line face-up or hidden: no attachment, and a top card
+    /// with none.
+    pub fn lineless(&self, u: &Unit) -> bool {
+        u.attachments.is_empty() && self.card(u.top()).continuous.is_empty()
     }
     pub fn remove_unit(&mut self, uid: Uid) -> Option<Unit> {
         self.units.get_mut(uid as usize).and_then(|x| x.take())
