@@ -19,7 +19,122 @@ pub const HAND_SIZE: usize = 5;
 pub const DRAW_PER_ROUND: usize = 2;
 pub const ROUNDS: i32 = 4;
 
-#[derive(Clone, Debug, PartialEq)]
+/// `Clone` field by field, with a `clone_from` that reuses the target's buffers (a search plays
+/// thousands of playouts from copies of a few states: copied into one state kept for the purpose,
+/// they allocate nothing). Every field must be listed: the struct literal of `clone` says so.
+macro_rules! clone_fields {
+    ($t:ident { $($f:ident),* $(,)? }) => {
+        impl Clone for $t {
+            fn clone(&self) -> Self {
+                $t { $($f: self.$f.clone()),* }
+            }
+            fn clone_from(&mut self, o: &Self) {
+                $(self.$f.clone_from(&o.$f);)*
+            }
+        }
+    };
+}
+
+clone_fields!(Unit {
+    uid,
+    stack,
+    owner,
+    controller,
+    mission,
+    hidden,
+    tokens,
+    played_round,
+    played_turn,
+    attachments,
+    controlled_by,
+    discounted
+});
+clone_fields!(Mission { card, rank, sides, attachments, winner });
+clone_fields!(Player {
+    index,
+    hand,
+    deck,
+    discard,
+    missions,
+    set_aside,
+    chakra,
+    score,
+    passed,
+    plays_this_round,
+    attached_this_round,
+    mulliganed,
+    chakra_gained,
+    chakra_spent,
+    drawn,
+    played_face_up,
+    played_hidden,
+    revealed,
+    upgraded,
+    cost_face_up,
+    missions_won
+});
+clone_fields!(Ctx { player, source, mission, card, vars, upgrade, ambush, pinned });
+clone_fields!(Decision { player, kind, options, actions, prompt, context, source });
+clone_fields!(Frame { steps, ctx, pc, choices, cursor, label });
+clone_fields!(RoundStats {
+    chakra_gained,
+    chakra_spent,
+    chakra_left,
+    cards_drawn,
+    played_face_up,
+    played_hidden,
+    revealed,
+    upgraded,
+    cost_face_up,
+    characters_in_play,
+    missions_won,
+    points,
+    edge
+});
+clone_fields!(GameState {
+    cat,
+    cards,
+    owner,
+    players,
+    rng,
+    seed,
+    missions,
+    mission_deck,
+    round,
+    phase,
+    edge,
+    first_edge,
+    current,
+    turn,
+    eval_index,
+    stack,
+    ctxs,
+    pending,
+    next_uid,
+    units,
+    winner,
+    tiebreak_by_edge,
+    edge_locked,
+    round_scores,
+    decisions,
+    events,
+    history,
+    last_turn_plays,
+    turn_over,
+    round_log,
+    board_version,
+    lines_version,
+    lines,
+    token_version,
+    power_key,
+    power_cache,
+    att_hidden,
+    att_power,
+    last_turn_moves,
+    eval_ready
+});
+
+#[derive(Debug, PartialEq)]
 pub struct Unit {
     pub uid: Uid,
     /// bottom → top; the top card is the character
@@ -46,7 +161,7 @@ impl Unit {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Mission {
     pub card: Inst,
     /// 0..3 = D, C, B, A (the round it entered play)
@@ -57,7 +172,7 @@ pub struct Mission {
     pub winner: i32,
 }
 
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Debug, PartialEq, Default)]
 pub struct Player {
     pub index: i32,
     pub hand: Vec<Inst>,
@@ -136,7 +251,7 @@ impl Val {
 }
 
 /// Who resolves an effect, from which card, where, with which remembered values.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Ctx {
     /// the controller (the decider unless a verb says otherwise)
     pub player: i32,
@@ -318,7 +433,7 @@ pub enum DecisionContext {
 }
 
 /// What the engine waits for: one player chooses one of the options.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Decision {
     pub player: i32,
     pub kind: DecisionKind,
@@ -405,7 +520,7 @@ pub enum FrameStep {
 
 /// An effect being resolved: its steps, where it is, and the choices made so far. Its
 /// context lives in the state's context arena (frames of one effect may share it).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Frame {
     pub steps: Vec<FrameStep>,
     pub ctx: usize,
@@ -456,7 +571,7 @@ impl Phase {
 }
 
 /// One round's statistics of one player (for the simulation database).
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Debug, PartialEq, Default)]
 pub struct RoundStats {
     pub chakra_gained: i64,
     pub chakra_spent: i64,
@@ -575,7 +690,7 @@ pub struct TriggerRef {
     pub inst: Inst,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct GameState {
     pub cat: &'static Catalog,
     /// per instance: the catalog index of its card
