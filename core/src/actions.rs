@@ -266,7 +266,15 @@ pub fn reveal_price(g: &GameState, player: i32, u: &Unit, extra: i64, plain: boo
 
 /// Every main action of `player` now, with its price, in the order the engine offers them.
 pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
-    let mut out: Vec<(Action, i64)> = Vec::with_capacity(64);
+    let mut out = Vec::with_capacity(64);
+    main_options_into(g, player, &mut out);
+    out
+}
+
+/// `main_options` into `out` (emptied first: the engine hands it the buffer of the last decision).
+#[inline(never)]
+pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)>) {
+    out.clear();
     out.push((Action::Pass, 0));
     let p = &g.players[player as usize];
     let chakra = p.chakra;
@@ -351,7 +359,6 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
         }
     }
     if !p.hand.is_empty() || !g.att_hidden.is_empty() {
-        attachments::attachment_options(g, player, &mut out);
+        attachments::attachment_options(g, player, out);
     }
-    out
 }

@@ -4,7 +4,7 @@
 //! first to pass takes the Edge), Mission evaluation (rank D first), End (tokens and chakra go;
 //! after round 4 the game ends, ties to the Edge).
 
-use crate::actions::{chakra_income, main_options};
+use crate::actions::{chakra_income, main_options_into};
 use crate::attachments;
 use crate::board::{draw_cards, play_card, reveal};
 use crate::effects::{self, Need, lines, triggers::fire, triggers::fire_all};
@@ -87,7 +87,10 @@ pub fn apply(g: &mut GameState, action: Action) -> Result<(), ApplyError> {
             }
         }
     };
-    let d = g.pending.take().expect("checked");
+    let mut d = g.pending.take().expect("checked");
+    if d.actions.capacity() > g.spare_actions.0.capacity() {
+        g.spare_actions.0 = std::mem::take(&mut d.actions); // the next main decision's buffer
+    }
     g.decisions += 1;
     g.history.push(action);
     match d.kind {
@@ -177,7 +180,8 @@ fn phase_step(g: &mut GameState) {
                 g.eval_index = 0;
                 return;
             }
-            let actions = main_options(g, g.current);
+            let mut actions = std::mem::take(&mut g.spare_actions.0);
+            main_options_into(g, g.current, &mut actions);
             g.pending = Some(Decision {
                 player: g.current,
                 kind: DecisionKind::Action,

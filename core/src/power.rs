@@ -24,6 +24,9 @@ fn key(g: &GameState) -> PowerKey {
     )
 }
 
+/// What the Power cache holds while its table is filled (a shared empty table: no allocation).
+static EMPTY: std::sync::LazyLock<Arc<PowerTable>> = std::sync::LazyLock::new(Default::default);
+
 /// The Power of the board as it stands, computed once per board version (borrowed: drop it
 /// before filling the table in). The table is filled in its own buffers when no copy of the game
 /// shares them.
@@ -31,7 +34,7 @@ fn memo(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
     let k = key(g);
     if g.power_key.get() != Some(k) {
         // taken out while it is filled: what the statics read never sees a half-made table
-        let mut t = std::mem::take(&mut *g.power_cache.borrow_mut());
+        let mut t = std::mem::replace(&mut *g.power_cache.borrow_mut(), Arc::clone(&EMPTY));
         if Arc::get_mut(&mut t).is_none() {
             t = Arc::new(PowerTable::default());
         }
@@ -63,6 +66,7 @@ fn with_ctx(g: &GameState, kind: StaticKind) -> Vec<(Ctx, &'static Static)> {
 }
 
 /// The Power of every character in play at once, into `t` (its buffers reused).
+#[inline(never)]
 fn fill(g: &GameState, t: &mut PowerTable) {
     let power = &mut t.power;
     power.clear();

@@ -79,6 +79,7 @@ pub fn blank(cat: &'static Catalog, seed: i128) -> GameState {
         att_power: Vec::new(),
         last_turn_moves: [Vec::new(), Vec::new()],
         eval_ready: -1,
+        spare_actions: Default::default(),
     }
 }
 

@@ -91,6 +91,8 @@ clone_fields!(RoundStats {
     points,
     edge
 });
+clone_fields!(LinesCache { lines, statics_flat, static_at, triggers_flat, trigger_at });
+clone_fields!(PowerTable { power, sides, zeroed, hit });
 clone_fields!(GameState {
     cat,
     cards,
@@ -131,7 +133,8 @@ clone_fields!(GameState {
     att_hidden,
     att_power,
     last_turn_moves,
-    eval_ready
+    eval_ready,
+    spare_actions
 });
 
 #[derive(Debug, PartialEq)]
@@ -637,9 +640,42 @@ pub enum Ev {
     TurnedUp(i32, Uid),
 }
 
+/// Something worked out from the board and kept with the state (the lines in force, the Power
+/// table). `clone` shares it (a count, no copy); `clone_from` copies it into the target's own
+/// buffers when the target holds the only reference to them, so that a state copied again and
+/// again (a search's playouts) fills its caches in place and never allocates.
+#[derive(Debug, Default)]
+pub struct Cache<T>(std::cell::RefCell<std::sync::Arc<T>>);
+
+impl<T: Clone> Clone for Cache<T> {
+    fn clone(&self) -> Self {
+        Cache(std::cell::RefCell::new(std::sync::Arc::clone(&self.0.borrow())))
+    }
+    fn clone_from(&mut self, o: &Self) {
+        let theirs = o.0.borrow();
+        let mine = self.0.get_mut();
+        if std::sync::Arc::ptr_eq(mine, &theirs) {
+            return;
+        }
+        match std::sync::Arc::get_mut(mine) {
+            Some(m) => m.clone_from(&theirs),
+            None => *mine = std::sync::Arc::clone(&theirs),
+        }
+    }
+}
+
+impl<T> Cache<T> {
+    pub fn borrow(&self) -> std::cell::Ref<'_, std::sync::Arc<T>> {
+        self.0.borrow()
+    }
+    pub fn borrow_mut(&self) -> std::cell::RefMut<'_, std::sync::Arc<T>> {
+        self.0.borrow_mut()
+    }
+}
+
 /// Which continuous lines are in force, and every static and trigger grouped by kind, worked
 /// out once per board version.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct LinesCache {
     /// (unit or -1, mission, controller, the card's continuous line (card index, line index), instance)
     pub lines: Vec<ActiveLine>,
@@ -733,11 +769,11 @@ pub struct GameState {
     /// bumped whenever which cards are face-up where changes
     pub board_version: u64,
     pub lines_version: std::cell::Cell<u64>,
-    pub lines: std::cell::RefCell<std::sync::Arc<LinesCache>>,
+    pub lines: Cache<LinesCache>,
     /// bumped whenever Power tokens change anywhere
     pub token_version: u64,
     pub power_key: std::cell::Cell<Option<PowerKey>>,
-    pub power_cache: std::cell::RefCell<std::sync::Arc<PowerTable>>,
+    pub power_cache: Cache<PowerTable>,
     /// face-down attachments
     pub att_hidden: Vec<Inst>,
     /// Power overrides: a character turned attachment
@@ -746,13 +782,28 @@ pub struct GameState {
     pub last_turn_moves: [Vec<Uid>; 2],
     /// the mission whose "before Power is determined" effects have run
     pub eval_ready: i32,
+    /// the buffer of a main decision taken, for the next one (not part of the game: a copy of
+    /// the state does not copy it)
+    pub spare_actions: Spare<Vec<(Action, i64)>>,
+}
+
+/// A buffer kept for reuse, not part of what it is kept in: a clone starts without it, and
+/// `clone_from` keeps the target's own.
+#[derive(Debug, Default)]
+pub struct Spare<T>(pub T);
+
+impl<T: Default> Clone for Spare<T> {
+    fn clone(&self) -> Self {
+        Spare(T::default())
+    }
+    fn clone_from(&mut self, _: &Self) {}
 }
 
 /// What the Power memo depends on: the board, the tokens, the Edge, empty hands, the phase.
 pub type PowerKey = (u64, u64, i32, bool, bool, bool);
 
 /// The Power of every character in play and each side's total per mission.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct PowerTable {
     /// indexed by uid (None: not in play when the table was made)
     pub power: Vec<Option<i64>>,
