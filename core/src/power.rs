@@ -113,9 +113,15 @@ fn fill(g: &GameState, t: &mut PowerTable) {
             }
         }
     }
+    // with no side Power static in force a side's total is its characters' and the mission's
+    // attachments' Power: worked out here at once (else when first asked)
+    let eager = lines.statics(StaticKind::SidePower).is_empty();
     drop(lines);
+    t.sides.clear();
     for m in &g.missions {
-        for side in &m.sides {
+        let mut totals = [None, None];
+        for (si, side) in m.sides.iter().enumerate() {
+            let mut total = 0;
             for &uid in side {
                 let u = g.u(uid);
                 let mut p = power[uid as usize].expect("in the table");
@@ -126,11 +132,17 @@ fn fill(g: &GameState, t: &mut PowerTable) {
                     p = 0;
                 }
                 power[uid as usize] = Some(p);
+                total += p;
+            }
+            if eager {
+                for &a in &m.attachments[si] {
+                    total += attachment_power(g, a, None);
+                }
+                totals[si] = Some(total);
             }
         }
+        t.sides.push(totals);
     }
-    t.sides.clear();
-    t.sides.resize(g.missions.len(), [None, None]);
 }
 
 /// The characters in play that static `s` applies to (`table`: the Power table being filled,

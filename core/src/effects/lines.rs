@@ -14,6 +14,7 @@ use crate::state::{ActiveLine, Ctx, GameState, Inst, LinesCache, StaticRef, Trig
 /// Every continuous line in force, grouped by kind (rebuilt when the board changed). Borrowed,
 /// not shared (no reference count to move on the hot path): a caller that changes the game
 /// while it reads the lines takes its own `Arc::clone` of them.
+#[inline]
 pub fn lines(g: &GameState) -> std::cell::Ref<'_, Arc<LinesCache>> {
     if g.lines_version.get() != g.board_version {
         rebuild(g);
@@ -64,6 +65,7 @@ fn walk(g: &GameState, mut each: impl FnMut(ActiveLine)) {
 /// continuous line played, moved or defeated) leave them as they were: the board is walked and
 /// compared with the lines kept, and only a difference regroups them, in the kept buffers when
 /// no copy of the game shares them.
+#[inline(never)]
 fn rebuild(g: &GameState) {
     let mut cell = g.lines.borrow_mut();
     let mut same = true;
