@@ -87,6 +87,28 @@ pub fn apply(g: &mut GameState, action: Action) -> Result<(), ApplyError> {
             }
         }
     };
+    take(g, action, price)
+}
+
+/// Apply the `i`-th legal action of the pending decision (in the engine's order), as `apply`
+/// would apply it (the search's playouts pick by index: no search for the action among the legal ones).
+pub fn apply_nth(g: &mut GameState, i: usize) -> Result<(), ApplyError> {
+    let Some(d) = g.pending.as_ref() else {
+        return Err(ApplyError::Illegal("no decision is pending".into()));
+    };
+    if i >= d.len() {
+        return Err(ApplyError::Illegal(format!("action {i} of a decision of {} options", d.len())));
+    }
+    let (action, price) = if d.kind == DecisionKind::Action {
+        (d.actions[i].0, Some(d.actions[i].1))
+    } else {
+        (Action::Choose(d.options[i]), None)
+    };
+    take(g, action, price)
+}
+
+/// The pending decision answered with `action` (legal, at `price` for a main action).
+fn take(g: &mut GameState, action: Action, price: Option<i64>) -> Result<(), ApplyError> {
     let mut d = g.pending.take().expect("checked");
     if d.actions.capacity() > g.spare_actions.0.capacity() {
         g.spare_actions.0 = std::mem::take(&mut d.actions); // the next main decision's buffer

@@ -68,25 +68,52 @@ fn walk(g: &GameState, mut each: impl FnMut(ActiveLine)) {
 #[inline(never)]
 fn rebuild(g: &GameState) {
     let mut cell = g.lines.borrow_mut();
-    let mut same = true;
-    let mut k = 0;
-    walk(g, |l| {
-        if same && cell.lines.get(k) != Some(&l) {
-            same = false;
+    let changed = match Arc::get_mut(&mut cell) {
+        // one walk over the board, written over the lines kept from where they first differ
+        Some(cache) => {
+            let mut k = 0;
+            let mut same = true;
+            walk(g, |l| {
+                if same && cache.lines.get(k) != Some(&l) {
+                    same = false;
+                    cache.lines.truncate(k);
+                }
+                if !same {
+                    cache.lines.push(l);
+                }
+                k += 1;
+            });
+            if same && k < cache.lines.len() {
+                cache.lines.truncate(k);
+                same = false;
+            }
+            !same
         }
-        k += 1;
-    });
-    if same && k == cell.lines.len() {
+        // shared with a copy of the game: compared, and walked again into a cache of its own
+        None => {
+            let (mut same, mut k) = (true, 0);
+            walk(g, |l| {
+                if same && cell.lines.get(k) != Some(&l) {
+                    same = false;
+                }
+                k += 1;
+            });
+            if !(same && k == cell.lines.len()) {
+                let mut fresh = LinesCache::default();
+                walk(g, |l| fresh.lines.push(l));
+                *cell = Arc::new(fresh);
+                true
+            } else {
+                false
+            }
+        }
+    };
+    if !changed {
         drop(cell);
         g.lines_version.set(g.board_version);
         return;
     }
-    if Arc::get_mut(&mut cell).is_none() {
-        *cell = Arc::new(LinesCache::default()); // shared with a copy of the game: a cache of its own
-    }
     let cache = Arc::get_mut(&mut cell).expect("unshared");
-    cache.lines.clear();
-    walk(g, |l| cache.lines.push(l));
     let cat = g.cat;
     // group by kind with counting passes, in the buffers kept
     let mut static_at = [0u32; STATIC_KINDS + 1];

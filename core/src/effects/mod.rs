@@ -460,7 +460,7 @@ pub fn run_top(g: &mut GameState) -> Res<()> {
             let step: &'static Step = step;
             let ci = frame.ctx;
             follow_source(g, ci);
-            let holds = step.cond.is_none() || condition(g, &g.ctxs[ci].clone(), step.cond.as_ref(), false);
+            let holds = step.cond.is_none() || condition(g, &g.ctxs[ci], step.cond.as_ref(), false);
             if holds {
                 // "you may …" inside a line: this step alone is optional
                 let go = !step.opts.may || yes_no(g, fi, g.ctxs[ci].player, Prompt::May(step.verb))?;

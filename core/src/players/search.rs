@@ -359,10 +359,20 @@ fn playout_from(s: &mut GameState, me: i32, a: Action, last: i32) -> f64 {
     let mut guard = 0;
     while !s.is_terminal() && s.round <= last && guard < PLAYOUT_GUARD {
         guard += 1;
-        let act = rollout_decision(s);
-        apply::apply(s, act).expect("a legal action in a playout");
+        rollout_step(s).expect("a legal action in a playout");
     }
     leaf_value(s, me)
+}
+
+/// One decision of the rollout policy applied (a main action by its place among the legal ones).
+pub fn rollout_step(s: &mut GameState) -> Result<(), apply::ApplyError> {
+    let d = s.pending.as_ref().expect("a pending decision");
+    if d.kind == DecisionKind::Action && d.len() > 1 {
+        let i = evaluate::rollout_main_index(&Observation::new(s, d.player));
+        return apply::apply_nth(s, i);
+    }
+    let act = rollout_decision(s);
+    apply::apply(s, act)
 }
 
 /// The rollout policy: the one-step judgement for main actions, the heuristic's answers inside
