@@ -1,121 +1,185 @@
-"""The budget a typical `mythos optimize` question needs, and whether its claims hold on fresh games.
+"""The default `mythos optimize DECK`: its wall time and games, and a known answer (issue 27).
 
-    python benchmarks/bench_optimize.py --budgets 10000,20000,40000 --workers 2
-    python benchmarks/bench_optimize.py --policy lookahead --budgets 40000 --rate-only 600
+    python benchmarks/bench_optimize.py                           # the known answer, the default run
+    python benchmarks/bench_optimize.py --establish 100           # first: are the planted cards clearly worse?
+    python benchmarks/bench_optimize.py --workers 1,2             # the same proposal on 1 and 2 workers
+    python benchmarks/bench_optimize.py --budgets 4000,8000 --seeds 1,2
+    python benchmarks/bench_optimize.py --deck sand-village --weaken ''   # a sample deck as it is
 
 The question: one deck, the 6 sample decks as the field (equal shares), the whole pool of
-both sets. The deck is a sample deck weakened by swapping some of its cards for cards
-the search must find weaker (``--weaken OUT>IN,…``; ``--weaken ''`` asks about the deck as
-it is). For each budget the script runs the optimization through the library (the same
-code as the CLI, written against ``mythos_cli.sim`` and ``mythos_cli.store`` only) and
-prints the games, the minutes, the verdict and the claimed gain with its corrected
-interval; then it checks the claim on ``--check`` fresh games per field deck (new seeds,
-the same for both decks): the proposal against the deck it was asked about, and against
-the sample deck before it was weakened.
+both sets, the default player (search) judging and greedy screening, exactly what
+`mythos optimize DECK` runs (the same library call as the CLI). The deck is a sample deck
+weakened by swaps to cards that are clearly worse: by default the planted list
+``known_answers/planted-two-swaps-leaf.txt`` (Leaf Village Team 7's two Original Team 7
+Kakashis, 4 chakra and 5 Power, out for a 5-cost 0-Power Shinigami and a 2-cost 0-Power Gato;
+its header names the sample deck and the planted swaps, checked here against the list), or
+``--deck SAMPLE --weaken OUT>IN,…``.
 
-``--rate-only N`` plays only the first N games of the optimization (its screen) and
-extrapolates the minutes of the whole budget from that rate: for slow players
-(lookahead) on this machine, until the compiled core lands.
+The known answer (issue 27): the default optimize takes every planted card out, with a gain
+whose corrected interval excludes 0, within 10 minutes on 2 cores; the last line says PASS or
+FAIL and why.
+
+``--establish N`` first measures, with the default player, each planted swap alone and both
+together against the original deck: N games per field deck and seat, paired (common random
+numbers), with 95% intervals: "clearly worse" is an interval below 0.
+
+For each budget and seed the script prints the wall time, the CPU-seconds (this process and
+its finished workers: what the run costs whatever else runs on the machine), the load
+average, the games of each player and stage, the rank correlation of the two players, the
+verdict, the gain with its corrected interval, and whether every planted card was taken out.
+``--check N`` then plays the proposal against the deck asked about on N fresh games per
+field deck and seat.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from cpu_meter import CpuMeter  # noqa: E402
+from mythos_cli.cli.optimize import DEFAULT_BUDGET  # noqa: E402
 from mythos_cli.decks import sample_paths  # noqa: E402
+from mythos_cli.experiment.arms import compare  # noqa: E402
 from mythos_cli.optimize import OptimizeConfig, Progress, build_field, build_pool, optimize  # noqa: E402
 from mythos_cli.optimize import variants as V  # noqa: E402
-from mythos_cli.optimize.report import race_crn  # noqa: E402
-from mythos_cli.optimize.search import compare  # noqa: E402
 from mythos_cli.policies import make_policy  # noqa: E402
 from mythos_cli.sim import DEFAULT_POLICY, load_specs  # noqa: E402
 from mythos_cli.store import open_store  # noqa: E402
 
-WEAKEN = "KS-108>KS-020,KS-108>SS-057,KS-148>KS-067,KS-148>SS-059"
+KNOWN = Path(__file__).resolve().parent / "known_answers" / "planted-two-swaps-leaf.txt"
+TEN_MINUTES = 600.0
+
+
+def planted(path: Path):
+    """The sample deck and the swaps a planted list's header names (``# original:``, ``# planted:``)."""
+    head = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") and ":" in line:
+            key, _, value = line[1:].partition(":")
+            head[key.strip()] = value.strip()
+    return head["original"], [V.Swap(*s.strip().split(">")) for s in head["planted"].split(",") if s.strip()]
 
 
 class Quiet(Progress):
-    def __init__(self, stop_after: int | None = None):
-        self.played, self.stop_after = 0, stop_after
-
-    def games(self, n: int) -> None:
-        self.played += n
-        if self.stop_after is not None and self.played >= self.stop_after:
-            raise KeyboardInterrupt
+    pass
 
 
-def pct(x: float) -> str:
+def pts(x: float) -> str:
     return f"{100 * x:+.1f}"
+
+
+def ci(g) -> str:
+    return f"{pts(g.gain)} ({pts(g.low)} to {pts(g.high)})"
+
+
+def load() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deck", default="leaf-team7", help="a sample deck's file name")
-    ap.add_argument("--weaken", default=WEAKEN, help="swaps OUT>IN that weaken it ('' for none)")
-    ap.add_argument("--budgets", default="10000,20000,40000")
+    ap.add_argument("--known", default=str(KNOWN), help="a planted list (its header names the deck and the swaps)")
+    ap.add_argument("--deck", default=None, help="instead: a sample deck's file name (with --weaken)")
+    ap.add_argument("--weaken", default="", help="with --deck: swaps OUT>IN that weaken it ('' for none)")
+    ap.add_argument("--budgets", default=str(DEFAULT_BUDGET))
+    ap.add_argument("--seeds", default="1")
     ap.add_argument("--policy", default=DEFAULT_POLICY)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--missions", action="store_true")
-    ap.add_argument("--check", type=int, default=400, help="fresh games per field deck to check a claim")
-    ap.add_argument("--rate-only", type=int, default=0, help="play this many games and extrapolate")
+    ap.add_argument("--screen-policy", default=None)
+    ap.add_argument("--workers", default="2", help="workers; several (1,2) check the same proposal on each")
+    ap.add_argument("--establish", type=int, default=0, help="games per field deck and seat to check the planted swaps")
+    ap.add_argument("--check", type=int, default=0, help="fresh games per field deck and seat to check a claim")
+    ap.add_argument("--db", default=None, help="keep the games in this database (default: a temporary one)")
     args = ap.parse_args()
 
     policy = make_policy(args.policy).spec
-    path = next(p for p in sample_paths() if p.stem == args.deck)
+    if args.deck:
+        deck, swaps = args.deck, [V.Swap(*s.split(">")) for s in args.weaken.split(",") if s.strip()]
+    else:
+        deck, swaps = planted(Path(args.known))
+    path = next(p for p in sample_paths() if p.stem == deck)
     original = load_specs([str(path)])[0]
-    swaps = [V.Swap(*s.split(">")) for s in args.weaken.split(",") if s.strip()]
     asked = V.apply(original, swaps, original.name + (" (weakened)" if swaps else ""))
+    if not args.deck:
+        listed = load_specs([args.known])[0]
+        if sorted(listed.cards) != sorted(asked.cards) or sorted(listed.missions) != sorted(asked.missions):
+            sys.exit(f"{args.known}: the list is not {deck} with the swaps its header names")
+        asked = listed  # as `mythos optimize FILE` reads it (its order of slots, its name)
+    workers = [int(w) for w in args.workers.split(",")]
     field, shares = build_field(None)
     pool = build_pool(None)
-    print(f"deck {asked.name}: {V.label(swaps)}; field: {len(field)} sample decks, equal shares; pool: "
-          f"{len(pool.cards)} cards; policy {policy}; {args.workers} workers")
-    print(f"{'budget':>7} {'games':>7} {'minutes':>8} {'games/s':>8}  {'verdict':<22} {'claimed gain (corrected CI)':<30} "
-          f"{'fresh: vs asked':<22} {'fresh: vs original':<22} changes")
-    for budget in [int(b) for b in args.budgets.split(",")]:
-        cfg = OptimizeConfig(asked, field, shares, pool, budget=budget, policy=policy, seed=args.seed,
-                             missions=args.missions)
-        with tempfile.TemporaryDirectory() as tmp, open_store(Path(tmp) / "bench.duckdb") as store:
-            t = time.perf_counter()
-            if args.rate_only:
-                progress = Quiet(args.rate_only)
-                try:
-                    optimize(store, cfg, "bench", workers=args.workers, progress=progress)
-                except Exception as exc:  # the interruption we asked for
-                    if type(exc).__name__ != "OptimizeInterrupted":
-                        raise
-                dt = time.perf_counter() - t
-                rate = progress.played / dt
-                print(f"{budget:>7} {progress.played:>7} {dt / 60:>8.2f} {rate:>8.1f}  played {progress.played} games: "
-                      f"the whole budget would take {budget / rate / 60:.1f} minutes at this rate")
-                continue
-            o = optimize(store, cfg, "bench", workers=args.workers, progress=Quiet())
-            dt = time.perf_counter() - t
-            c = o.confirmation
-            verdict = "improvement" if o.significant else ("worse" if c and c.clearly_worse else "no significant change")
-            claim = f"{pct(c.gain)} ({pct(c.low)} to {pct(c.high)}, m={o.tried})" if c else "—"
-            fresh = fresh_o = "—"
-            if o.proposal is not None and args.check:
-                g = compare(store, "check-asked", o.proposal, asked, field, shares, args.check, policy, args.seed + 1000,
-                            workers=args.workers)
-                fresh = f"{pct(g.gain)} ({pct(g.low)} to {pct(g.high)})"
-                if swaps:
-                    h = compare(store, "check-original", o.proposal, original, field, shares, args.check, policy,
-                                args.seed + 2000, workers=args.workers)
-                    fresh_o = f"{pct(h.gain)} ({pct(h.low)} to {pct(h.high)})"
-            print(f"{budget:>7} {o.spent:>7} {dt / 60:>8.2f} {o.spent / dt:>8.1f}  {verdict:<22} {claim:<30} "
-                  f"{fresh:<22} {fresh_o:<22} {V.label(o.changes)}", flush=True)
-            crn = race_crn(o) or {}
-            print("        common random numbers, variance unpaired / paired: confirmation "
-                  f"{c.variance_ratio:.1f}x" if c else "", "; ".join(
-                      f"races, {k}: {v['ratio']:.1f}x over {v['variants']} variants" for k, v in crn.items()), flush=True)
+    print(f"deck {asked.name}: {V.label(swaps) or 'as it is'}; field: {len(field)} sample decks, equal shares; "
+          f"pool: {len(pool.cards)} cards; policy {policy}; {args.workers} workers; {os.cpu_count()} cores",
+          flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(args.db) if args.db else Path(tmp) / "bench.duckdb"
+        with open_store(db) as store:
+            if args.establish and swaps:
+                print(f"planted swaps, {policy}, paired against {original.name} ({args.establish} games per field deck "
+                      "and seat, 95% intervals):", flush=True)
+                for k, group in enumerate([[s] for s in swaps] + ([swaps] if len(swaps) > 1 else [])):
+                    t = time.perf_counter()
+                    with CpuMeter() as meter:
+                        g = compare(store, f"establish-{k}", V.apply(original, group), original, field, shares,
+                                    2 * args.establish, policy, 900 + k, workers=workers[-1])
+                    print(f"  {V.label(group):<32} {ci(g)} points on {g.games:,} pairs of games "
+                          f"[{time.perf_counter() - t:.0f} s, {meter.seconds:.0f} CPU-s, load {load()}]", flush=True)
+            results = []
+            for budget in [int(b) for b in args.budgets.split(",")]:
+                for seed in [int(s) for s in args.seeds.split(",")]:
+                    runs = [one_run(store, args, asked, swaps, field, shares, pool, policy, budget, seed, w)
+                            for w in workers]
+                    same = len({repr(r["answer"]) for r in runs}) == 1
+                    if len(runs) > 1:
+                        print(f"  same proposal and confirmation on {args.workers} workers: {same}", flush=True)
+                    results += [dict(r, same=same) for r in runs]
+    for r in results:
+        if r["removed"] is None:
+            continue  # nothing planted: no known answer
+        why = (["a planted card stayed in"] * (not r["removed"]) + ["the gain's interval includes 0"]
+               * (not r["significant"]) + ["another proposal on another worker count"] * (not r["same"]))
+        late = " (over 10: the machine's load?)" if r["wall"] > TEN_MINUTES else " (within 10)"
+        print(f"known answer, budget {r['budget']:,} seed {r['seed']} on {r['workers']} worker(s): "
+              f"{'FAIL: ' + '; '.join(why) if why else 'PASS'}; {r['wall'] / 60:.1f} minutes{late}; "
+              f"load now {load()}")
 
+
+def one_run(store, args, asked, swaps, field, shares, pool, policy: str, budget: int, seed: int, w: int) -> dict:
+    """The default optimize of ``asked`` on ``w`` workers: printed, and what the known answer needs."""
+    cfg = OptimizeConfig(asked, field, shares, pool, budget=budget, policy=policy, seed=seed,
+                         screen_policy=args.screen_policy)
+    before = load()
+    t = time.perf_counter()
+    with CpuMeter() as meter:
+        o = optimize(store, cfg, f"bench-{budget}-{seed}-w{w}", workers=w, progress=Quiet())
+    wall, used = time.perf_counter() - t, meter.seconds
+    conf = o.confirmation
+    verdict = "improvement" if o.significant else ("worse" if conf and conf.clearly_worse else "no significant change")
+    gone = [s.into for s in swaps]
+    out = [s.out for s in o.changes]
+    removed = all(out.count(card) >= gone.count(card) for card in set(gone)) if gone else None
+    print(f"budget {budget:,} seed {seed}, {w} worker(s): {wall / 60:.1f} min wall ({wall:.0f} s), "
+          f"{used / 60:.1f} CPU-min ({used:.0f} CPU-s), load {before} -> {load()}", flush=True)
+    print(f"  games: {policy} {o.spent:,} {dict(o.stages)}; {o.plan.cheap} {o.cheap_spent:,} {dict(o.cheap_stages)}")
+    a = o.agreement
+    if a is not None:
+        print(f"  rank correlation {o.plan.cheap} vs {policy}: {a.rho:.2f} ({a.low:.2f} to {a.high:.2f}, "
+              f"{a.candidates} swaps; judge reliability {a.reliability:.2f}, corrected {a.corrected:.2f}); "
+              f"the race took {o.keep} of {len(o.shortlist)}")
+    print(f"  {verdict}: {V.label(o.changes)}; gain {ci(conf) if conf else '—'} points (corrected, m={o.tried}); "
+          f"every planted card out: {removed}", flush=True)
+    if args.check and o.proposal is not None:
+        g = compare(store, f"check-{budget}-{seed}-w{w}", o.proposal, asked, field, shares, 2 * args.check,
+                    policy, seed + 5000, workers=w)
+        print(f"  fresh check against the deck asked about: {ci(g)} points", flush=True)
+    return {"answer": (o.changes, conf.to_json() if conf else None), "removed": removed,
+            "significant": o.significant, "wall": wall, "budget": budget, "seed": seed, "workers": w}
 
 if __name__ == "__main__":
     main()

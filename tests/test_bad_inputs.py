@@ -430,7 +430,7 @@ OPTIMIZE = [
          "cannot read the deck", "check the path", after=_no_file(lambda e: e.tmp / "o.duckdb")),
     Case("optimize-deck-fifo", lambda e: ["optimize", e.fifo("d.txt")], 2, "named pipe", "cannot read the deck",
          process=True),
-    Case("optimize-illegal-deck", lambda e: ["optimize", e.file("bad.txt", "2 KS-009\n")], 2,
+    Case("optimize-illegal-deck", lambda e: ["optimize", e.file("bad.txt", "2 KS-009\n")], 1,
          "not a legal mythos deck", "mythos validate"),
     Case("optimize-policy-width-zero", lambda e: ["optimize", SAMPLE, "--policy", "lookahead:width=0"], 2,
          "width is from 1 to 50"),

@@ -2,7 +2,8 @@
 the same seed gives the same proposal (whatever the workers), and an interrupted search resumes to it.
 
 Budgets are tiny (a field of one or two decks, a pool of a few cards) so that these play a few
-thousand greedy games in all.
+thousand games of fast players in all: greedy alone, or ambush judging and greedy screening
+(the two-player search of the default, with fast players).
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from mythos_cli.cli import app
 from mythos_cli.optimize import OptimizeConfig, OptimizeInterrupted, Progress, build_field, build_pool, optimize
 from mythos_cli.optimize import variants as V
 from mythos_cli.optimize.report import build, outcome_json
-from mythos_cli.optimize.search import compare
-from mythos_cli.optimize.stats import z_value
+from mythos_cli.experiment.arms import compare
+from mythos_cli.experiment.stats import z_value
 from mythos_cli.sim import load_specs
 from mythos_cli.sim.decks import default_gauntlet
 from mythos_cli.store import open_store
+from mythos_cli.store import experiment as xstore
 from mythos_cli.store import optimize as ostore
 
 runner = CliRunner()
@@ -51,9 +53,21 @@ def tiny_config(samples, tmp_path, budget=600, seed=3) -> OptimizeConfig:
     return OptimizeConfig(weak, field, shares, pool, budget=budget, policy="greedy", seed=seed)
 
 
+def two_player_config(samples, tmp_path, budget=300, seed=3, **kw) -> OptimizeConfig:
+    """Ambush judges, greedy screens: every stage of the default search (calibration, screen, short
+    list, sample, race, confirmation) on a field of one deck and 90 possible single swaps."""
+    field, shares = build_field("sound-four=1")
+    pool = build_pool([pool_file(tmp_path, {"KS-108": 2, "SS-059": 2, "KS-067": 2, "KS-026": 2, "KS-122": 2,
+                                            "SS-125": 2})])
+    weak = V.apply(samples["Leaf Village Team 7"], WEAKEN[:2], "weak leaf")
+    return OptimizeConfig(weak, field, shares, pool, budget=budget, policy="ambush", seed=seed,
+                          screen_policy="greedy", **kw)
+
+
 def comparable(o) -> dict:
-    d = outcome_json(o)
-    return json.loads(json.dumps(d))
+    d = json.loads(json.dumps(outcome_json(o)))
+    d.pop("timing")  # the speeds measured: the only numbers that depend on the machine
+    return d
 
 
 def test_a_weakened_deck_is_repaired_with_a_significant_gain(samples, tmp_path):
@@ -91,60 +105,100 @@ def test_no_single_swap_from_a_tiny_pool_improves_the_deck(samples, tmp_path):
     with open_store(tmp_path / "n.duckdb") as store:
         o = optimize(store, cfg, "none", workers=2)
         result = build(o, tmp_path / "reports", "n.duckdb")
-    assert o.screen is None and o.singles_possible == 20  # few enough to race them all
-    assert o.tried == 20 and o.confirmation.z == pytest.approx(z_value(0.05, 20))
+    assert o.screen is None and o.singles_possible == 20  # few enough for the short list to hold them all
+    assert len(o.shortlist) == 20 and o.agreement is None  # one player: nothing to correlate
+    assert o.tried == len(o.races[0].arms) and o.confirmation.z == pytest.approx(z_value(0.05, o.tried))
     assert not o.significant
     assert o.confirmation is not None and o.confirmation.low <= 0
     assert o.confirmation.high < 0.08  # and it says how small any gain could be
     assert result.numbers["verdict"] in ("no-significant-change", "worse")
-    assert result.summary[0].startswith(("**No change beats the deck beyond noise.**", "**Keep the deck as it is.**"))
+    assert result.summary[0].startswith("**No change beats the deck")
     assert "keep" in result.summary[0].lower()
+    assert "judged by greedy" in result.summary[1]  # the player and its budget, always named
+    assert all("proposed" not in f["fate"] for f in result.numbers["candidates"])
 
 
 def test_the_same_seed_gives_the_same_proposal_whatever_the_workers(samples, tmp_path):
+    """The two-player search (a screen, a short list, a sample judged by both, races,
+    confirmation): the same seed and budget, the same games and proposal on 1 or 2 workers."""
     with open_store(tmp_path / "a.duckdb") as a:
-        one = optimize(a, tiny_config(samples, tmp_path), "same", workers=1)
+        one = optimize(a, two_player_config(samples, tmp_path), "same", workers=1)
     with open_store(tmp_path / "b.duckdb") as b:
-        two = optimize(b, tiny_config(samples, tmp_path), "same", workers=2)
+        two = optimize(b, two_player_config(samples, tmp_path), "same", workers=2)
+    assert [s.key for s in one.plan.stages] == ["calibration", "calibration", "screen", "shortlist", "sample",
+                                                "race", "confirmation"]
+    assert one.screen is not None and one.agreement is not None and one.races
     assert comparable(one) == comparable(two)
-    assert one.proposal == two.proposal and one.spent == two.spent <= 600
+    assert one.proposal == two.proposal and one.spent == two.spent <= 300
+    assert one.cheap_spent == two.cheap_spent > one.spent  # greedy screened: its games on top of the budget
     with open_store(tmp_path / "c.duckdb") as c:
-        other = optimize(c, tiny_config(samples, tmp_path, seed=4), "same", workers=2)
-    assert comparable(other)["races"] != comparable(one)["races"]  # another seed, other games
+        other = optimize(c, two_player_config(samples, tmp_path, seed=4), "same", workers=2)
+    assert comparable(other)["candidates"] != comparable(one)["candidates"]  # another seed, other games
 
 
 class StopAfter(Progress):
-    def __init__(self, n: int):
-        self.n, self.played, self.stages = n, 0, []
+    """Ctrl-C after ``n`` games played (not read back), or at the first games of a stage named ``at``."""
+
+    def __init__(self, n: int, at: str | None = None):
+        self.n, self.at, self.played, self.stages = n, at, 0, []
 
     def stage(self, label, planned, stored):
         self.stages.append((label, planned, stored))
 
     def games(self, n):
         self.played += n
-        if self.played >= self.n:
+        if self.played >= self.n or (self.at and self.stages[-1][0].startswith(self.at)):
             raise KeyboardInterrupt
 
 
 def test_an_interrupted_search_resumes_to_the_same_answer(samples, tmp_path):
     with open_store(tmp_path / "full.duckdb") as s:
-        full = optimize(s, tiny_config(samples, tmp_path), "opt", workers=1)
+        full = optimize(s, two_player_config(samples, tmp_path), "opt", workers=1)
     db = tmp_path / "part.duckdb"
-    with open_store(db) as s:
-        with pytest.raises(OptimizeInterrupted) as exc:
-            optimize(s, tiny_config(samples, tmp_path), "opt", workers=1, progress=StopAfter(250))
-        assert 0 < exc.value.spent < 600
-        assert ostore.get(s, "opt")["status"] == "interrupted"
+    with open_store(db) as s:  # stopped in the screen (greedy's games), then after it (ambush's)
+        for stage in ("screen", "race"):
+            with pytest.raises(OptimizeInterrupted) as exc:
+                optimize(s, two_player_config(samples, tmp_path), "opt", workers=1,
+                         progress=StopAfter(10 ** 9, at=stage))
+            assert 0 < exc.value.spent < 300
+            assert ostore.get(s, "opt")["status"] == "interrupted"
     with open_store(db) as s:
         seen = StopAfter(10 ** 9)
-        resumed = optimize(s, tiny_config(samples, tmp_path), "opt", workers=1, progress=seen)
+        resumed = optimize(s, two_player_config(samples, tmp_path), "opt", workers=1, progress=seen)
         assert ostore.get(s, "opt")["status"] == "finished"
-        assert sum(stored for _, _, stored in seen.stages) >= 250 - 50  # what was stored is not played again
+        assert sum(stored for _, _, stored in seen.stages) >= full.cheap_spent  # what was stored is not played again
         runs = s.runs()
     assert comparable(resumed) == comparable(full)
     mine = runs.filter(runs["run_id"].str.starts_with("opt-"))
     assert set(mine["status"].to_list()) == {"finished"}
-    assert mine["stored_games"].sum() == full.spent  # every game is a row of an ordinary run
+    assert mine["stored_games"].sum() == full.spent + full.cheap_spent  # every game is a row of an ordinary run
+
+
+def test_minutes_choose_a_budget_that_is_stored_and_never_measured_again(samples, tmp_path, monkeypatch):
+    from mythos_cli.optimize import plan as P
+    from mythos_cli.optimize.search import Search
+
+    # a few seconds: the least budget (the unit tests check the budget the speeds give for more)
+    cfg = two_player_config(samples, tmp_path, budget=None, minutes=0.02)
+    with open_store(tmp_path / "m.duckdb") as s:
+        first = optimize(s, cfg, "mins", workers=1)
+        stored = ostore.get(s, "mins")["config"]
+    assert stored["budget"] == first.config.budget == P.least_budget("ambush", "greedy", 1, 90)
+    assert set(stored["rates"]) == {"ambush", "greedy", P.STAGE_SECONDS}
+    assert first.plan.budget == first.config.budget and first.spent <= first.config.budget
+
+    def never(self, policy):
+        raise AssertionError("measured again")
+
+    monkeypatch.setattr(Search, "_measure", never)
+    monkeypatch.setattr(P, "budget_for", lambda *a, **k: pytest.fail("chose the budget again"))
+    with open_store(tmp_path / "m.duckdb") as s:  # the same command again: the budget it chose then
+        again = optimize(s, two_player_config(samples, tmp_path, budget=None, minutes=0.02), "mins", workers=2)
+    assert comparable(again) == comparable(first)
+    # the budget printed reproduces the answer anywhere, without --minutes
+    with open_store(tmp_path / "b.duckdb") as s:
+        by_budget = optimize(s, two_player_config(samples, tmp_path, budget=first.config.budget), "mins", workers=2)
+    assert by_budget.changes == first.changes and by_budget.confirmation.gain == first.confirmation.gain
 
 
 def test_a_resumed_config_must_match(samples, tmp_path):
@@ -175,11 +229,18 @@ def test_cli_optimize_writes_the_answer_and_a_valid_list(samples, tmp_path, monk
     weak.write_text(V.to_text(V.apply(samples["Leaf Village Team 7"], WEAKEN[:2]), "Weak Leaf"), encoding="utf-8")
     pool = pool_file(tmp_path, {"KS-108": 2, "SS-059": 2, "KS-067": 2})
     args = ["optimize", str(weak), "--field", "sound-four=1", "--pool", pool, "--budget", "500", "--seed", "3",
-            "--workers", "1", "--db", "o.duckdb", "--name", "cli", "--out", "reps"]
+            "--policy", "greedy", "--workers", "1", "--db", "o.duckdb", "--name", "cli", "--out", "reps"]
     res = runner.invoke(app, args + ["--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["kind"] == "optimize" and data["games"]["spent"] <= 500
+    assert data["player"] == {"policy": "greedy", "budget": 500, "minutes": None, "games": data["games"]["spent"],
+                              "screen_policy": "greedy", "screen_games": 0}
+    assert [s["key"] for s in data["plan"]["stages"]] == ["calibration", "shortlist", "race", "confirmation"]
+    fates = [c["fate"] for c in data["candidates"]]
+    assert fates and all(f.startswith(("proposed", "taken at step", "best of step", "kept to the last round",
+                                       "dropped at stage")) for f in fates)
+    assert data["confirmation"]["player"] == "greedy"
     assert data["verdict"] in ("improvement", "no-significant-change", "worse")
     conf = data["confirmation"]
     assert conf["corrected_for"] == data["variants_tried"] >= 1 and conf["ci"][0] < conf["ci"][1]
@@ -192,7 +253,8 @@ def test_cli_optimize_writes_the_answer_and_a_valid_list(samples, tmp_path, monk
     assert sorted(Path(f).name for f in data["files"]) == sorted(p.name for p in folder.iterdir())
     assert all((tmp_path / f).is_file() for f in data["files"])
     md = (folder / "optimize.md").read_text(encoding="utf-8")
-    for part in ("## Summary", "## Against the field, on fresh games", "## Runners-up", "Games spent", "## Proof"):
+    for part in ("## Summary", "## Against the field, on fresh games", "## The plan and the games", "## Candidates",
+                 "what became of each candidate", "## Proof"):
         assert part in md
     assert "data:image/png;base64," in (folder / "optimize.html").read_text(encoding="utf-8")
     check = runner.invoke(app, ["validate", str(folder / "proposal.txt")])
@@ -203,8 +265,16 @@ def test_cli_optimize_writes_the_answer_and_a_valid_list(samples, tmp_path, monk
     assert json.loads(again.stdout)["confirmation"] == conf
     text = runner.invoke(app, ["optimize", "--resume", "cli", "--db", "o.duckdb", "--out", "reps"])
     assert text.exit_code == 0 and "Common random numbers" in text.stdout
+    assert "judged by greedy (500 games of a budget of 500" in " ".join(text.stdout.split())
     runs = runner.invoke(app, ["db", "runs", "--db", "o.duckdb", "--json"])
-    assert {r["run_id"] for r in json.loads(runs.stdout)} >= {"cli-confirm"}
+    stages = json.loads(runs.stdout)
+    assert {r["run_id"] for r in stages} >= {"cli-confirm"} and {r["optimization"] for r in stages} == {"cli"}
+    # one optimization, one entry (issue 26: its stage runs once filled 1,551 lines)
+    table = runner.invoke(app, ["db", "runs", "--db", "o.duckdb"], env={"COLUMNS": "100"})
+    assert table.exit_code == 0 and table.stdout.count("│ cli ") == 1 and "cli-confirm" not in table.stdout
+    assert len(table.stdout.splitlines()) < 12
+    every = runner.invoke(app, ["db", "runs", "--db", "o.duckdb", "--stages"], env={"COLUMNS": "100"})
+    assert "cli-confirm" in every.stdout and "cli-short" in every.stdout
 
 
 @pytest.mark.parametrize("args, message", [
@@ -217,6 +287,10 @@ def test_cli_optimize_writes_the_answer_and_a_valid_list(samples, tmp_path, monk
     (["DECK", "--policy", "nonsense"], "nonsense"),
     (["--resume", "ghost"], "no optimization 'ghost'"),
     (["DECK", "--backend", "cloud"], "unknown backend"),
+    (["DECK", "--budget", "9000", "--minutes", "5"], "not both"),
+    (["DECK", "--minutes", "0.1"], "--minutes"),
+    (["DECK", "--screen-policy", "nonsense"], "--screen-policy"),
+    (["--resume", "x", "--minutes", "5"], "leave out --budget and --minutes"),
 ])
 def test_cli_optimize_bad_input(samples, tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
@@ -235,19 +309,112 @@ def test_cli_optimize_refuses_an_illegal_deck(tmp_path, monkeypatch):
     bad = tmp_path / "bad.txt"
     bad.write_text("3 KS-009\nmissions:\nKS-001-MMS\n", encoding="utf-8")
     res = runner.invoke(app, ["optimize", str(bad), "--db", "e.duckdb"])
-    assert res.exit_code == 2 and "not a legal Mythos deck" in res.output
+    assert res.exit_code == 1 and "not a legal Mythos deck" in res.output  # as validate and simulate say it
     assert not (tmp_path / "e.duckdb").exists()
 
 
-def test_missions_are_searched_too(samples, tmp_path):
+def test_missions_are_chosen_by_the_missions_experiment(samples, tmp_path):
+    """--missions: the cards are searched with the deck's own missions, then the missions
+    experiment (experiment.missions, the one of `mythos experiment missions`) chooses them for
+    the deck found, and the confirmation proves cards and missions together."""
     field, shares = build_field("sound-four=1")
     pool = build_pool(["KS", "keyword=Team Baki"])  # a few Sand Village cards, and the KS missions
-    cfg = OptimizeConfig(samples["Leaf Village Team 7"], field, shares, pool, budget=600, policy="greedy", seed=5,
+    cfg = OptimizeConfig(samples["Leaf Village Team 7"], field, shares, pool, budget=1500, policy="greedy", seed=5,
                          missions=True)
     with open_store(tmp_path / "m.duckdb") as s:
         o = optimize(s, cfg, "m", workers=2)
-    assert o.singles_possible > 24 and o.screen is not None
-    assert any(k[2] for k in o.screen.fit.values)  # mission swaps were screened
-    assert any(k[0] == "out" and k[2] for k in o.screen.fit.values)  # and missions taken out
+        experiment = xstore.get(s, "m-missions")
+        result = build(o, tmp_path / "reports", "m.duckdb")
+    assert not any(k[2] for k in (o.screen.fit.values if o.screen else {}))  # no mission in the card search
+    assert o.missions is not None and o.missions.tried >= 2 and experiment["status"] == "finished"
+    assert any(r.startswith("m-missions-") for r in o.runs) and o.stages["missions"] == o.missions.spent
+    assert o.spent <= 1500
     assert V.validate(o.proposal).valid and len(set(o.proposal.missions)) == 3
-    assert set(o.proposal.missions) <= set(pool.missions) | set(cfg.base.missions)
+    expect = o.missions.best.missions if o.missions.significant else cfg.base.missions
+    assert sorted(o.proposal.missions) == sorted(expect)
+    assert o.confirmation.tests >= o.missions.tried  # corrected for the selections raced too
+    assert result.numbers["missions_experiment"]["tried"] == o.missions.tried
+    assert "## Missions" in (tmp_path / "reports" / "m" / "optimize.md").read_text(encoding="utf-8")
+
+
+def test_help_keeps_its_sentences_whole_at_80_columns():
+    """Issue 26: `optimize --help` broke its own sentences at 80 columns (the docstring's line
+    breaks were kept): each paragraph is now one line that the terminal fills, and each example
+    fits on its line."""
+    import inspect
+    import re
+
+    from mythos_cli.cli.optimize import optimize_cmd
+
+    res = runner.invoke(app, ["optimize", "--help"], env={"COLUMNS": "80", "TERM": "dumb"})
+    assert res.exit_code == 0, res.output
+    assert max(len(line) for line in res.stdout.splitlines()) <= 80  # the whole help, its option boxes too
+    text = res.stdout.split("╭")[0]
+    flat = " ".join(text.split())
+    paragraphs = [" ".join(p.split()) for p in inspect.getdoc(optimize_cmd).split("\n\n")]
+    for p in paragraphs:
+        if p.startswith("mythos optimize"):  # an example: on one line of the help, whole
+            assert any(" ".join(line.split()) == p for line in text.splitlines()), p
+        elif p != "Examples:":
+            assert p in flat, p
+    lines = [line.rstrip() for line in text.splitlines()]
+    for a, b in zip(lines, lines[1:]):  # a line broken early, then the sentence going on
+        if a.strip() and b.strip() and re.match(r"\s*[a-z(]", b) and not b.strip().startswith("mythos"):
+            assert len(a) > 60, (a, b)
+
+
+def test_the_chart_reads_in_percent_and_its_legend_covers_no_bar(samples, tmp_path):
+    """Issue 26: the optimize chart's axis went from 0 to 1 and its legend sat on a bar."""
+    from matplotlib.ticker import PercentFormatter
+
+    from mythos_cli.optimize.report import _rates, win_rate_figure
+
+    from mythos_cli.sim.plan import DeckSpec
+
+    cfg = tiny_config(samples, tmp_path, budget=400)
+    cfg.base = DeckSpec("Planted Leaf Team 7 (two Kakashi out) for the regionals", cfg.base.cards, cfg.base.missions)
+    with open_store(tmp_path / "c.duckdb") as s:
+        o = optimize(s, cfg, "chart", workers=1)
+    fig = win_rate_figure(o, _rates(o))
+    fig.canvas.draw()
+    title, page = fig._suptitle.get_window_extent(), fig.bbox
+    assert page.x0 <= title.x0 and title.x1 <= page.x1  # a long deck name is wrapped, not cut at the edges
+    ax = fig.axes[0]
+    assert isinstance(ax.yaxis.get_major_formatter(), PercentFormatter)
+    assert [t.get_text() for t in ax.get_yticklabels()][-1] == "100%"
+    legend = fig.legends[0] if fig.legends else ax.get_legend()
+    box = legend.get_window_extent()
+    assert box.y1 <= ax.get_window_extent().y0 + 1  # below the plot, where no bar reaches
+
+
+class Told(Progress):
+    """What the search tells, in order."""
+
+    def __init__(self):
+        self.events = []
+
+    def plan(self, plan, rates, minutes):
+        self.events.append(("plan", plan.budget, dict(rates)))
+
+    def timed(self, plan, rates, minutes):
+        self.events.append(("timed", plan.budget, dict(rates)))
+
+    def stage(self, label, planned, stored):
+        self.events.append(("stage", label))
+
+    def games(self, n):
+        if self.events[-1][0] != "games":
+            self.events.append(("games", n))
+
+
+def test_the_plan_is_told_before_any_game_then_its_time(samples, tmp_path):
+    """Issue 27: with --budget the plan (stages, candidates, games) comes before the first game;
+    once the calibration has measured the players' speeds, the plan's time."""
+    told = Told()
+    with open_store(tmp_path / "t.duckdb") as s:
+        optimize(s, tiny_config(samples, tmp_path, budget=400), "told", workers=1, progress=told)
+    kinds = [e[0] for e in told.events]
+    assert kinds[0] == "plan" and told.events[0][1] == 400 and told.events[0][2] == {}  # no speed known yet
+    timed = kinds.index("timed")
+    assert all(k != "stage" or "calibration" in e[1] for k, e in zip(kinds[:timed], told.events[:timed]))
+    assert told.events[timed][2]["greedy"] > 0 and kinds.count("plan") == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from collections import Counter
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 
 from mythos_cli.optimize import FieldError, PoolError, build_field, build_pool
 from mythos_cli.optimize import variants as V
-from mythos_cli.optimize.stats import Pairs, fit_screen, gain, z_value
+from mythos_cli.experiment.stats import Pairs, fit_screen, gain, z_value
 from mythos_cli.sim import RunConfig, load_specs
 from mythos_cli.sim.decks import default_gauntlet
 
@@ -246,3 +247,182 @@ def test_screen_recovers_planted_values():
     assert got_out[0] == "O0" and got_out[-1] == "O3"
     best = fit.swap_value("O0", "I0") - fit.swap_value("O3", "I4")
     assert best == pytest.approx(0.15 + 0.1 - (-0.12 - 0.2), abs=0.08)
+
+
+# -- the two players' agreement and the short list ---------------------------------------------
+def test_rank_agreement_and_its_correction_for_the_judges_noise():
+    from mythos_cli.experiment.stats import rank_agreement
+
+    cheap = [0.10, 0.08, 0.05, 0.03, 0.0, -0.02, -0.05, -0.08, -0.1, -0.12]
+    same = rank_agreement(cheap, cheap, [0.0] * 10)
+    assert same.rho == pytest.approx(1.0) and same.reliability == pytest.approx(1.0)
+    assert same.corrected == pytest.approx(1.0)
+    reversed_ = rank_agreement(cheap, cheap[::-1], [0.0] * 10)
+    assert reversed_.rho == pytest.approx(-1.0)
+    # two swaps swapped in the judge's order: Spearman's rho by hand, 1 - 6·Σd²/(n(n²-1))
+    judge = cheap[:]
+    judge[0], judge[1] = judge[1], judge[0]
+    a = rank_agreement(cheap, judge, [0.0] * 10)
+    assert a.rho == pytest.approx(1 - 6 * 2 / (10 * 99))
+    # Fisher interval with the standard error sqrt(1.06/(n-3)) of Fieller, Hartley and Pearson
+    half = 1.959964 * math.sqrt(1.06 / 7)
+    assert a.low == pytest.approx(math.tanh(math.atanh(a.rho) - half), abs=1e-6)
+    assert a.high == pytest.approx(math.tanh(math.atanh(a.rho) + half), abs=1e-6)
+    # the judge's noise is half its spread: rho is divided by sqrt(1/2)
+    spread = float(np.var(judge, ddof=1))
+    noisy = rank_agreement(cheap, judge, [math.sqrt(spread / 2)] * 10)
+    assert noisy.reliability == pytest.approx(0.5) and noisy.corrected == pytest.approx(min(1.0, a.rho / math.sqrt(0.5)))
+    # noise that swamps the spread: no correction (it would be unstable)
+    swamped = rank_agreement(cheap, judge, [1.0] * 10)
+    assert swamped.reliability == 0.0 and swamped.corrected == swamped.rho
+    assert math.isnan(rank_agreement([1, 2, 3], [1, 2, 3], [0, 0, 0]).rho)  # too few to say
+
+
+def test_the_short_list_keeps_more_when_the_players_disagree():
+    from scipy.stats import norm
+
+    from mythos_cli.experiment.stats import shortlist_size
+
+    sizes = [shortlist_size(r, 96) for r in (1.0, 0.9, 0.7, 0.5, 0.3, 0.0)]
+    assert sizes == sorted(sizes) and sizes[0] == 4 and sizes[-1] > 70
+    assert shortlist_size(float("nan"), 96) == shortlist_size(0.0, 96) == shortlist_size(-0.5, 96)
+    assert shortlist_size(0.5, 3) == 3  # fewer than the least: all of them
+    # the closed form at rho = 0.7, n = 96: k = n(1 - Φ(ρz* - z₀.₈√(1-ρ²))), z* = Φ⁻¹(1 - 1/97)
+    top = norm.ppf(1 - 1 / 97)
+    k = math.ceil(96 * (1 - norm.cdf(0.7 * top - norm.ppf(0.8) * math.sqrt(1 - 0.49))))
+    assert shortlist_size(0.7, 96) == k
+    # and the rule holds: when the players' judgements are jointly normal with rho = 0.7, the
+    # best by the expensive one is in the cheap one's top k about 80% of the time
+    rng = np.random.default_rng(5)
+    hits = 0
+    for _ in range(2000):
+        judge = rng.standard_normal(96)
+        cheap = 0.7 * judge + math.sqrt(1 - 0.49) * rng.standard_normal(96)
+        hits += int(np.argmax(judge) in np.argsort(-cheap)[:k])
+    assert 0.72 < hits / 2000 < 0.92
+
+
+# -- the plan --------------------------------------------------------------------------------
+def test_the_plan_spends_the_budget_on_the_judge_and_screens_with_the_cheap_player():
+    from mythos_cli.optimize import plan as P
+
+    p = P.make_plan(8000, "search", "greedy", 6, 4245)
+    assert [s.key for s in p.stages] == ["calibration", "calibration", "screen", "shortlist", "sample", "race",
+                                         "confirmation"]
+    judged = sum(s.games for s in p.stages if s.player == "search")
+    assert judged <= 8000 and judged >= 8000 - 6 * 2 * 3  # the budget, to a round of the confirmation
+    assert {s.player for s in p.stages if not s.counted} == {"greedy"}
+    assert p.cheap_games == sum(s.games for s in p.stages if s.player == "greedy")
+    assert p.cheap_games <= P.CHEAP_PER_GAME * 8000 + P.CHEAP_CALIBRATION_GAMES
+    for s in p.stages:  # every candidate plays each field deck equally often in each seat
+        assert s.per_candidate % (2 * 6) == 0 and (s.key == "race" or s.per_candidate > 0)
+    assert not P.problems(p)
+    one = P.make_plan(8000, "greedy", "greedy", 6, 4245)
+    assert "sample" not in [s.key for s in one.stages] and one.cheap_games == 0
+    assert sum(s.games for s in one.stages) <= 8000
+    # a field of one deck, a pool of 20 swaps: no screen, every swap in the short list
+    small = P.make_plan(600, "greedy", "greedy", 1, 20)
+    assert "screen" not in [s.key for s in small.stages] and small.stage("shortlist").candidates == 20
+    # the least budget is the edge of the playable plans
+    least = P.least_budget("search", "greedy", 6, 4245)
+    assert not P.problems(P.make_plan(least, "search", "greedy", 6, 4245))
+    assert P.problems(P.make_plan(least - 1, "search", "greedy", 6, 4245))
+
+
+def test_minutes_become_a_round_budget_from_the_measured_speeds():
+    from mythos_cli.optimize import plan as P
+
+    assert [P.ladder_down(x) for x in (9999, 10000, 12000, 7000, 630, 99, 1.3, 0.5)] == \
+        [8000, 10000, 10000, 6300, 630, 80, 1, 0]
+    rates = {"search": 20.0, "greedy": 1000.0}
+    b = P.budget_for(10, rates, "search", "greedy", 6, 4245, stage_seconds=1.5)
+    plan = P.make_plan(b, "search", "greedy", 6, 4245)
+    fixed = sum(s.games / rates[s.player] for s in plan.stages if s.key == "calibration")
+    assert plan.seconds(rates | {P.STAGE_SECONDS: 1.5}) - fixed <= 600
+    assert P.ladder_down(b) == b  # a round budget
+    # the next budget of the ladder would not fit: b is the largest
+    bigger = P.make_plan(int(b * 1.3), "search", "greedy", 6, 4245)
+    assert bigger.seconds(rates | {P.STAGE_SECONDS: 1.5}) - fixed > 600
+    # a function of the speeds alone (the same speeds, the same budget); speeds 5% apart (a
+    # machine's jitter) give the same rung of the ladder or the next one, never more
+    assert P.budget_for(10, rates, "search", "greedy", 6, 4245, stage_seconds=1.5) == b
+    ladder = sorted({P.ladder_down(x * 10 ** k) for k in range(2, 6) for x in P.LADDER})
+    jitter = P.budget_for(10, {"search": 21.0, "greedy": 1050.0}, "search", "greedy", 6, 4245, stage_seconds=1.5)
+    assert abs(ladder.index(jitter) - ladder.index(b)) <= 1
+    # too few minutes: the least budget, never less
+    assert P.budget_for(0.5, rates, "search", "greedy", 6, 4245) == P.least_budget("search", "greedy", 6, 4245)
+
+
+# -- candidates ------------------------------------------------------------------------------
+def test_candidates_weight_dragging_cards_and_cards_that_fit(leaf):
+    from mythos_cli.optimize import candidates as C
+
+    drag = C.CardFigure("KS-096", "Gamakichi", 1, 500, 500, -0.10, -0.15, -0.05, -0.17, -0.03, "worse")
+    good = C.CardFigure("KS-108", "Naruto", 2, 500, 500, 0.10, 0.05, 0.15, 0.03, 0.17, "better")
+    unclear = C.CardFigure("KS-047", "Iruka", 1, 500, 500, 0.0, -0.05, 0.05, -0.07, 0.07, "unclear")
+    assert drag.drags > 0.99 and good.drags < 0.01 and unclear.drags == pytest.approx(0.5)
+    w = dict(zip(leaf.cards, C.out_weights(leaf, [drag, good, unclear])))
+    assert w["KS-096"] == pytest.approx(3.0, abs=0.01) and w["KS-108"] == pytest.approx(1.0, abs=0.01)
+    assert w["KS-047"] == pytest.approx(2.0) and w["KS-009"] == pytest.approx(2.0)  # no figure: as unclear
+    fit = C.Affinity(leaf)
+    # the curve: a card of the same cost fits a slot better than one 3 chakra dearer
+    cat = __import__("mythos_cli.catalog", fromlist=["default_catalog"]).default_catalog().by_id
+    same = [c for c in cat if cat[c].type == "character" and cat[c].cost == cat["KS-047"].cost
+            and cat[c].group == cat["KS-047"].group]
+    dear = [c for c in cat if cat[c].type == "character" and cat[c].cost == (cat["KS-047"].cost or 0) + 3
+            and cat[c].group == cat["KS-047"].group]
+    assert fit.weight("KS-047", same[0]) > fit.weight("KS-047", dear[0])
+    assert fit.together("KS-108", "KS-108") and fit.together("KS-009", "KS-011")  # one group
+
+
+def test_pairs_include_cards_that_work_together(leaf):
+    from mythos_cli.optimize import candidates as C
+
+    pool = build_pool(None)
+    ranked = [Swap("KS-096", "KS-026"), Swap("KS-047", "KS-081"), Swap("KS-047", "KS-026"), Swap("KS-096", "KS-122")]
+    value = {s: v for s, v in zip(ranked, [0.04, 0.03, 0.02, 0.01])}
+    pairs = C.pairs_of(ranked, value.__getitem__, leaf, leaf, pool, C.Affinity(leaf), 4)
+    got = [sw for _, sw in pairs]
+    assert V.canonical((Swap("KS-096", "KS-026"), Swap("KS-047", "KS-026"))) in got  # two copies of one card
+    assert all(V.legal(V.apply(leaf, sw), leaf, pool) for sw in got)
+    assert len(set(got)) == len(got) <= 4
+
+
+def test_two_cards_that_drag_meet_in_a_pair(leaf):
+    """The best singles all take out the worst card: pairs must still reach the second worst."""
+    from mythos_cli.optimize import candidates as C
+
+    pool = build_pool(None)
+    ins = ["KS-026", "KS-122", "KS-081", "KS-033", "KS-106", "SS-002", "SS-071", "KS-140", "SS-138", "SS-119",
+           "SS-085", "SS-098", "KS-045"]
+    ranked = [Swap("KS-096", c) for c in ins] + [Swap("KS-047", "KS-026")]  # Gamakichi 13 times, then Iruka
+    value = {s: 0.1 - 0.001 * i for i, s in enumerate(ranked)}
+    pairs = [sw for _, sw in C.pairs_of(ranked, value.__getitem__, leaf, leaf, pool, C.Affinity(leaf), 8, best=12,
+                                        wide=12)]
+    assert any({s.out for s in sw} == {"KS-096", "KS-047"} for sw in pairs), pairs
+
+
+def test_the_known_answer_is_a_sample_deck_with_the_swaps_its_header_names():
+    """benchmarks/bench_optimize.py's known answer (issue 27): the planted list is legal, and it is
+    the sample deck its header names with exactly the planted swaps, each to a 0-Power card."""
+    import importlib.util
+
+    from mythos_cli.catalog import default_catalog
+    from mythos_cli.decks import sample_paths
+    from mythos_cli.optimize import variants as V
+    from mythos_cli.sim import load_specs
+
+    root = Path(__file__).resolve().parents[1] / "benchmarks"
+    spec = importlib.util.spec_from_file_location("bench_optimize", root / "bench_optimize.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    original_name, swaps = bench.planted(bench.KNOWN)
+    assert len(swaps) == 2
+    listed = load_specs([str(bench.KNOWN)])[0]
+    assert V.validate(listed).valid
+    original = load_specs([str(next(p for p in sample_paths() if p.stem == original_name))])[0]
+    planted = V.apply(original, swaps)
+    assert sorted(planted.cards) == sorted(listed.cards) and planted.missions == listed.missions
+    cat = default_catalog()
+    for s in swaps:  # worse on paper: a card of Power for one of none
+        assert cat.by_id[s.into].power == 0 < cat.by_id[s.out].power

@@ -23,13 +23,17 @@ COLOURS = ("cyan", "magenta")
 
 
 def replay(
+    ctx: typer.Context,
     args: list[str] = typer.Argument(..., metavar="RUN GAME | DECK_A DECK_B",
                                      help="A stored run and a game number, or with --seed two decks (files or codes)."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, max=MAX_SEED,
                                        help="Play a new game of DECK_A (P1) against DECK_B from this seed (0 to 2^64 - 1)."),
     db: Path = typer.Option(DEFAULT_DB, "--db", help="The DuckDB file of the run."),
-    policy: str = typer.Option(DEFAULT_POLICY, "--policy", help="With --seed: the player of both sides. " + POLICY_HELP),
-    policy_b: Optional[str] = typer.Option(None, "--policy-b", help="With --seed: P2's player, if another."),
+    policy: str = typer.Option(DEFAULT_POLICY, "--policy", help="With --seed: the player of both sides. " + POLICY_HELP
+                               + " A stored run's Python player: its file (FILE.py:CLASS), named again: a player "
+                               "stored in a database is never imported."),
+    policy_b: Optional[str] = typer.Option(None, "--policy-b", help="With --seed: P2's player, if another; a stored "
+                                           "run's opponents' Python player, its file."),
     mulligan: Optional[str] = typer.Option(None, "--mulligan", help="With --seed: " + MULLIGAN_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print every step as JSON (for tools)."),
 ) -> None:
@@ -52,8 +56,10 @@ def replay(
         except StoreError as exc:
             fail(str(exc))
         with store:
+            given = ctx.get_parameter_source("policy")
+            named = policy if given is not None and given.name not in ("DEFAULT", "DEFAULT_MAP") else None
             try:
-                result = replay_stored(store, args[0], int(args[1]))
+                result = replay_stored(store, args[0], int(args[1]), policy=named, policy_b=policy_b)
             except ReplayMismatch as exc:
                 fail(exc.message, exc.hint, code=NO)
             except ReplayError as exc:
@@ -74,6 +80,8 @@ def replay(
         except DeckError as exc:
             _deck_error(exc)
         result = replay_seed(a, b, seed, policy_a=policy, policy_b=policy_b, mulligan=mulligan)
+    for note in result.notes:
+        err.print(escape(note), highlight=False)
     if as_json:
         print_json(result.to_json())
         return

@@ -18,6 +18,7 @@ from mythos_cli.cli.output import err, fail, out, print_json
 from mythos_cli.decks import DeckError
 from mythos_cli.files import out_hint
 from mythos_cli.policies import MULLIGANS, POLICY_NAMES, PolicySpecError, make_policy
+from mythos_cli.policies.players import StoredPythonPlayer, stand_ins
 from mythos_cli.sim import DEFAULT_POLICY, Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
 from mythos_cli.sim.plan import (FAST_BATCH, FAST_PLAYERS, MAX_BATCH, MAX_GAMES, MAX_SEED, SLOW_BATCH, WORKERS_PER_CORE,
                                  PlanError, default_batch_size, max_workers)
@@ -28,7 +29,9 @@ from mythos_cli.store import StoreError, open_store
 
 DEFAULT_DB = Path("mythos.duckdb")
 POLICY_HELP = f"Choices: {', '.join(POLICY_NAMES)}; parameters after a colon, e.g. lookahead:sims=24."
-MULLIGAN_HELP = f"Mulligan rule for every player: {', '.join(MULLIGANS)} (default: each policy's own)."
+MULLIGAN_HELP = (f"Mulligan rule for every player: {', '.join(MULLIGANS)} (default: each policy's own). keep: never "
+                 "mulligan; never: the same as keep; heuristic: mulligan a hand with fewer than 2 plays of cost ≤ 3, "
+                 "too little Power or 3 cards of cost ≥ 6; always: take every mulligan.")
 WORKERS_HELP = f"Processes (0, the default: all cores; at most {WORKERS_PER_CORE} per core)."
 QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar or hints on stderr; results and errors only.")
 # deck inputs that could not be read at all (exit 2, as in `mythos validate`); an illegal list is exit 1
@@ -85,7 +88,7 @@ def simulate(
 ) -> None:
     """Play many games between decks and store every game in DuckDB.
 
-    The default player, search, is the strongest that plays 50 games a second on one core (benchmarks/ladder.md: it beats lookahead 68%, greedy about 90%). Figures depend on the player, so every report names it; --policy greedy is 200 times faster and much weaker, search:playouts=8 stronger and 4 times slower.
+    The default player, search, beats lookahead 68% of the time and greedy about 90% (benchmarks/ladder.md); it plays about 20 to 25 games per CPU-second (22.6 on the sample decks, 19.5 on random legal decks: benchmarks/bench_default_player.py), fewer where games take more decisions. Figures depend on the player, so every report names it; --policy greedy is 200 times faster and much weaker, search:playouts=8 stronger and 4 times slower.
 
     Examples:
 
@@ -114,8 +117,9 @@ def simulate(
              code=2)
     workers = check_workers(workers)
     if resume is not None:
+        # --policy, --policy-a and --policy-b may name the file of the run's Python player (a stored
+        # one is never imported); for a run of built-in players they are refused once it is read
         ignored = _given(ctx, ("decks", "DECK…"), ("vs", "--vs"), ("gauntlet", "--gauntlet"), ("games", "--games"),
-                         ("policy", "--policy"), ("policy_a", "--policy-a"), ("policy_b", "--policy-b"),
                          ("mulligan", "--mulligan"), ("seed", "--seed"), ("mirrors", "--mirrors"),
                          ("run_name", "--run-name"), ("batch_size", "--batch-size"),
                          ("round_robin", "--round-robin"))
@@ -125,11 +129,14 @@ def simulate(
         if not resume.strip():
             fail("--resume needs a run id", "`mythos db runs` lists them", code=2)
         config = None
+        named = {"policy": policy if _given(ctx, ("policy", "--policy")) else None,
+                 "a": policy_a, "b": policy_b}
     else:
         config = _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed, mirrors, batch_size,
                        round_robin, quiet)
         if run_name is not None:
             check_run_name(run_name)
+        named = {}
     client = None
     if backend == "dask":  # reach the scheduler before anything is written
         try:
@@ -138,7 +145,7 @@ def simulate(
             fail(str(exc), "start one with `dask scheduler` (it prints the address) and workers with "
                            "`dask worker tcp://HOST:8786`", code=2)
     try:
-        _simulate(db, config, resume, run_name, workers, backend, scheduler, client, as_json, quiet)
+        _simulate(db, config, resume, run_name, workers, backend, scheduler, client, as_json, quiet, named)
     finally:
         if client is not None:
             client.close()
@@ -177,11 +184,15 @@ def check_run_name(name: str) -> None:
 def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed, mirrors, batch_size,
           round_robin: bool = False, quiet: bool = False) -> RunConfig:
     """Validate everything the run needs (policies, decks, bounds) before any file is touched."""
+    if mulligan is not None and mulligan not in MULLIGANS:
+        fail(f"unknown mulligan policy {mulligan!r}; choose from {', '.join(MULLIGANS)}",
+             "e.g. --mulligan keep (every dealt hand is played), or leave --mulligan out for each player's own rule",
+             code=2)
     try:
-        pa = make_policy(policy_a or policy, mulligan).spec
-        pb = make_policy(policy_b or policy, mulligan).spec
+        players = make_policy(policy_a or policy, mulligan), make_policy(policy_b or policy, mulligan)
     except PolicySpecError as exc:
         fail(str(exc), "e.g. --policy greedy or --policy lookahead:sims=50", code=2)
+    pa, pb = players[0].spec, players[1].spec
     if gauntlet is not None and not gauntlet.is_dir():
         fail(f"--gauntlet {gauntlet}: not a folder of deck lists", code=2)
     try:
@@ -205,7 +216,9 @@ def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed
         batch_size = default_batch_size(pa, pb)
     config = RunConfig(decks=all_specs, opponents=opponents, studied=studied, games=games, policy_a=pa,
                        policy_b=pb, mulligan=mulligan, seed=seed, mirrors=mirrors, batch_size=batch_size,
-                       round_robin=round_robin)
+                       round_robin=round_robin,
+                       # named on this command line: the run's Python players are the user's files
+                       python_players={p.spec: p.spec for p in players if not p.builtin})
     if not config.plan():
         fail("no matchups: every deck is its own only opponent", "add --mirrors or more decks", code=2)
     try:
@@ -219,7 +232,8 @@ def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed
 
 
 def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: str | None, workers: int,
-              backend: str, scheduler: str | None, client, as_json: bool, quiet: bool = False) -> None:
+              backend: str, scheduler: str | None, client, as_json: bool, quiet: bool = False,
+              named: dict | None = None) -> None:
     try:
         store = open_store(db, create=resume is None)  # --resume never creates a database
     except StoreError as exc:
@@ -232,6 +246,7 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
                 if resume:
                     config = load_config(store, resume)
                     run_id = resume
+                    _stand_ins(config, named or {}, f"mythos simulate --resume {resume} --db {db}")
                     if store.run(run_id)["status"] == "finished":
                         err.print(f"run {escape(run_id)} is already finished", highlight=False)
                 else:
@@ -272,16 +287,49 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
             {"matchup": r.matchup, "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
              "ci95": [r.low, r.high], "ties_by_edge": r.ties_by_edge} for r in rows]})
         return
-    table = Table(title=f"run {escape(run_id)}: win rate of the first deck, 95% Wilson interval")
-    for col in ("matchup", "games", "win rate", "95% CI", "ties by Edge"):
-        table.add_column(col, justify="left" if col == "matchup" else "right")
-    for r in rows:
-        table.add_row(escape(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
-                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%", str(r.ties_by_edge))
-    out.print(table)
+    out.print(summary_table(run_id, rows, config))
     if not quiet:
         err.print(f"stored in {escape(str(db))} as run {escape(run_id)}; next: mythos report winrate --db "
                   f"{escape(str(db))} --run {escape(run_id)}", highlight=False)
+
+
+def summary_table(run_id: str, rows, config: RunConfig | None) -> Table:
+    """One row per pair of decks (both seats, whichever was studied), its player named."""
+    from mythos_cli.reports.players import policy_label
+
+    specs = {p for r in rows for p in r.players.values() if p}
+    if config is not None:
+        specs |= {config.policy_a, config.policy_b}
+    who = (f"played by {policy_label(next(iter(specs)))}" if len(specs) == 1 else
+           "players: " + "; ".join(policy_label(p) for p in sorted(specs)))
+    table = Table(title=f"run {escape(run_id)}: win rate of the first deck of each pair (all its games against the "
+                        f"other, either seat), 95% Wilson interval; {escape(who)}", title_justify="left")
+    for col in ("pair", "games", "win rate", "95% CI", "ties by Edge"):
+        table.add_column(col, justify="left" if col == "pair" else "right", overflow="fold")
+    for r in rows:
+        mirror = r.matchup.split(" vs ")[0] == r.matchup.split(" vs ")[-1]
+        table.add_row(escape(r.matchup), str(r.games), "50.0% (mirror)" if mirror else f"{100 * r.win_rate:.1f}%",
+                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%", str(r.ties_by_edge))
+    return table
+
+
+def _stand_ins(config: RunConfig, named: dict, command: str) -> None:
+    """A resumed run's players: built-in ones rebuilt from the run; a Python one only from the file
+    the user names again (``--policy-a FILE.py:CLASS``), said on stderr. Refused before anything
+    is written otherwise."""
+    from mythos_cli.sim.game import check_players
+
+    try:
+        config.python_players, lines = stand_ins({"a": config.policy_a, "b": config.policy_b}, named.get("policy"),
+                                                 {"a": named.get("a"), "b": named.get("b")}, command=command)
+        check_players(config)
+    except StoredPythonPlayer as exc:
+        fail(str(exc), exc.hint, code=2)
+    except PolicySpecError as exc:
+        fail(f"the run's players: {exc}", "resume with the run's own players; a Python player's file is named "
+             "with --policy-a/--policy-b FILE.py:CLASS", code=2)
+    for line in lines:
+        err.print(escape(line), highlight=False)
 
 
 db_app = typer.Typer(help="Inspect and manage the simulation database.", no_args_is_help=True)
@@ -306,18 +354,28 @@ DB_OPT = typer.Option(DEFAULT_DB, "--db", help="DuckDB file.")
 
 
 @db_app.command("runs")
-def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", help="Every column, as JSON.")) -> None:
+def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", help="Every column, as JSON."),
+            stages: bool = typer.Option(False, "--stages", help="List each stage run of an optimization too.")) -> None:
     """List the runs in a database: whole run ids, status, games, players and decks.
+
+    The runs of one `mythos optimize` (a run per stage) are one entry; --stages lists them.
 
     Example: mythos db runs --db mythos.duckdb
     """
+    from mythos_cli.optimize.plan import cheap_player
+    from mythos_cli.store import optimize as ostore
     from mythos_cli.store.read import run_decks
 
     with _open(db) as store:
         df = store.runs()
         decks = run_decks(store)
+        owner = ostore.stage_runs(store)
+        opts = ostore.summaries(store)
+        if store.snapshot is not None:
+            err.print(f"note: {escape(str(db))} is being written by another process: these are the runs of a copy "
+                      "of it, a few seconds old", highlight=False)
     if as_json:
-        print_json([r | decks.get(r["run_id"], {}) for r in df.to_dicts()])
+        print_json([r | decks.get(r["run_id"], {}) | {"optimization": owner.get(r["run_id"])} for r in df.to_dicts()])
         return
     table = Table(title=escape(f"runs in {db}"), title_justify="left")
     table.add_column("run", no_wrap=True, style="bold")
@@ -325,14 +383,34 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", hel
     table.add_column("games", justify="right")
     table.add_column("players", overflow="fold")
     table.add_column("decks (studied vs opponents)", overflow="fold", ratio=1)
-    for r in df.iter_rows(named=True):
+    rows = df.to_dicts()
+    shown: set[str] = set()
+    for r in rows:
+        opt = owner.get(r["run_id"])
+        if opt is not None and opt not in shown:
+            shown.add(opt)
+            mine = [x for x in rows if owner.get(x["run_id"]) == opt]
+            o = opts.get(opt, {})
+            policy = str(o.get("policy") or "?").split(":")[0]
+            cheap = cheap_player(o["policy"], o.get("screen_policy")).split(":")[0] if o.get("policy") else policy
+            who = policy if cheap == policy else f"{policy} (screen: {cheap})"
+            variants = len({n for x in mine for n in decks.get(x["run_id"], {}).get("studied", [])}
+                           - {"opt:base", "opt:proposal"})
+            opponents = ", ".join(o.get("field", []))
+            table.add_row(escape(opt), escape(f"optimize: {o.get('status', '?')}"),
+                          f"{sum(x['stored_games'] for x in mine)}/{sum(x['planned_games'] for x in mine)}",
+                          escape(who), escape(f"{o.get('deck', '?')} and {variants:,} variants vs {opponents} "
+                                              f"({len(mine)} stage runs {opt}-…)"))
+        if opt is not None and not stages:
+            continue
         d = decks.get(r["run_id"], {})
         studied, opps = d.get("studied", []), d.get("opponents", [])
         pa, pb = (str(r["policy_a"] or "").split(":")[0], str(r["policy_b"] or "").split(":")[0])
-        who = "round robin: " + ", ".join(studied) if studied == opps else \
-            f"{', '.join(studied)} vs {', '.join(opps)}"
-        table.add_row(escape(str(r["run_id"])), escape(str(r["status"])), f"{r['stored_games']}/{r['planned_games']}",
-                      escape(pa if pa == pb else f"{pa} vs {pb}"), escape(who))
+        mine_studied = ", ".join(studied) if len(studied) <= 3 else f"{studied[0]} and {len(studied) - 1:,} variants"
+        who = "round robin: " + ", ".join(studied) if studied == opps else f"{mine_studied} vs {', '.join(opps)}"
+        table.add_row(("  " if opt else "") + escape(str(r["run_id"])), escape(str(r["status"])),
+                      f"{r['stored_games']}/{r['planned_games']}", escape(pa if pa == pb else f"{pa} vs {pb}"),
+                      escape(who))
     out.print(table)
 
 
@@ -353,13 +431,7 @@ def db_show(run: str, db: Path = DB_OPT, as_json: bool = typer.Option(False, "--
               "catalog_hash", "started_at", "finished_at"):
         grid.add_row(k, escape(str(info[k])))
     out.print(grid)
-    table = Table()
-    for col in ("matchup", "games", "win rate", "95% CI"):
-        table.add_column(col)
-    for r in rows:
-        table.add_row(escape(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
-                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%")
-    out.print(table)
+    out.print(summary_table(run, rows, None))
 
 
 @db_app.command("export")

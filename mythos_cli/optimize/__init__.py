@@ -9,18 +9,24 @@
 ...     outcome = optimize(store, cfg, "opt-1", workers=2)
 >>> outcome.significant, outcome.changes, outcome.confirmation.gain        # doctest: +SKIP
 
-The search screens the pool with random variants, races single swaps and pairs with
-successive halving on common random numbers, and confirms its proposal on fresh seeds with
-an interval corrected for every variant tried (``search``, ``stats``). Its games are
-ordinary runs of the database (``ID-screen``, ``ID-s1r1`` …, ``ID-confirm``); ``report``
-writes the answer as Markdown + HTML in the style of ``mythos report prep``.
+A cheap player (greedy) screens the whole pool with random variants and judges a short list
+of swaps and pairs; the player given judges a sample of it too (their rank correlation sets
+how many race), races the best with successive halving on common random numbers, and
+confirms its proposal on fresh seeds with an interval corrected for every variant it judged
+(``plan``, ``candidates``, ``search``; the statistics in ``mythos_cli.experiment``). Its games
+are ordinary runs of the database (``ID-base``, ``ID-screen``, ``ID-short``, ``ID-sample``,
+``ID-s1r1`` …, ``ID-confirm``); ``report`` writes the answer as Markdown + HTML in the style
+of ``mythos report prep``.
 """
 
-from mythos_cli.optimize.field import FieldError, build_field
+from mythos_cli.experiment.field import FieldError, build_field
 from mythos_cli.optimize.pool import Pool, PoolError, build_pool
-from mythos_cli.optimize.search import (OptimizeConfig, check, compare, OptimizeError, OptimizeInterrupted, Outcome, Progress,
-                                        optimize, resume_config)
+from mythos_cli.experiment.arms import Progress, compare
+from mythos_cli.optimize.plan import MAX_BUDGET, Plan
+from mythos_cli.optimize.search import (MAX_MINUTES, OptimizeConfig, OptimizeError, OptimizeInterrupted, Outcome,
+                                        SearchProgress, check, least_budget, optimize, resume_config)
 from mythos_cli.optimize.variants import Swap
 
-__all__ = ["FieldError", "OptimizeConfig", "OptimizeError", "OptimizeInterrupted", "Outcome", "Pool", "PoolError",
-           "Progress", "Swap", "build_field", "build_pool", "check", "compare", "optimize", "resume_config"]
+__all__ = ["MAX_BUDGET", "MAX_MINUTES", "FieldError", "OptimizeConfig", "OptimizeError", "OptimizeInterrupted", "Outcome",
+           "Plan", "Pool", "PoolError", "Progress", "SearchProgress", "Swap", "build_field", "build_pool", "check",
+           "compare", "least_budget", "optimize", "resume_config"]

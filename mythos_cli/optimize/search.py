@@ -1,61 +1,94 @@
-"""The search: screen the pool, race swaps with successive halving, confirm on fresh seeds.
+"""The search: a cheap player screens the whole pool, the player given races and confirms.
 
-Every game is played by ``mythos_cli.sim`` as an ordinary run stored in the database, one
-run per stage (``ID-screen``, ``ID-s1r1`` … for step 1 round 1, ``ID-confirm``). Every
-decision of the search depends only on the settings and on games whose results depend only
-on their seeds, so the whole search is reproducible from its seed, whatever the number of
-workers or the backend, and resuming it replays the stored stages and plays what is missing.
+Every game is played by ``mythos_cli.sim`` as an ordinary run stored in the database, one run
+per stage (``ID-base``, ``ID-base-cheap``, ``ID-screen``, ``ID-short``, ``ID-sample``,
+``ID-s1r1`` … for step 1 round 1, ``ID-confirm``). Every decision of the search depends only
+on the settings, the budget and games whose results depend only on their seeds, so the whole
+search is reproducible from its seed and budget, whatever the number of workers or the
+backend, and resuming it replays the stored stages and plays what is missing. The stages and
+their sizes are ``optimize.plan``'s:
 
-1. **Screen** (when there are more single swaps than a race can take): random variants of
-   the deck, each with a few random swaps from the pool, play the field in groups that share
-   their seeds; a regression of the results on the swaps gives every card in and out a
-   value (``stats.fit_screen``), which ranks the candidates.
-2. **Local search.** From the current deck (at first the base deck), the best-ranked single
-   swaps and pairs of swaps race: each round, every surviving variant and the current deck
-   play the same fresh seeds against every deck of the field (common random numbers), and
-   the better half by paired gain goes on (successive halving), minus any variant whose
-   upper bound falls below the leader's lower bound (racing). The winner is taken when its
-   gain is above 0 at ``accept_z``, and the search starts again from the new deck.
-3. **Confirmation.** The base deck and the proposal play fresh seeds (none of the search's);
-   the reported gain is this paired difference, its interval Bonferroni-corrected for every
-   variant the search tried. When no step was taken, the best variant of the first race is
-   confirmed in the same way, and most often found not to beat the base deck.
+1. **Calibration.** The deck as it is plays the field, with each player: the speeds (for
+   ``--minutes`` and the time left) and the per-card figures that weight the screen.
+2. **Screen** (cheap player; when the pool offers more single swaps than the short list
+   holds): random variants of the deck, each with a few swaps drawn from the whole pool (the
+   cards going out weighted by how much they drag, half the cards coming in by how well they
+   fit the slot: ``optimize.candidates``), play the field in groups that share their seeds; a
+   regression of the results on the swaps gives every card in and out a value
+   (``stats.fit_screen``), which ranks the single swaps and pairs.
+3. **Short list** (cheap player): the best single swaps and pairs each play the field on
+   common random numbers with the deck: the cheap player's paired gain of each.
+4. **Sample** (the player given, when it is not the cheap one): some of the short list,
+   spread over its ranking, judged by the player given too. The rank correlation of the two
+   judgements (``stats.rank_agreement``) sets how many of the short list race
+   (``stats.shortlist_size``): the less they agree, the more go on.
+5. **Race** (the player given): from the current deck (at first the deck as it is), the
+   short list's best race: each round, every surviving variant and the current deck play the
+   same fresh seeds against every deck of the field, and the better half by paired gain goes
+   on (successive halving), minus any variant whose upper bound falls below the leader's lower
+   bound (racing). The winner is taken when its gain is above 0 at ``accept_z``, and the
+   search starts again from the new deck with the short list's swaps that still apply.
+   With ``--missions`` the cards are searched with the deck's own missions, then
+   ``experiment.missions`` (the one implementation of "which 3 missions to bring", shared
+   with ``mythos experiment missions``) chooses the missions of the deck found, with its own
+   screen, race and confirmation (runs ``ID-missions-…``), the player given playing.
+6. **Confirmation** (the player given). The deck as it is and the proposal play fresh seeds
+   (none of the search's); the reported gain is this paired difference, its interval
+   Bonferroni-corrected for every variant the player given judged. When no step was taken,
+   the best variant of the first race is confirmed in the same way.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
+from mythos_cli.experiment.arms import PREFIX, ExperimentError, Progress, compare, pair, play_arms, same_json
+from mythos_cli.experiment.stats import (Gain, Pairs, RankAgreement, ScreenFit, fit_screen, gain, rank_agreement,
+                                         shortlist_size)
+from mythos_cli.optimize import candidates as C
+from mythos_cli.optimize import plan as P
 from mythos_cli.optimize import variants as V
 from mythos_cli.optimize.pool import Pool
-from mythos_cli.optimize.stats import Gain, Pairs, ScreenFit, fit_screen, gain
-from mythos_cli.sim import Interrupted, RunConfig, execute, load_config, start_run
+from mythos_cli.sim import Interrupted
 from mythos_cli.sim.plan import DeckSpec
 from mythos_cli.store import Store, StoreError
+from mythos_cli.store import experiment as xstore
 from mythos_cli.store import optimize as ostore
 
-BASE = "opt:base"
-PREFIX = "opt:"
+BASE = PREFIX + "base"
+CONFIG_VERSION = 2  # the multi-fidelity search (issue 27); version 1 stored a one-player search
+MAX_MINUTES = 7 * 24 * 60
 
 
-class OptimizeError(Exception):
+class OptimizeError(ExperimentError):
     """A problem the user can fix (bad settings, budget too small, a changed database)."""
-
-    def __init__(self, message: str, hint: str | None = None):
-        super().__init__(message)
-        self.message, self.hint = message, hint
 
 
 class OptimizeInterrupted(Exception):
     """Ctrl-C or SIGTERM (``signal``, None for Ctrl-C) stopped the search; ``spent`` games are stored."""
 
-    def __init__(self, opt_id: str, spent: int, budget: int, signal: int | None = None):
+    def __init__(self, opt_id: str, spent: int, budget: int | None, signal: int | None = None):
         super().__init__(opt_id)
         self.opt_id, self.spent, self.budget, self.signal = opt_id, spent, budget, signal
+
+
+class SearchProgress(Progress):
+    """What the search tells besides its stages and games (the CLI prints it; the library never prints)."""
+
+    def plan(self, plan: P.Plan, rates: dict[str, float], minutes: float | None) -> None:
+        """The plan is known: stages, candidates, games (with --budget before any game, ``rates``
+        empty; with --minutes after the calibration, which chose the budget)."""
+
+    def timed(self, plan: P.Plan, rates: dict[str, float], minutes: float | None) -> None:
+        """The calibration measured the players' speeds (``rates``): the plan's time is known."""
+
+    def player(self, policy: str) -> None:
+        """The games that follow are played by ``policy``."""
 
 
 @dataclass
@@ -66,25 +99,26 @@ class OptimizeConfig:
     field: list[DeckSpec]
     shares: list[float]  # of the field decks, summing to 1
     pool: Pool
-    budget: int
+    budget: int | None  # games of the player given; None until --minutes has chosen it
     policy: str
     seed: int
     missions: bool = False
     mulligan: str | None = None
     batch_size: int = 50
-    # how the budget is spent
-    screen_share: float = 0.3  # of the budget, for the screen
-    confirm_share: float = 0.2  # of the budget, kept for the confirmation (it also gets what the search leaves)
-    step_share: float = 0.5  # of the search budget left, for each step
+    screen_policy: str | None = None  # the cheap player (None: plan.cheap_player's choice)
+    minutes: float | None = None  # --minutes: the budget is chosen from the calibration's speeds
+    rates: dict[str, float] | None = None  # the speeds --minutes measured (games a second), stored
     screen_swaps: int = 3  # swaps per screen variant
-    screen_group: int = 8  # screen variants sharing their seeds
-    singles: int = 24  # single swaps in a race
-    pairs: int = 16  # pairs of swaps in a race (from the screen's ranking)
-    pair_from: int = 12  # the best single swaps that pairs are made of
     max_steps: int = 8
     eta: int = 2  # successive halving keeps 1/eta of the variants each round
     race_z: float = 2.0  # racing drops a variant whose upper bound is below the leader's lower bound
     accept_z: float = 1.645  # a step is taken when the winner's gain is above 0 at this z
+    confidence: float = 0.8  # the race holds the best of the short list with this chance (stats.shortlist_size)
+    version: int = CONFIG_VERSION
+
+    @property
+    def cheap(self) -> str:
+        return P.cheap_player(self.policy, self.screen_policy)
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -93,12 +127,30 @@ class OptimizeConfig:
 
     @classmethod
     def from_json(cls, d: dict) -> "OptimizeConfig":
+        """The settings ``to_json`` stored; damaged ones raise ``ValueError`` naming what is wrong
+        (an unknown key too: nothing but these settings is read from a database)."""
+        if not isinstance(d, dict):
+            raise ValueError(f"the settings are a JSON {type(d).__name__}, not an object")
+        if d.get("version") != CONFIG_VERSION:
+            raise OptimizeError("this optimization was stored by an older mythos, whose search played other stages",
+                                "start it anew (its games stay in the database as runs)")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise ValueError(f"unknown setting {unknown[0]!r}")
         d = dict(d)
-        spec = lambda x: DeckSpec(x["name"], tuple(x["cards"]), tuple(x["missions"]))  # noqa: E731
-        d["base"] = spec(d["base"])
-        d["field"] = [spec(x) for x in d["field"]]
-        d["pool"] = Pool.from_json(d["pool"])
-        return cls(**d)
+        try:
+            spec = lambda x: DeckSpec(str(x["name"]), tuple(map(str, x["cards"])), tuple(map(str, x["missions"])))  # noqa: E731
+            d["base"] = spec(d["base"])
+            d["field"] = [spec(x) for x in d["field"]]
+            d["pool"] = Pool.from_json(d["pool"])
+            cfg = cls(**d)
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
+            raise ValueError(f"{type(exc).__name__}: {exc}") from None
+        budget_ok = isinstance(cfg.budget, int) or (cfg.budget is None and isinstance(cfg.minutes, (int, float)))
+        if not isinstance(cfg.policy, str) or not budget_ok or not isinstance(cfg.seed, int):
+            raise ValueError("its policy, budget or seed is not what mythos stores")
+        return cfg
 
     @property
     def shares_by_name(self) -> dict[str, float]:
@@ -109,14 +161,21 @@ class OptimizeConfig:
         return 2 * decks * len(self.field)
 
 
-class Progress:
-    """What the search tells about its advance (the CLI draws it; the library never prints)."""
+@dataclass
+class Candidate:
+    """A swap (or pair) of the short list: the cheap player's judgement of it, and its fate."""
 
-    def stage(self, label: str, planned: int, stored: int) -> None:
-        """A stage starts: ``planned`` games, of which ``stored`` were stored already (resume)."""
+    swaps: tuple[V.Swap, ...]
+    screen_value: float | None
+    cheap: Gain | None = None  # its paired gain over the deck, by the cheap player
+    rank: int = 0  # in the short list, by ``cheap`` (1 is the best)
+    judge: Gain | None = None  # by the player given, in the sample
+    judge_pairs: dict[str, Pairs] = field(default_factory=dict)
+    sampled: bool = False
 
-    def games(self, n: int) -> None:
-        """``n`` more games were played and stored."""
+    @property
+    def label(self) -> str:
+        return V.label(self.swaps)
 
 
 @dataclass
@@ -129,6 +188,8 @@ class Arm:
     pairs: dict[str, Pairs] = field(default_factory=dict)
     rounds: int = 0  # how many rounds it played
     estimate: Gain | None = None
+    cheap: Gain | None = None  # the cheap player's gain (over the deck as it is)
+    carried: int = 0  # pairs of games it brought from the sample
 
     @property
     def name(self) -> str:
@@ -161,26 +222,60 @@ class Outcome:
 
     opt_id: str
     config: OptimizeConfig
+    plan: P.Plan
     base: DeckSpec
     proposal: DeckSpec | None
     changes: tuple[V.Swap, ...]
     path: list[tuple[V.Swap, ...]]  # the swaps of each step taken
+    figures: list[C.CardFigure]  # the deck's cards in the calibration (the cheap player's games)
     screen: Screen | None
+    shortlist: list[Candidate]
+    agreement: RankAgreement | None  # the two players on the sample (None: one player)
+    keep: int  # how many of the short list the first race took
     races: list[Race]
-    tried: int  # variants raced (the Bonferroni count)
+    tried: int  # variants the player given judged (the Bonferroni count)
     confirm_run: str | None
     confirmation: Gain | None
     base_pairs: dict[str, Pairs]  # confirmation: the proposal (deck) against the base (reference)
     shared_seeds: int  # seeds of the confirmation that the search played too (0 expected)
-    spent: int
+    spent: int  # games of the player given
+    cheap_spent: int  # games of the cheap player (when it is not the player given)
     runs: list[str]
-    stages: dict[str, int]  # games per kind of stage
+    stages: dict[str, int]  # games per kind of stage (the player given's)
+    cheap_stages: dict[str, int]  # games per kind of stage (the cheap player's)
     validation: list[str]  # problems of the proposal, per `mythos validate` (empty: legal)
     singles_possible: int
+    rates: dict[str, float]  # games a second measured in the calibration (this session; empty on a replay)
+    missions: object | None = None  # experiment.missions.Outcome, with --missions
 
     @property
     def significant(self) -> bool:
         return self.confirmation is not None and self.confirmation.significant
+
+
+class _Clock(Progress):
+    """Passes a stage's progress on, and times it: the players' speed once the stage is under way,
+    and its fixed cost (the time to the first stored batch beyond what its games took)."""
+
+    def __init__(self, progress: Progress, start: float):
+        self.progress, self.start = progress, start
+        self.ticks: list[tuple[float, int]] = []
+
+    def stage(self, label: str, planned: int, stored: int) -> None:
+        self.progress.stage(label, planned, stored)
+
+    def games(self, n: int) -> None:
+        self.ticks.append((time.perf_counter(), n))
+        self.progress.games(n)
+
+    def speed(self, seconds: float) -> tuple[float | None, float]:
+        """Games a second after the first stored batch, and the fixed cost of the stage."""
+        if len(self.ticks) < 2 or self.ticks[-1][0] <= self.ticks[0][0]:
+            played = sum(n for _, n in self.ticks)
+            return (played / seconds if played and seconds > 0 else None), 0.0
+        rate = sum(n for _, n in self.ticks[1:]) / (self.ticks[-1][0] - self.ticks[0][0])
+        fixed = max(0.0, self.ticks[0][0] - self.start - self.ticks[0][1] / rate)
+        return rate, fixed
 
 
 def _stage_seed(seed: int, *key: int) -> int:
@@ -191,126 +286,145 @@ def _name(swaps: tuple[V.Swap, ...]) -> str:
     return PREFIX + " ".join(s.label for s in swaps)
 
 
-def play_stage(store: Store, run_id: str, name: str, studied: list[DeckSpec], field: list[DeckSpec], games: int,
-               policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
-               batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
-               progress: Progress | None = None, label: str | None = None) -> dict[str, list[tuple]]:
-    """Play (or finish, or read back) one run: each studied deck against each field deck, ``games``
-    games a pair (seats alternate). Returns, per studied deck, its games ``(opponent, seat, seed, won)``.
-
-    Raises ``sim.Interrupted`` on Ctrl-C (the stored batches stay) and ``OptimizeError`` when a
-    run of that id exists with another plan."""
-    progress = progress or Progress()
-    decks = list(studied) + list(field)
-    n = len(studied)
-    config = RunConfig(decks=decks, opponents=list(range(n, len(decks))), studied=list(range(n)), games=games,
-                       policy_a=policy, policy_b=policy, mulligan=mulligan, seed=seed, batch_size=batch_size,
-                       seed_groups=seed_groups)
-    config.plan()
-    planned = len(config.matchups) * games
-    run = store.run(run_id)
-    if run is None:
-        start_run(store, config, run_id, name)
-        stored = 0
-    else:
-        old = load_config(store, run_id)
-        if _roundtrip(old.to_json()) != _roundtrip(config.to_json()):
-            raise OptimizeError(f"run {run_id} in {store.path} is not the stage this optimization plans "
-                                "(the database or the card catalog changed since)",
-                                "start a new optimization (another --name), or delete that run")
-        stored = store.stored_games(run_id)  # from the batches table: no batch derived
-    progress.stage(label or name, planned, stored)
-    execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress.games)
-    rows = ostore.results(store, run_id)
-    out: dict[str, list[tuple]] = {d.name: [] for d in studied}
-    for deck, opp, seat, s, won in rows.select("deck", "opponent", "seat", "seed", "won").iter_rows():
-        out[deck].append((opp, seat, s, bool(won)))
-    if sum(len(v) for v in out.values()) != planned:
-        raise OptimizeError(f"run {run_id}: {sum(len(v) for v in out.values())} games stored, {planned} planned",
-                            "the run was changed by hand; start a new optimization")
-    return out
-
-
-def pair(results: dict[str, list[tuple]], deck: str, ref: str) -> dict[str, Pairs]:
-    """Pair the deck's games with the reference's on (opponent, seat, seed)."""
-    by_key = {(o, seat, s): won for o, seat, s, won in results[ref]}
-    pairs: dict[str, Pairs] = {}
-    for o, seat, s, won in results[deck]:
-        ref_won = by_key.get((o, seat, s))
-        if ref_won is None:
-            raise AssertionError(f"{deck}: a game without its pair")  # seeds are shared by construction
-        pairs.setdefault(o, Pairs()).add(won, ref_won)
-    return pairs
-
-
-def compare(store: Store, run_id: str, deck: DeckSpec, reference: DeckSpec, field: list[DeckSpec],
-            shares: list[float], games: int, policy: str, seed: int, *, tests: int = 1, workers: int = 1,
-            progress: Progress | None = None) -> Gain:
-    """The paired gain of ``deck`` over ``reference`` on ``games`` games per field deck (same seeds for
-    both), stored as run ``run_id``: what the confirmation does, for checking an answer afresh."""
-    a = DeckSpec(PREFIX + "deck", deck.cards, deck.missions)
-    b = DeckSpec(PREFIX + "reference", reference.cards, reference.missions)
-    results = play_stage(store, run_id, f"compare {run_id}", [b, a], field, games, policy, seed, [0, 0],
-                         workers=workers, progress=progress)
-    return gain(pair(results, a.name, b.name), {f.name: s for f, s in zip(field, shares)}, tests=tests)
-
-
 class Search:
     def __init__(self, store: Store, opt_id: str, config: OptimizeConfig, *, workers: int = 1,
-                 backend: str = "local", scheduler: str | None = None, progress: Progress | None = None):
+                 backend: str = "local", scheduler: str | None = None, progress: Progress | None = None,
+                 python_players: dict[str, str] | None = None):
         self.store, self.opt_id, self.cfg = store, opt_id, config
+        self.python_players = dict(python_players or {})  # named on the command line, never stored
         self.workers, self.backend, self.scheduler = workers, backend, scheduler
         self.progress = progress or Progress()
         self.spent = 0
+        self.cheap_spent = 0
         self.runs: list[str] = []
         self.stages: dict[str, int] = defaultdict(int)
+        self.cheap_stages: dict[str, int] = defaultdict(int)
         self.base = DeckSpec(BASE, config.base.cards, config.base.missions)
         self.shares = config.shares_by_name
+        self.cheap = config.cheap
+        self.two = self.cheap != config.policy
+        self.rates: dict[str, float] = {}
+        self.stage_seconds = 0.0  # a stage's fixed cost (workers starting, the run stored and read back)
+        self.clocks: dict[tuple[str, str], _Clock] = {}
+        self.t0 = time.perf_counter()
+
+    def _tell(self, method: str, *args) -> None:
+        fn = getattr(self.progress, method, None)
+        if fn is not None:
+            fn(*args)
 
     # -- playing a stage ------------------------------------------------------------------
-    def _play(self, run_id: str, label: str, kind: str, studied: list[DeckSpec], games: int, seed: int,
-              seed_groups: list[int]) -> dict[str, list[tuple]]:
+    def _play(self, run_id: str, label: str, kind: str, policy: str, studied: list[DeckSpec], games: int, seed: int,
+              seed_groups: list[int] | None) -> tuple[dict[str, list[tuple]], int, float]:
+        """Play a stage; returns its games, how many were played now (not read back) and the seconds."""
         cfg = self.cfg
         planned = games * len(studied) * len(cfg.field)
-        if self.spent + planned > cfg.budget:
+        counted = policy == cfg.policy
+        if counted and cfg.budget is not None and self.spent + planned > cfg.budget:
             raise AssertionError(f"stage {label} would exceed the budget")  # the planning is wrong: a bug
+        cap = P.FAST_BATCH if P.is_fast(policy) else cfg.batch_size
+        before = xstore.stored_games(self.store, run_id)
+        self._tell("player", policy)
+        t = time.perf_counter()
+        clock = _Clock(self.progress, t)
         try:
-            out = play_stage(self.store, run_id, f"optimize {self.opt_id}: {label}", studied, cfg.field, games,
-                             cfg.policy, seed, seed_groups, mulligan=cfg.mulligan,
-                             # small stages in small batches, so that every worker gets some
-                             batch_size=max(10, min(cfg.batch_size, math.ceil(planned / 8))),
-                             workers=self.workers, backend=self.backend, scheduler=self.scheduler,
-                             progress=self.progress, label=label)
+            # small stages in small batches, so that every worker gets some (never by the worker count:
+            # the batch size is part of the stored run, which a resume with other workers must match)
+            out = play_arms(self.store, run_id, f"optimize {self.opt_id}: {label}", studied, cfg.field, games,
+                            policy, seed, seed_groups, mulligan=cfg.mulligan,
+                            batch_size=max(10, min(cap, math.ceil(planned / 8))),
+                            workers=self.workers, backend=self.backend, scheduler=self.scheduler,
+                            progress=clock, label=label, python_players=self.python_players)
         except Interrupted as exc:
             # counted from the database: what the runner commits is what a resume keeps
-            raise OptimizeInterrupted(self.opt_id, self.spent + ostore.stored_games(self.store, run_id),
-                                      cfg.budget, exc.signal) from None
-        self.spent += planned
-        self.stages[kind] += planned
+            stored = xstore.stored_games(self.store, run_id)
+            raise OptimizeInterrupted(self.opt_id, self.spent + (stored if counted else 0), cfg.budget,
+                                      exc.signal) from None
+        seconds = time.perf_counter() - t
+        if counted:
+            self.spent += planned
+            self.stages[kind] += planned
+        else:
+            self.cheap_spent += planned
+            self.cheap_stages[kind] += planned
         self.runs.append(run_id)
-        return out
+        self.clocks[kind, policy] = clock
+        return out, planned - before, seconds
 
-    # -- the screen -----------------------------------------------------------------------
-    def screen(self, budget: int) -> Screen | None:
+    # -- 1. calibration ---------------------------------------------------------------------
+    def calibrate(self) -> list[C.CardFigure]:
+        """The deck as it is against the field, with each player: speeds and per-card figures."""
+        from mythos_cli.reports.cards import analyse_deck, load
+        from mythos_cli.reports.data import ReportError, card_facts, run_data
+
         cfg = self.cfg
-        per = cfg.unit(1)  # one variant, each field deck once in each seat
-        group = cfg.screen_group
-        n_groups = budget // (per * group)
-        if n_groups < 2:
-            return None
+        nf = len(cfg.field)
+        players = [(cfg.policy, f"{self.opt_id}-base", P.calibration_games(nf))]
+        if self.two:
+            players.append((self.cheap, f"{self.opt_id}-base-cheap", P.calibration_games(nf, cheap=True)))
+        for k, (policy, run_id, games) in enumerate(players):
+            _, played, seconds = self._play(run_id, f"calibration: the deck as it is, {policy}", "calibration", policy,
+                                            [self.base], games, _stage_seed(cfg.seed, 5, k), None)
+            rate, fixed = self.clocks["calibration", policy].speed(seconds)
+            if played >= games * nf // 2 and rate:
+                self.rates[policy] = rate
+                self.stage_seconds = max(self.stage_seconds, fixed)
+        figures_run = players[-1][1]
+        try:
+            rd = run_data(self.store, figures_run)
+            names = dict(card_facts(rd).select("card", "name").iter_rows())
+            analysis = analyse_deck(rd, BASE, load(rd, [BASE]), names)
+        except ReportError:  # a run without card events (cannot happen for a run just played)
+            return []
+        return C.card_figures(analysis)
+
+    def _measure(self, policy: str) -> float:
+        """A speed measured afresh (a resumed calibration played too few games to time): one batch
+        of the calibration played again here, not stored, times the workers."""
+        from mythos_cli.sim import load_config
+        from mythos_cli.sim.worker import run_batch
+
+        run_id = f"{self.opt_id}-base" if policy == self.cfg.policy else f"{self.opt_id}-base-cheap"
+        config = load_config(self.store, run_id)
+        batch = config.batch(0)
+        t = time.perf_counter()
+        run_batch(run_id, config, 0, batch)
+        return len(batch) / max(1e-6, time.perf_counter() - t) * max(1, self.workers)
+
+    def choose_budget(self, singles: int) -> None:
+        """--minutes: the budget whose plan fits in the minutes left at the speeds measured (stored)."""
+        cfg = self.cfg
+        for policy in {cfg.policy, self.cheap}:
+            if policy not in self.rates:
+                self.rates[policy] = self._measure(policy)
+        budget = P.budget_for(cfg.minutes, self.rates, cfg.policy, self.cheap, len(cfg.field), singles,
+                              spent_seconds=time.perf_counter() - self.t0, stage_seconds=self.stage_seconds,
+                              missions=self.missions_least() if cfg.missions else 0)
+        cfg.budget = min(budget, P.MAX_BUDGET)
+        cfg.rates = dict(self.rates) | {P.STAGE_SECONDS: self.stage_seconds}
+        ostore.set_config(self.store, self.opt_id, cfg.to_json())
+
+    # -- 2. the screen ----------------------------------------------------------------------
+    def screen(self, stage: P.Stage, figures: list[C.CardFigure]) -> Screen | None:
+        cfg = self.cfg
+        n = stage.candidates
+        group = P.SCREEN_GROUP
         rng = np.random.default_rng(np.random.SeedSequence(cfg.seed, spawn_key=(4,)))
+        weights = np.array(C.out_weights(self.base, figures))
+        p_out = weights / weights.sum()
+        affinity = C.Affinity(self.base)
+        pool_cards = sorted(cfg.pool.cards)
+        fit_in = {o: np.array([affinity.weight(o, c) for c in pool_cards]) for o in set(self.base.cards)}
         specs: list[DeckSpec] = []
         features: list[list[tuple[str, str, bool]]] = []
         groups: list[int] = []
         seen_names: set[str] = set()
-        pool_cards = sorted(cfg.pool.cards)
-        pool_missions = sorted(cfg.pool.missions)
         attempts = 0
-        while len(specs) < n_groups * group:
+        while len(specs) < n:
             attempts += 1
-            if attempts > 50 * n_groups * group:
+            if attempts > 50 * n:
                 break  # the pool is too small for this many different variants
-            swaps = self._random_swaps(rng, pool_cards, pool_missions)
+            swaps = self._random_swaps(rng, p_out, pool_cards, fit_in)
             if not swaps:
                 continue
             swaps = V.canonical(swaps)
@@ -326,8 +440,8 @@ class Search:
             return None
         specs, features, groups = specs[:n_groups * group], features[:n_groups * group], groups[:n_groups * group]
         run_id = f"{self.opt_id}-screen"
-        results = self._play(run_id, f"screen: {len(specs)} random variants", "screen", specs, 2,
-                             _stage_seed(cfg.seed, 1), groups)
+        results, _, _ = self._play(run_id, f"screen: {len(specs):,} random variants ({self.cheap})", "screen",
+                                   self.cheap, specs, 2, _stage_seed(cfg.seed, 1), groups)
         cells: dict[tuple, int] = {}
         per_variant = []
         for spec in specs:
@@ -337,16 +451,13 @@ class Search:
                 rows.append((cell, float(won), self.shares[o]))
             per_variant.append(rows)
         fit = fit_screen(features, groups, per_variant)
-        return Screen(run_id, len(specs), self.spent_in("screen"), fit)
+        return Screen(run_id, len(specs), len(specs) * 2 * len(cfg.field), fit)
 
-    def spent_in(self, kind: str) -> int:
-        return self.stages.get(kind, 0)
-
-    def _random_swaps(self, rng, pool_cards: list[str], pool_missions: list[str]) -> list[V.Swap]:
+    def _random_swaps(self, rng, p_out, pool_cards: list[str], fit_in: dict[str, np.ndarray]) -> list[V.Swap]:
         cfg = self.cfg
         deck = self.base
         k = min(cfg.screen_swaps, len(deck.cards))
-        slots = rng.choice(len(deck.cards), size=k, replace=False)
+        slots = rng.choice(len(deck.cards), size=k, replace=False, p=p_out)
         counts: dict[str, int] = defaultdict(int)
         for c in deck.cards:
             counts[c] += 1
@@ -355,30 +466,29 @@ class Search:
             counts[o] -= 1
         swaps = []
         for o in outs:
-            options = [c for c in pool_cards if c not in outs and counts[c] < cfg.pool.limit(c, 0)]
-            if not options:
+            ok = np.array([c not in outs and counts[c] < cfg.pool.limit(c, 0) for c in pool_cards])
+            if not ok.any():
                 continue
-            c = options[int(rng.integers(len(options)))]
+            if rng.random() < 0.5:  # half uniform over the pool: every card is screened
+                w = ok.astype(float)
+            else:  # half by how well the card fits the slot and the deck
+                w = ok * fit_in[o]
+            c = pool_cards[int(rng.choice(len(pool_cards), p=w / w.sum()))]
             counts[c] += 1
             swaps.append(V.Swap(o, c))
-        if cfg.missions and pool_missions and rng.random() < 0.5:
-            o = deck.missions[int(rng.integers(len(deck.missions)))]
-            options = [m for m in pool_missions if m not in deck.missions]
-            if options:
-                swaps.append(V.Swap(o, options[int(rng.integers(len(options)))], True))
         # the base deck's own copies are owned: a pool limit never forbids them
         spec = V.apply(deck, swaps) if swaps else deck
         return swaps if V.legal(spec, self.base, cfg.pool) else []
 
-    # -- candidates -------------------------------------------------------------------------
-    def neighbourhood(self, current: DeckSpec, fit: ScreenFit | None, budget: int) -> list[Arm]:
+    # -- 3. the short list ------------------------------------------------------------------
+    def shortlist(self, stage: P.Stage, screen: Screen | None, singles: list[V.Swap]) -> list[Candidate]:
         cfg = self.cfg
-        singles = V.single_swaps(current, self.base, cfg.pool, cfg.missions)
-        if not singles:
-            return []
-        if fit is None:
-            ranked = [(None, (s,)) for s in singles]
+        n = stage.candidates
+        if screen is None:
+            ranked = [Candidate((s,), None) for s in singles[:n]]
         else:
+            fit = screen.fit
+
             def out_value(card: str, mission: bool) -> float:
                 key = ("out", card, mission)
                 return fit.values[key] if key in fit.values else -fit.values.get(("in", card, mission), 0.0)
@@ -387,40 +497,46 @@ class Search:
                 return fit.values.get(("in", s.into, s.mission), 0.0) + out_value(s.out, s.mission)
 
             scored = sorted(singles, key=lambda s: (-value(s), s))
-            ranked = [(value(s), (s,)) for s in scored[:cfg.singles]]
-            pairs = []
-            top = scored[:cfg.pair_from]
-            for i, a in enumerate(top):
-                for b in top[i + 1:]:
-                    if {a.into, b.into} & {a.out, b.out}:
-                        continue
-                    swaps = V.canonical((a, b))
-                    try:
-                        deck = V.apply(current, swaps)
-                    except ValueError:  # the same card out twice, with one copy only
-                        continue
-                    if V.legal(deck, self.base, cfg.pool):
-                        pairs.append((value(a) + value(b), swaps))
-            seen: set[tuple] = set()
-            unique = []
-            for v, sw in sorted(pairs, key=lambda p: (-p[0], p[1])):
-                if sw not in seen:
-                    seen.add(sw)
-                    unique.append((v, sw))
-            ranked += unique[:cfg.pairs]
-        ranked = ranked[:self.affordable(len(ranked), budget)]
-        return [Arm(sw, V.apply(current, sw, _name(sw)), v) for v, sw in ranked]
+            n_pairs = round(n * P.SHORT_PAIRS / (P.SHORT_SINGLES + P.SHORT_PAIRS))
+            pairs = C.pairs_of(scored, value, self.base, self.base, cfg.pool, C.Affinity(self.base), n_pairs)
+            n_singles = n - len(pairs)
+            ranked = [Candidate((s,), value(s)) for s in scored[:n_singles]] + [Candidate(sw, v) for v, sw in pairs]
+        if not ranked:
+            return []
+        arms = [V.apply(self.base, c.swaps, _name(c.swaps)) for c in ranked]
+        per = stage.per_candidate // len(cfg.field)
+        results, _, _ = self._play(f"{self.opt_id}-short", f"short list: {len(ranked)} swaps and pairs ({self.cheap})",
+                                   "shortlist", self.cheap, [self.base] + arms, per, _stage_seed(cfg.seed, 6),
+                                   [0] * (len(arms) + 1))
+        for c, a in zip(ranked, arms):
+            c.cheap = gain(pair(results, a.name, BASE), self.shares)
+        ranked.sort(key=lambda c: (-c.cheap.gain, c.swaps))
+        for i, c in enumerate(ranked):
+            c.rank = i + 1
+        return ranked
 
-    def affordable(self, n: int, budget: int) -> int:
-        """How many of ``n`` variants a race of ``budget`` games can start with: successive
-        halving over them must give each, and the reference, every field deck in each seat in
-        its first round."""
+    # -- 4. the sample ----------------------------------------------------------------------
+    def sample(self, stage: P.Stage, short: list[Candidate]) -> tuple[RankAgreement, dict[str, dict[str, Pairs]]]:
+        """Judge a sample of the short list, spread over its ranking, with the player given too."""
         cfg = self.cfg
-        while n > 0 and cfg.unit(n + 1) * (math.ceil(math.log(n, cfg.eta)) if n > 1 else 1) > budget:
-            n -= 1
-        return n
+        k = min(stage.candidates, len(short))
+        picks = sorted({round(i * (len(short) - 1) / max(1, k - 1)) for i in range(k)})
+        chosen = [short[i] for i in picks]
+        arms = [V.apply(self.base, c.swaps, _name(c.swaps)) for c in chosen]
+        per = stage.per_candidate // len(cfg.field)
+        results, _, _ = self._play(f"{self.opt_id}-sample", f"sample: {len(chosen)} of the short list ({cfg.policy})",
+                                   "sample", cfg.policy, [self.base] + arms, per, _stage_seed(cfg.seed, 7),
+                                   [0] * (len(arms) + 1))
+        carried: dict[str, dict[str, Pairs]] = {}
+        for c, a in zip(chosen, arms):
+            p = pair(results, a.name, BASE)
+            c.judge, c.judge_pairs, c.sampled = gain(p, self.shares), p, True
+            carried[a.name] = p
+        agreement = rank_agreement([c.cheap.gain for c in chosen], [c.judge.gain for c in chosen],
+                                   [c.judge.se for c in chosen])
+        return agreement, carried
 
-    # -- a race -------------------------------------------------------------------------------
+    # -- 5. a race ----------------------------------------------------------------------------
     def race(self, step: int, reference: DeckSpec, arms: list[Arm], budget: int) -> Race:
         cfg = self.cfg
         ref = DeckSpec(reference.name, reference.cards, reference.missions)
@@ -435,14 +551,14 @@ class Search:
             g = 2 * (per_round // unit)
             if g < 2:
                 if rnd == 0:
-                    raise AssertionError("the neighbourhood was sized for the budget")
+                    raise AssertionError("the race was sized for the budget")
                 race.stopped = "budget"
                 break
             rnd += 1
             run_id = f"{self.opt_id}-s{step}r{rnd}"
-            results = self._play(run_id, f"step {step} round {rnd}: {len(alive)} variant(s)", "search",
-                                 [ref] + [a.deck for a in alive], g, _stage_seed(cfg.seed, 2, step, rnd),
-                                 [0] * (len(alive) + 1))
+            results, _, _ = self._play(run_id, f"race, step {step} round {rnd}: {len(alive)} variant(s) ({cfg.policy})",
+                                       "race", cfg.policy, [ref] + [a.deck for a in alive], g,
+                                       _stage_seed(cfg.seed, 2, step, rnd), [0] * (len(alive) + 1))
             left -= g * (len(alive) + 1) * len(cfg.field)
             race.games += g * (len(alive) + 1) * len(cfg.field)
             race.rounds.append({"run": run_id, "variants": len(alive), "games_per_deck": g * len(cfg.field)})
@@ -472,55 +588,178 @@ class Search:
             race.accepted = accept.low > 0
         return race
 
+    def arms_for(self, current: DeckSpec, short: list[Candidate], path: list[tuple[V.Swap, ...]], n: int,
+                 carried: dict[str, dict[str, Pairs]] | None, forced: set[tuple[V.Swap, ...]]) -> list[Arm]:
+        """The race's variants of ``current``: the short list's best ``n`` (by the cheap player) that
+        still apply, and the ``forced`` ones (the sample's best by the player given)."""
+        cfg = self.cfg
+        taken_in = {s.into for step in path for s in step}
+        taken_out = {s.out for step in path for s in step}
+        arms: list[Arm] = []
+        names: set[str] = set()
+        extra: list[Arm] = []
+        for c in short:
+            if {s.out for s in c.swaps} & taken_in or {s.into for s in c.swaps} & taken_out:
+                continue  # it would undo a step taken
+            try:
+                deck = V.apply(current, c.swaps, _name(c.swaps))
+            except ValueError:  # a card it takes out is gone
+                continue
+            if deck.name in names or not V.legal(deck, self.base, cfg.pool) or \
+                    (deck.cards, deck.missions) == (current.cards, current.missions):
+                continue
+            arm = Arm(c.swaps, deck, c.screen_value, cheap=c.cheap)
+            if carried and deck.name in carried:
+                arm.pairs = dict(carried[deck.name])
+                arm.carried = sum(p.n for p in arm.pairs.values())
+            if len(arms) < n:
+                arms.append(arm)
+                names.add(deck.name)
+            elif c.swaps in forced:
+                extra.append(arm)
+                names.add(deck.name)
+        return arms + extra
+
     # -- the whole search ---------------------------------------------------------------------
     def preflight(self) -> list[V.Swap]:
         """Check the settings before any game: the possible single swaps, or ``OptimizeError``."""
         cfg = self.cfg
         if not cfg.field:
             raise OptimizeError("the field has no deck", "give --field or --gauntlet")
-        singles = V.single_swaps(self.base, self.base, cfg.pool, cfg.missions)
+        # the cards only: the missions are the missions experiment's to choose (--missions)
+        singles = V.single_swaps(self.base, self.base, cfg.pool, False)
         if not singles:
             raise OptimizeError("the pool offers no card that could come into this deck",
                                 "widen --pool (every card the deck could take is in it already, or none is owned)")
-        minimum = self.minimum_budget()
-        if cfg.budget < minimum:
+        need = self.missions_least() if cfg.missions else 0
+        least = P.least_budget(cfg.policy, self.cheap, len(cfg.field), len(singles), need)
+        if cfg.budget is not None and cfg.budget < least:
+            what = " and the missions experiment" if cfg.missions else ""
             raise OptimizeError(f"a budget of {cfg.budget:,} games is too small for a field of {len(cfg.field)} "
-                                f"deck(s): at least {minimum:,} are needed", f"e.g. --budget {4 * minimum:,}")
-        if len(singles) > cfg.singles and int(cfg.budget * cfg.screen_share) < 2 * cfg.screen_group * cfg.unit(1):
-            need = math.ceil(2 * cfg.screen_group * cfg.unit(1) / cfg.screen_share)
-            raise OptimizeError(f"a budget of {cfg.budget:,} games cannot screen {len(singles):,} possible swaps "
-                                f"against {len(cfg.field)} deck(s): at least {need:,} are needed",
-                                f"raise --budget (e.g. {4 * need:,}) or narrow --pool")
+                                f"deck(s) and {len(singles):,} possible swaps{what}: at least {least:,} are needed",
+                                f"e.g. --budget {4 * least:,}, or narrow --pool")
+        if cfg.minutes is not None and not 0 < cfg.minutes <= MAX_MINUTES:
+            raise OptimizeError(f"--minutes {cfg.minutes:g}: give a number of minutes above 0, at most {MAX_MINUTES:,}")
         return singles
+
+    # -- missions: the missions experiment's -----------------------------------------------------
+    def missions_config(self, deck: DeckSpec, budget: int):
+        from mythos_cli.experiment import missions as M
+
+        cfg = self.cfg
+        candidates = sorted(set(cfg.pool.missions) | set(cfg.base.missions))
+        return M.MissionsConfig(DeckSpec(cfg.base.name, deck.cards, cfg.base.missions), cfg.field, cfg.shares,
+                                candidates, budget, cfg.policy, _stage_seed(cfg.seed, 8), batch_size=cfg.batch_size)
+
+    def missions_least(self) -> int:
+        """The least games the missions experiment needs for this deck, field and pool of missions."""
+        from mythos_cli.experiment import missions as M
+
+        mcfg = self.missions_config(self.base, 1)
+        if len(set(mcfg.candidates)) < 4:
+            raise OptimizeError("--missions: the pool holds no mission the deck could bring instead of its own",
+                                "widen --pool (a collection list names the missions owned under missions:)")
+        lo, hi = 1, 1
+        while True:
+            mcfg.budget = hi
+            try:
+                M.check(mcfg)
+                break
+            except ExperimentError:
+                lo, hi = hi, hi * 2
+        while lo + 1 < hi:  # the least budget it accepts
+            mcfg.budget = (lo + hi) // 2
+            try:
+                M.check(mcfg)
+                hi = mcfg.budget
+            except ExperimentError:
+                lo = mcfg.budget
+        # and enough for its race to start with all the selections it takes (check() asks for two)
+        n = min(mcfg.race_size, len(M.selections(tuple(mcfg.deck.missions), mcfg.candidates)) - 1)
+        race = mcfg.unit(n + 1) * max(1, math.ceil(math.log2(max(2, n))))
+        return max(hi, math.ceil(race / (1 - mcfg.screen_share - mcfg.confirm_share)))
+
+    def choose_missions(self, stage: P.Stage, deck: DeckSpec):
+        from mythos_cli.experiment import missions as M
+
+        mcfg = self.missions_config(deck, stage.games)
+        self._tell("player", self.cfg.policy)
+        try:
+            out = M.choose(self.store, f"{self.opt_id}-missions", mcfg, name=f"{self.opt_id}: missions",
+                           workers=self.workers, backend=self.backend, scheduler=self.scheduler,
+                           progress=self.progress)
+        except M.MissionsInterrupted as exc:
+            raise OptimizeInterrupted(self.opt_id, self.spent + exc.spent, self.cfg.budget, exc.signal) from None
+        self.spent += out.spent
+        self.stages["missions"] += out.spent
+        self.runs.extend(out.runs)
+        return out
+
+    def make_plan(self, singles: int) -> P.Plan:
+        cfg = self.cfg
+        plan = P.make_plan(cfg.budget, cfg.policy, self.cheap, len(cfg.field), singles, missions=cfg.missions)
+        if P.problems(plan):  # a bug: the least budget was checked
+            raise AssertionError(f"unplayable plan: {P.problems(plan)}")
+        return plan
 
     def run(self) -> Outcome:
         cfg = self.cfg
         singles = self.preflight()
-        reserve = math.ceil(cfg.budget * cfg.confirm_share)
+        told = cfg.budget is not None
+        if told:  # the plan before any game (--minutes: the calibration's speeds choose the budget first)
+            self._tell("plan", self.make_plan(len(singles)), {}, None)
+        figures = self.calibrate()
+        if cfg.budget is None:
+            self.choose_budget(len(singles))
+        plan = self.make_plan(len(singles))
+        rates = dict(cfg.rates or self.rates)
+        rates.setdefault(P.STAGE_SECONDS, self.stage_seconds)
+        if not told:
+            self._tell("plan", plan, rates, cfg.minutes)
+        self._tell("timed", plan, rates, cfg.minutes)
         screen = None
-        if len(singles) > cfg.singles:
-            screen = self.screen(int(cfg.budget * cfg.screen_share))
+        if plan.stage("screen") is not None:
+            screen = self.screen(plan.stage("screen"), figures)
             if screen is None:
-                raise OptimizeError(f"a budget of {cfg.budget:,} games cannot screen {len(singles):,} possible swaps",
-                                    "raise --budget or narrow --pool")
-        search_end = cfg.budget - reserve
+                raise OptimizeError(f"the pool is too small to screen {len(singles):,} possible swaps with random "
+                                    "variants", "narrow --pool, or widen it")
+        short = self.shortlist(plan.stage("shortlist"), screen, singles)
+        agreement, carried, forced = None, None, set()
+        if plan.stage("sample") is not None and short:
+            agreement, carried = self.sample(plan.stage("sample"), short)
+            sampled = sorted((c for c in short if c.sampled), key=lambda c: (-c.judge.gain, c.swaps))
+            forced = {c.swaps for c in sampled[:max(1, len(sampled) // 4)] if c.judge.gain > 0}
+        confirm_reserve = plan.stage("confirmation").games
+        missions_stage = plan.stage("missions")
+        search_end = cfg.budget - confirm_reserve - (missions_stage.games if missions_stage else 0)
         current = self.base
         path: list[tuple[V.Swap, ...]] = []
         races: list[Race] = []
-        tried: set[tuple] = set()
+        tried: set[tuple] = {c.swaps for c in short if c.sampled}
+        keep = 0
         for step in range(1, cfg.max_steps + 1):
             left = search_end - self.spent
-            step_budget = left if step == cfg.max_steps else max(int(left * cfg.step_share), 0)
-            if step_budget < 2 * cfg.unit(3):  # not even a round of 2 variants and the reference
-                step_budget = left
-            if left < 2 * cfg.unit(3):
+            if left < 2 * cfg.unit(3):  # not even a round of 2 variants and the reference
                 break
-            arms = self.neighbourhood(current, screen.fit if screen else None, step_budget)
+            step_budget = left if step == cfg.max_steps else int(left * (P.STEP_SHARE if step == 1 else 0.5))
+            if step_budget < 2 * cfg.unit(3):
+                step_budget = left
+            most = P.affordable(len(short), step_budget, cfg.unit(1), cfg.eta)
+            if self.two:
+                n = min(most, shortlist_size(agreement.corrected if agreement else math.nan, len(short),
+                                             cfg.confidence))
+            else:
+                n = most
+            arms = self.arms_for(current, short, path, n, carried if step == 1 else None, forced if step == 1 else set())
+            if step == 1:
+                keep = len(arms)
+            while len(arms) > 1 and P.affordable(len(arms), step_budget, cfg.unit(1), cfg.eta) < len(arms):
+                arms.pop()  # the forced ones made it too many
             if not arms:
                 break
             race = self.race(step, current, arms, step_budget)
             races.append(race)
-            tried.update(V.canonical(path_swaps(self.base, a.deck)) for a in arms)
+            tried.update(V.difference(self.base, a.deck) for a in arms)
             if race.best is None or not race.accepted:
                 break
             path.append(race.best.swaps)
@@ -531,6 +770,18 @@ class Search:
             proposal = races[0].best.deck
         else:
             proposal = None
+        missions = None
+        if missions_stage is not None:
+            # the missions for the deck the races found (the deck as it is when no step was taken)
+            missions = self.choose_missions(missions_stage, current)
+            tried.update(("missions",) + tuple(e.missions) for e in missions.ranked)
+            if missions.significant:
+                mission_swaps = V.difference(current, DeckSpec("", current.cards, missions.best.missions))
+                path.append(mission_swaps)
+                current = DeckSpec(f"{PREFIX}missions", current.cards, tuple(missions.best.missions))
+                proposal = current
+            elif proposal is not None:
+                proposal = DeckSpec(proposal.name, proposal.cards, cfg.base.missions)
         confirmation = None
         pairs: dict[str, Pairs] = {}
         confirm_run = None
@@ -540,54 +791,47 @@ class Search:
             proposal = DeckSpec(f"{PREFIX}proposal", proposal.cards, proposal.missions)
             g = 2 * ((cfg.budget - self.spent) // cfg.unit(2))
             confirm_run = f"{self.opt_id}-confirm"
-            results = self._play(confirm_run, "confirmation on fresh seeds", "confirmation", [self.base, proposal], g,
-                                 _stage_seed(cfg.seed, 3), [0, 0])
+            results, _, _ = self._play(confirm_run, f"confirmation on fresh seeds ({cfg.policy})", "confirmation",
+                                       cfg.policy, [self.base, proposal], g, _stage_seed(cfg.seed, 3), [0, 0])
             pairs = pair(results, proposal.name, self.base.name)
             confirmation = gain(pairs, self.shares, tests=m)
-            shared = ostore.shared_seeds(self.store, confirm_run, [r for r in self.runs if r != confirm_run])
+            shared = xstore.shared_seeds(self.store, confirm_run, [r for r in self.runs if r != confirm_run])
         problems: list[str] = []
         changes: tuple[V.Swap, ...] = ()
         if proposal is not None:
             changes = V.difference(self.base, proposal)
             verdict = V.validate(proposal, cfg.base.name)
             problems = [f"{p.code}: {p.message}" for p in verdict.errors]
-        return Outcome(self.opt_id, cfg, cfg.base, proposal, changes, path, screen, races, m, confirm_run,
-                       confirmation, pairs, shared, self.spent, list(self.runs), dict(self.stages), problems,
-                       len(singles))
-
-    def minimum_budget(self) -> int:
-        """The least budget that screens (when needed), races 2 variants and confirms."""
-        cfg = self.cfg
-        race = 2 * cfg.unit(3)
-        confirm = cfg.unit(2)
-        need = race + confirm
-        return math.ceil(max(need / (1 - cfg.screen_share - cfg.confirm_share) if cfg.screen_share < 1 else need,
-                             confirm / cfg.confirm_share if cfg.confirm_share else 0))
-
-
-def path_swaps(base: DeckSpec, deck: DeckSpec) -> tuple[V.Swap, ...]:
-    return V.difference(base, deck)
-
-
-def _roundtrip(d: dict) -> dict:
-    import json
-
-    return json.loads(json.dumps(d))
+        return Outcome(self.opt_id, cfg, plan, cfg.base, proposal, changes, path, figures, screen, short, agreement,
+                       keep, races, m, confirm_run, confirmation, pairs, shared, self.spent, self.cheap_spent,
+                       list(self.runs), dict(self.stages), dict(self.cheap_stages), problems, len(singles),
+                       dict(self.rates), missions)
 
 
 def optimize(store: Store, config: OptimizeConfig, opt_id: str, *, name: str | None = None, workers: int = 1,
-             backend: str = "local", scheduler: str | None = None, progress: Progress | None = None) -> Outcome:
+             backend: str = "local", scheduler: str | None = None, progress: Progress | None = None,
+             python_players: dict[str, str] | None = None) -> Outcome:
     """Run (or resume) an optimization stored under ``opt_id``; its games are runs ``opt_id-…``.
+
+    ``python_players``: for a policy written in Python, the spec the user named for it on this
+    command line (``policies.stand_ins``); a stored one is never imported.
 
     Raises ``OptimizeError`` for settings the user can fix and ``OptimizeInterrupted`` on
     Ctrl-C (the stored games are kept: call again with the same id and config to resume)."""
-    search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress)
-    search.preflight()
     row = ostore.get(store, opt_id)
     stored_config = config.to_json()
+    if row is not None and config.minutes is not None and config.budget is None:
+        # the same --minutes again: the budget it chose then is the optimization's
+        chosen = {k: v for k, v in row["config"].items() if k not in ("budget", "rates")}
+        if same_json(chosen, {k: v for k, v in stored_config.items() if k not in ("budget", "rates")}):
+            config = OptimizeConfig.from_json(row["config"])
+            stored_config = row["config"]
+    search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress,
+                    python_players=python_players)
+    search.preflight()
     if row is None:
         ostore.create(store, opt_id, name or opt_id, stored_config)
-    elif _roundtrip(row["config"]) != _roundtrip(stored_config):
+    elif not same_json(row["config"], stored_config):
         raise OptimizeError(f"an optimization {opt_id!r} with other settings is stored in {store.path}",
                             f"resume it with `mythos optimize --resume {opt_id}`, or choose another --name")
     else:
@@ -618,14 +862,28 @@ def check(config: OptimizeConfig) -> int:
     return len(Search(None, "", config).preflight())  # type: ignore[arg-type]
 
 
+def least_budget(config: OptimizeConfig) -> int:
+    """The smallest budget an optimization of these settings can be played with."""
+    search = Search(None, "", config)  # type: ignore[arg-type]
+    singles = V.single_swaps(config.base, config.base, config.pool, False)
+    return P.least_budget(config.policy, config.cheap, len(config.field), len(singles),
+                          search.missions_least() if config.missions else 0)
+
+
 def resume_config(store: Store, opt_id: str) -> OptimizeConfig:
     row = ostore.get(store, opt_id)
     if row is None:
         known = ostore.listing(store)["opt_id"].to_list()
         raise OptimizeError(f"no optimization {opt_id!r} in {store.path}",
                             ("stored: " + ", ".join(known[-5:])) if known else "start one with `mythos optimize DECK`")
-    return OptimizeConfig.from_json(row["config"])
+    try:
+        return OptimizeConfig.from_json(row["config"])
+    except ValueError as exc:
+        raise OptimizeError(f"the stored settings of optimization {opt_id} in {store.path} are damaged ({exc}), so "
+                            "it cannot be resumed", "start a new optimization (its stored runs can still be reported)"
+                            ) from None
 
 
-__all__ = ["BASE", "Arm", "check", "compare", "OptimizeConfig", "OptimizeError", "OptimizeInterrupted", "Outcome", "Progress", "Race",
-           "Screen", "Search", "optimize", "resume_config"]
+__all__ = ["BASE", "Arm", "Candidate", "check", "compare", "least_budget", "OptimizeConfig", "OptimizeError",
+           "OptimizeInterrupted", "Outcome", "Progress", "Race", "Screen", "Search", "SearchProgress", "optimize",
+           "resume_config"]

@@ -4,6 +4,12 @@ A spec names a built-in player with its parameters (``greedy``, ``lookahead:sims
 the core parses and checks them) or a Python player as ``FILE.py:CLASS`` or
 ``package.module:CLASS``: a class with ``reset(seed)`` and ``decide(obs)`` (see
 ``mythos_cli.policies.observation``), made with no arguments, one per game.
+
+A spec stored in a database is data, never code: a database may come from anyone, and
+importing the file or module it names would run it. ``make_policy`` is for the specs the user
+types; ``stored_policy`` rebuilds a stored one, and rebuilds only built-in players: a stored
+Python player is played only by the file the user names again on the command line
+(``stand_ins``), never imported from the stored text.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import hashlib
 import importlib
 import importlib.util
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from mythos_cli import _core
@@ -25,6 +32,16 @@ MULLIGANS: tuple[str, ...] = tuple(_core.MULLIGAN_NAMES)
 
 class PolicySpecError(ValueError):
     """A spec the tool cannot make a player of; the message says why and what exists."""
+
+
+class StoredPythonPlayer(PolicySpecError):
+    """A stored player written in Python, which mythos never imports from a database: the user
+    may trust it by naming its file again (``hint`` says how)."""
+
+    def __init__(self, spec: str, hint: str = ""):
+        super().__init__(f"the player {spec} is written in Python, and a player stored in a database is never "
+                         "imported (the file is anyone's: importing it would run its code)")
+        self.spec, self.hint = spec, hint
 
 
 class CorePlayer:
@@ -90,7 +107,14 @@ def _make(cls: type, spec: str):
     return player
 
 
-def _is_python_spec(spec: str) -> bool:
+def is_python_spec(spec: str) -> bool:
+    """Whether ``spec`` names a player written in Python (``FILE.py:CLASS``, ``pkg.module:CLASS``)
+    rather than a built-in one; decided from the text alone, nothing imported."""
+    if not isinstance(spec, str):
+        return False
+    spec = spec.strip()
+    if spec.partition(":")[0].lower() in POLICY_NAMES:
+        return False
     head, sep, _ = spec.rpartition(":")
     return bool(sep) and (head.endswith(".py") or ("." in head and "=" not in head))
 
@@ -134,6 +158,91 @@ def make_policy(spec: str, mulligan: str | None = None) -> CorePlayer | PythonPl
     if mulligan is not None and mulligan not in MULLIGANS:
         raise PolicySpecError(f"unknown mulligan policy {mulligan!r}; choose from {', '.join(MULLIGANS)}")
     spec = spec.strip()
-    if spec.partition(":")[0].lower() not in POLICY_NAMES and _is_python_spec(spec):
+    if is_python_spec(spec):
         return PythonPlayer(spec, _load_class(spec), mulligan)
     return CorePlayer(spec, mulligan)
+
+
+def stored_policy(spec: str, mulligan: str | None = None,
+                  named: Mapping[str, str] | None = None) -> CorePlayer | PythonPlayer:
+    """The player of a spec read from a database (or a run's plan): a built-in player is rebuilt
+    from it; a Python player only from the spec the user named this time for it (``named``:
+    stored spec -> the user's spec, see ``stand_ins``), and keeps the stored spec as its name, so
+    the games it plays are the run's. Without one, ``StoredPythonPlayer``: nothing is imported."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise PolicySpecError(f"the stored player {spec!r} is empty; players: {', '.join(POLICY_NAMES)}")
+    if mulligan is not None and mulligan not in MULLIGANS:
+        raise PolicySpecError(f"the stored mulligan rule {mulligan!r} is unknown; rules: {', '.join(MULLIGANS)}")
+    if not is_python_spec(spec):
+        return CorePlayer(spec, mulligan)
+    given = (named or {}).get(spec)
+    if given is None:
+        raise StoredPythonPlayer(spec)
+    player = make_policy(given, mulligan)  # the user's own spec: theirs to trust
+    if player.builtin:
+        raise PolicySpecError(f"{given}: a built-in player cannot stand in for the Python player {spec}")
+    player.spec = spec
+    return player
+
+
+def mulligan_of(spec: str) -> str:
+    """The mulligan rule a stored player plays by, from its spec alone (a Python player's own
+    rule is its own business: "its own"); "unknown" for a spec the core does not know."""
+    if is_python_spec(spec):
+        return "its own"
+    try:
+        return _core.Player(spec, None).mulligan
+    except (ValueError, TypeError):
+        return "unknown"
+
+
+#: the sides of a run: who they are, and the options that name their players
+SIDES = {"a": "the studied decks", "b": "the opponents"}
+SIDE_OPTIONS = {"a": "--policy-a", "b": "--policy-b"}
+
+
+def stand_ins(stored: Mapping[str, str], policy: str | None = None, sides: Mapping[str, str | None] | None = None,
+              *, command: str = "", options: Mapping[str, str] = SIDE_OPTIONS) -> tuple[dict[str, str], list[str]]:
+    """Which file the user named for each of a stored run's Python players.
+
+    ``stored``: side (``a`` the studied decks, ``b`` the opponents) -> the stored spec. The user's
+    ``policy`` names the player of every Python side, ``sides`` (side -> spec, by the options
+    ``options``) one side. Returns ``{stored spec: the user's spec}`` for ``stored_policy`` and a
+    line per stand-in to tell the user. Raises ``StoredPythonPlayer`` for a Python side the user
+    named nothing for (its hint: ``command`` again with the option), and ``PolicySpecError`` for a
+    name given to a built-in side (it would be ignored), a built-in spec for a Python side, or a
+    file that cannot be a player."""
+    own = {side: (sides or {}).get(side) for side in stored}
+    python = {side: spec for side, spec in stored.items() if is_python_spec(spec)}
+    for side, spec in stored.items():
+        if side not in python and own[side]:
+            raise PolicySpecError(f"{options.get(side, '--policy')} would be ignored: the player of {SIDES[side]} is "
+                                  f"{spec}, a built-in player, rebuilt from the run")
+    if not python:
+        if policy:
+            raise PolicySpecError(f"--policy would be ignored: the run's players are built in "
+                                  f"({', '.join(dict.fromkeys(stored.values()))}) and rebuilt from the run")
+        return {}, []
+    for side, spec in python.items():
+        if not (own[side] or policy):
+            one = len(set(stored.values())) == 1 or side not in options
+            option = "--policy" if one else options[side]
+            raise StoredPythonPlayer(spec, f"if you trust {spec}, name its file again: "
+                                           f"{command + ' ' if command else ''}{option} {spec}")
+    named: dict[str, str] = {}
+    lines: list[str] = []
+    for side, spec in python.items():
+        user = (own[side] or policy or "").strip()
+        if not is_python_spec(user):
+            raise PolicySpecError(f"{user}: a built-in player cannot stand in for the run's Python player {spec} "
+                                  f"({SIDES[side]}); name its file, FILE.py:CLASS")
+        if named.get(spec, user) != user:
+            raise PolicySpecError(f"{spec} plays both sides of the run: name one file for it, not "
+                                  f"{named[spec]} and {user}")
+        make_policy(user)  # the user's file, named this time: one that is no player is refused now
+        named[spec] = user
+        line = (f"the run's Python player {spec} is played by {user}, named on the command line "
+                "(a stored player is never imported)")
+        if line not in lines:
+            lines.append(line)
+    return named, lines

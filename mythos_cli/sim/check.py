@@ -42,8 +42,10 @@ def policy_check(config: RunConfig, policy: str, *, games: int = 30, decks: set[
                  progress: Callable[[int], None] | None = None) -> list[CheckedMatchup]:
     """Replay up to ``games`` games of up to ``max_matchups`` matchups (those of ``decks``, when
     given) with ``policy`` for both players; raises ``PolicySpecError`` for a bad spec."""
-    spec = make_policy(policy, config.mulligan).spec
-    check = replace(config, policy_a=spec, policy_b=spec, matchups=[])
+    player = make_policy(policy, config.mulligan)  # the user's own spec, named on this command line
+    spec = player.spec
+    check = replace(config, policy_a=spec, policy_b=spec, matchups=[],
+                    python_players={} if player.builtin else {spec: spec})
     check.plan()
     chosen, seen = [], set()
     for m in check.matchups:

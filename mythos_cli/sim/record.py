@@ -14,6 +14,11 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import polars as pl
+# Polars imports pyarrow.compute the first time it turns the core's Arrow columns into a frame,
+# about a second (more under load). Imported here, in the process that starts the workers, every
+# forked worker inherits it instead of paying it again: a second per worker and per run, which
+# `mythos optimize` (a run per stage and per race round) paid a dozen times.
+import pyarrow.compute  # noqa: F401
 
 from mythos_cli import _core
 from mythos_cli.store import layout

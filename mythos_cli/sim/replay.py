@@ -63,6 +63,7 @@ class Replay:
     game_no: int | None = None
     matchup: str | None = None
     checked: bool = False  # compared with the stored game, field by field
+    notes: list[str] = field(default_factory=list)  # what the user should know (a Python player named)
 
     def to_json(self) -> dict:
         return {"run": self.run_id, "game": self.game_no, "matchup": self.matchup, "seed": self.seed,
@@ -124,15 +125,24 @@ def replay_config(config: RunConfig, game_no: int, *, run_id: str | None = None)
 def replay_seed(deck_a: DeckSpec, deck_b: DeckSpec, seed: int, *, policy_a: str = "greedy",
                 policy_b: str | None = None, mulligan: str | None = None) -> Replay:
     """A new game: ``deck_a`` in seat 0 (P1), ``deck_b`` in seat 1, from ``seed``."""
-    config = RunConfig(decks=[deck_a, deck_b], opponents=[1], studied=[0], games=1, policy_a=policy_a,
-                       policy_b=policy_b or policy_a, mulligan=mulligan, seed=0, mirrors=True)
+    from mythos_cli.policies.players import is_python_spec
+
+    specs = (policy_a, policy_b or policy_a)
+    config = RunConfig(decks=[deck_a, deck_b], opponents=[1], studied=[0], games=1, policy_a=specs[0],
+                       policy_b=specs[1], mulligan=mulligan, seed=0, mirrors=True,
+                       python_players={s.strip(): s for s in specs if is_python_spec(s)})  # the user's own
     config.plan()
     setup, state, watcher = _play(config, GameJob(0, 0, 0, seed))
     return tell(state, watcher, [{"deck": setup.decks[s].name, "policy": setup.policies[s]} for s in (0, 1)], seed)
 
 
-def replay_stored(store, run_id: str, game_no: int) -> Replay:
-    """Replay game ``game_no`` of a stored run and check it against the stored row."""
+def replay_stored(store, run_id: str, game_no: int, *, policy: str | None = None,
+                  policy_b: str | None = None) -> Replay:
+    """Replay game ``game_no`` of a stored run and check it against the stored row.
+
+    The run's built-in players are rebuilt from the run; a Python player is played only by the
+    file the user names again (``policy``: every Python side, ``policy_b``: the opponents'), never
+    imported from the database (``ReplayError`` saying how to name it)."""
     from mythos_cli import _core
     from mythos_cli.sim.record import core_frame
     from mythos_cli.sim.runner import catalog_hash, load_config
@@ -143,6 +153,20 @@ def replay_stored(store, run_id: str, game_no: int) -> Replay:
         config = load_config(store, run_id)
     except StoreError as exc:
         raise ReplayError(str(exc)) from None
+    from mythos_cli.policies.players import PolicySpecError, StoredPythonPlayer, stand_ins
+    from mythos_cli.sim.game import check_players
+
+    try:
+        config.python_players, notes = stand_ins(
+            {"a": config.policy_a, "b": config.policy_b}, policy, {"b": policy_b},
+            command=f"mythos replay {run_id} {game_no} --db {store.path}", options={"b": "--policy-b"})
+        check_players(config)
+    except StoredPythonPlayer as exc:
+        raise ReplayError(str(exc), exc.hint) from None
+    except PolicySpecError as exc:
+        raise ReplayError(f"run {run_id} cannot be replayed: {exc}",
+                          "replay it with its own players; a Python player's file is named with --policy FILE.py:CLASS"
+                          ) from None
     row = stored_game(store, run_id, game_no)
     if row is None:
         done = store.query("SELECT count(*) AS n FROM game_data WHERE run_id = ?", [run_id])["n"][0]
@@ -168,6 +192,7 @@ def replay_stored(store, run_id: str, game_no: int) -> Replay:
             f"differ; stored: {stored}; replayed: P{replay.winner + 1} won {replay.scores[0]}–{replay.scores[1]})",
             f"probably {why}; replay it with the mythos that played it, or simulate the decks again")
     replay.checked = True
+    replay.notes = notes
     return replay
 
 

@@ -13,8 +13,6 @@ they are.
 from __future__ import annotations
 
 import json
-from typing import Sequence
-
 import duckdb
 import polars as pl
 
@@ -71,6 +69,56 @@ def set_status(store: Store, opt_id: str, status: str, result: dict | None = Non
         raise _explain(store.path, exc) from None
 
 
+def set_config(store: Store, opt_id: str, config: dict) -> None:
+    """Store the settings again once the search has completed them (the budget ``--minutes`` chose)."""
+    try:
+        _x(store.con, "UPDATE optimizations SET config = ? WHERE opt_id = ?", [json.dumps(config), opt_id])
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+
+
+def stage_runs(store: Store) -> dict[str, str]:
+    """Each run that is a stage of an optimization (``ID-…``, named ``optimize ID: …``, or its
+    missions experiment's ``missions ID-missions: …``), with its optimization's id."""
+    if not _has_table(store):
+        return {}
+    try:
+        rows = _x(store.con, """SELECT r.run_id, o.opt_id FROM runs r JOIN optimizations o
+                                ON starts_with(r.run_id, o.opt_id || '-')
+                                AND (starts_with(r.name, 'optimize ' || o.opt_id || ':')
+                                     OR starts_with(r.name, 'missions ' || o.opt_id || '-missions:'))""")
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+    # an id that is a prefix of another's (opt, opt-2): the longest match is the run's own
+    out: dict[str, str] = {}
+    for run_id, opt_id in rows:
+        if len(opt_id) > len(out.get(run_id, "")):
+            out[run_id] = opt_id
+    return out
+
+
+def summaries(store: Store) -> dict[str, dict]:
+    """Per optimization: its name, status, deck, field, players and budget (from its settings)."""
+    if not _has_table(store):
+        return {}
+    try:
+        rows = _x(store.con, "SELECT opt_id, name, status, config FROM optimizations")
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+    out = {}
+    for opt_id, name, status, config in rows:
+        try:
+            c = json.loads(config) if isinstance(config, str) else (config or {})
+            deck, field = c["base"]["name"], [d["name"] for d in c.get("field", [])]
+            policy, cheap = c.get("policy"), c.get("screen_policy")
+            budget = c.get("budget")
+        except (ValueError, KeyError, TypeError, RecursionError):  # damaged settings: listed, not read
+            deck, field, policy, cheap, budget = "?", [], None, None, None
+        out[opt_id] = {"name": name, "status": status, "deck": deck, "field": field, "policy": policy,
+                       "screen_policy": cheap, "budget": budget}
+    return out
+
+
 def listing(store: Store) -> pl.DataFrame:
     """Every optimization: id, name, status, start and end."""
     if not _has_table(store):
@@ -79,40 +127,4 @@ def listing(store: Store) -> pl.DataFrame:
     return store.query("SELECT opt_id, name, status, started_at, finished_at FROM optimizations ORDER BY started_at")
 
 
-def results(store: Store, run_id: str) -> pl.DataFrame:
-    """One row per game of a run: the studied deck, its opponent, seat, seed, and whether it won."""
-    try:
-        return store.con.sql(
-            """SELECT game_no,
-                      CASE WHEN studied_seat = 0 THEN deck_0 ELSE deck_1 END AS deck,
-                      CASE WHEN studied_seat = 0 THEN deck_1 ELSE deck_0 END AS opponent,
-                      studied_seat AS seat, seed, coalesce(winner = studied_seat, false) AS won
-               FROM games WHERE run_id = $run ORDER BY game_no""", params={"run": run_id}).pl()
-    except duckdb.Error as exc:
-        raise _explain(store.path, exc) from None
-
-
-def stored_games(store: Store, run_id: str) -> int:
-    """Games of the run stored so far (its committed batches)."""
-    try:
-        rows = _x(store.con, "SELECT coalesce(sum(games), 0) FROM batches WHERE run_id = ?", [run_id])
-    except duckdb.Error as exc:
-        raise _explain(store.path, exc) from None
-    return int(rows[0][0])
-
-
-def shared_seeds(store: Store, run_id: str, others: Sequence[str]) -> int:
-    """How many distinct seeds of ``run_id`` any of the ``others`` runs played too."""
-    if not others:
-        return 0
-    try:
-        rows = _x(store.con, """SELECT count(DISTINCT seed) FROM game_data
-                                WHERE run_id = ? AND seed IN (SELECT seed FROM game_data
-                                                              WHERE list_contains(?::VARCHAR[], run_id))""",
-                  [run_id, list(others)])
-    except duckdb.Error as exc:
-        raise _explain(store.path, exc) from None
-    return int(rows[0][0])
-
-
-__all__ = ["StoreError", "create", "get", "listing", "results", "set_status", "shared_seeds", "stored_games"]
+__all__ = ["StoreError", "create", "get", "listing", "set_config", "set_status", "stage_runs", "summaries"]

@@ -1,4 +1,4 @@
-"""The statistics of ``mythos optimize``: paired gains, corrected intervals, the screen's model.
+"""The statistics of experiments (``optimize`` and the others): paired gains, corrected intervals, the screen.
 
 * **A paired gain.** A variant and its reference deck play the same seeds, seats and
   opponents, so each game gives a pair of results. Against one opponent, with ``n`` pairs of
@@ -13,6 +13,13 @@
   many times fewer games the paired comparison needs for the same precision.
 * **Corrected for the variants tried.** A gain reported after trying ``m`` variants gets a
   Bonferroni interval: each side at ``α/(2m)``.
+* **Two players' agreement.** A cheap player screens; the player whose verdict counts
+  judges a sample of the same candidates. Spearman's rank correlation of the two judgements
+  gets a Fisher interval (standard error √(1.06/(n − 3)), Fieller, Hartley and Pearson 1957);
+  the expensive player's own noise lowers it, so it is also given corrected for attenuation
+  (Spearman 1904: divided by the square root of the share of the judge's spread that is not
+  noise). ``shortlist_size`` turns it into how many of the cheap ranking's best the race must
+  take to hold the expensive player's best.
 * **The screen.** Random variants of the deck (a few random swaps each) play in groups that
   share their seeds; a ridge regression of the results on the swaps, within each shared
   game (seed fixed effects), gives every card coming in and every card going out an
@@ -26,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 import numpy as np
-from scipy.stats import norm
+from scipy.stats import norm, spearmanr
 
 ALPHA = 0.05
 
@@ -164,6 +171,68 @@ def gain(pairs: Mapping[str, Pairs], shares: Mapping[str, float], *, tests: int 
     return Gain(point, max(-1.0, centre - z * se), min(1.0, centre + z * se), se, games, z, tests, ratio, by)
 
 
+# -- two players' agreement --------------------------------------------------------------------
+@dataclass
+class RankAgreement:
+    """How alike two players rank the same candidates (a cheap one and the one that judges)."""
+
+    rho: float  # Spearman's rank correlation of the two judgements
+    low: float  # its 95% interval (Fisher)
+    high: float
+    candidates: int
+    reliability: float  # the share of the judging player's spread over the sample that is not noise
+    corrected: float  # rho corrected for the judging player's noise (rho when that noise swamps the spread)
+
+    def to_json(self) -> dict:
+        return {"spearman": _num(self.rho), "ci95": [_num(self.low), _num(self.high)], "candidates": self.candidates,
+                "judge_reliability": _num(self.reliability), "corrected_for_judge_noise": _num(self.corrected)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "RankAgreement":
+        nan = lambda x: math.nan if x is None else x  # noqa: E731
+        return cls(nan(d["spearman"]), nan(d["ci95"][0]), nan(d["ci95"][1]), d["candidates"],
+                   nan(d["judge_reliability"]), nan(d["corrected_for_judge_noise"]))
+
+
+MIN_RELIABILITY = 0.3  # below it the correction for attenuation is too unstable to use
+
+
+def rank_agreement(cheap: Sequence[float], judge: Sequence[float], judge_se: Sequence[float],
+                   alpha: float = ALPHA) -> RankAgreement:
+    """Spearman's rho between two judgements of the same candidates, with its interval, and
+    rho corrected for the noise of ``judge`` (whose standard errors are ``judge_se``)."""
+    n = len(cheap)
+    if n < 4 or len(set(cheap)) < 2 or len(set(judge)) < 2:
+        return RankAgreement(math.nan, math.nan, math.nan, n, math.nan, math.nan)
+    rho = float(spearmanr(cheap, judge).statistic)
+    half = z_value(alpha) * math.sqrt(1.06 / (n - 3))
+    r = min(max(rho, -0.999999), 0.999999)
+    low, high = math.tanh(math.atanh(r) - half), math.tanh(math.atanh(r) + half)
+    spread = float(np.var(judge, ddof=1))
+    noise = float(np.mean(np.square(judge_se)))
+    reliability = max(0.0, 1.0 - noise / spread) if spread > 0 else 0.0
+    corrected = min(1.0, max(-1.0, rho / math.sqrt(reliability))) if reliability >= MIN_RELIABILITY else rho
+    return RankAgreement(rho, low, high, n, reliability, corrected)
+
+
+def shortlist_size(rho: float, n: int, confidence: float = 0.8, least: int = 4) -> int:
+    """How many of ``n`` candidates, ranked by a cheap judgement, must go on so that the best by
+    the expensive judgement is among them with probability ``confidence``, if the two
+    judgements are jointly normal with correlation ``rho``.
+
+    The expensive player's best sits at the top order statistic of n, z* = Φ⁻¹(1 − 1/(n + 1));
+    its cheap score is ρz* + √(1 − ρ²)ε, and the top k of the cheap ranking are those above
+    Φ⁻¹(1 − k/n). So k = n(1 − Φ(ρz* − Φ⁻¹(confidence)√(1 − ρ²))): 1 candidate or so when the
+    players agree, most of them when they do not (rho ≤ 0 counts as 0, NaN as no agreement)."""
+    if n <= least:
+        return n
+    rho = 0.0 if not math.isfinite(rho) else min(max(rho, 0.0), 1.0)
+    top = float(norm.ppf(1 - 1 / (n + 1)))
+    threshold = rho * top - float(norm.ppf(confidence)) * math.sqrt(1 - rho * rho)
+    k = math.ceil(n * (1 - float(norm.cdf(threshold))))
+    return min(n, max(least, k))
+
+
 # -- the screen ------------------------------------------------------------------------------
 @dataclass
 class ScreenFit:
@@ -249,4 +318,5 @@ def fit_screen(variants: Sequence[Sequence[tuple[str, str, bool]]], groups: Sequ
     return ScreenFit(values, ses, {k: int(seen[j]) for k, j in col.items()})
 
 
-__all__ = ["ALPHA", "Gain", "Pairs", "ScreenFit", "fit_screen", "gain", "z_value"]
+__all__ = ["ALPHA", "Gain", "Pairs", "RankAgreement", "ScreenFit", "fit_screen", "gain", "rank_agreement",
+           "shortlist_size", "z_value"]
