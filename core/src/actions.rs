@@ -266,7 +266,15 @@ pub fn reveal_price(g: &GameState, player: i32, u: &Unit, extra: i64, plain: boo
 
 /// Every main action of `player` now, with its price, in the order the engine offers them.
 pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
-    let mut out: Vec<(Action, i64)> = Vec::with_capacity(64);
+    let mut out = Vec::with_capacity(64);
+    main_options_into(g, player, &mut out);
+    out
+}
+
+/// `main_options` into `out` (emptied first: the engine hands it the buffer of the last decision).
+#[inline(never)]
+pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)>) {
+    out.clear();
     out.push((Action::Pass, 0));
     let p = &g.players[player as usize];
     let chakra = p.chakra;
@@ -277,6 +285,10 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
         |mi: usize| chakra >= 1 && (!any_no_hidden || !blocked_here(g, player, mi as i32, StaticKind::NoPlayHidden));
     let any_cost_static = !lines.statics(StaticKind::Cost).is_empty();
     let mut leaders = [None::<i32>; 8];
+    // the player's side of each mission, read once: every character's name, and those of them
+    // that may be upgraded over (face-up, owned and controlled by the player, not taken) with
+    // their printed cost
+    let sides = Sides::of(g, player);
     for (hi, &inst) in p.hand.iter().enumerate() {
         let card = g.card(inst);
         let version = g.cards[inst as usize];
@@ -290,7 +302,6 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
         let other_names = card.has_own_static(StaticKind::UpgradeOver);
         let priced = any_cost_static || own_cost;
         for mi in 0..n {
-            let side = &g.missions[mi].sides[player as usize];
             let winning = if only_winning {
                 let leader = match leaders.get_mut(mi) {
                     Some(slot) => *slot.get_or_insert_with(|| mission_leader(g, mi)),
@@ -300,7 +311,7 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
             } else {
                 true
             };
-            let named = side.iter().any(|&x| g.unit_card(g.u(x)).name_key == key);
+            let named = sides.named(g, mi, key);
             if !named {
                 if winning {
                     let price = if priced { play_cost(g, player, inst, mi as i32, None, None) } else { cost };
@@ -316,27 +327,22 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
                 continue;
             }
             // your own face-up characters you may upgrade over
-            for &x in side {
-                let u = g.u(x);
-                if u.hidden || u.owner != player || u.controlled_by != -1 || u.controller != player {
-                    continue;
+            sides.each_upgradable(g, mi, |x, under_key, under_cost| {
+                if cost <= under_cost {
+                    return;
                 }
-                let under = g.unit_card(u);
-                if cost <= under.cost() {
-                    continue;
-                }
-                if under.name_key != key {
+                if under_key != key {
                     // another name: only with ⧗ upgrade_over, and never duplicating a name here
-                    if named || !other_names || !can_upgrade_over(g, inst, u, player) {
-                        continue;
+                    if named || !other_names || !can_upgrade_over(g, inst, g.u(x), player) {
+                        return;
                     }
                 }
-                let diff = cost - under.cost();
+                let diff = cost - under_cost;
                 let price = if priced { play_cost(g, player, inst, mi as i32, Some(diff), None) } else { diff };
                 if price <= chakra {
-                    out.push((Action::Play(inst, mi as i32, false, u.uid), price));
+                    out.push((Action::Play(inst, mi as i32, false, x), price));
                 }
-            }
+            });
         }
     }
     let plain = !any_cost_static && lines.statics(StaticKind::RevealTax).is_empty();
@@ -351,7 +357,75 @@ pub fn main_options(g: &GameState, player: i32) -> Vec<(Action, i64)> {
         }
     }
     if !p.hand.is_empty() || !g.att_hidden.is_empty() {
-        attachments::attachment_options(g, player, &mut out);
+        attachments::attachment_options(g, player, out);
     }
-    out
+}
+
+/// One player's side of every mission, summarised for the main actions: each character's name,
+/// and the characters that may be upgraded over with their name and printed cost (at most
+/// `Sides::MAX` a side; a bigger side is read off the board instead).
+struct Sides {
+    /// per mission: (name, uid, upgradable, printed cost) of its characters, in side order
+    units: [[(crate::names::NameId, Uid, bool, i64); Sides::MAX]; Sides::MISSIONS],
+    len: [usize; Sides::MISSIONS],
+    player: i32,
+}
+
+impl Sides {
+    const MAX: usize = 8;
+    const MISSIONS: usize = 4;
+
+    fn of(g: &GameState, player: i32) -> Sides {
+        let mut out = Sides {
+            units: [[(crate::names::NameId(0), -1, false, 0); Sides::MAX]; Sides::MISSIONS],
+            len: [usize::MAX; Sides::MISSIONS],
+            player,
+        };
+        for (mi, m) in g.missions.iter().enumerate().take(Sides::MISSIONS) {
+            let side = &m.sides[player as usize];
+            if side.len() > Sides::MAX {
+                continue; // (read off the board)
+            }
+            for (k, &x) in side.iter().enumerate() {
+                let u = g.u(x);
+                let card = g.unit_card(u);
+                let upgradable = !(u.hidden || u.owner != player || u.controlled_by != -1 || u.controller != player);
+                out.units[mi][k] = (card.name_key, x, upgradable, card.cost());
+            }
+            out.len[mi] = side.len();
+        }
+        out
+    }
+
+    /// A character named `key` on the side (hidden ones count: their controller knows them).
+    fn named(&self, g: &GameState, mi: usize, key: crate::names::NameId) -> bool {
+        match self.len.get(mi) {
+            Some(&len) if len != usize::MAX => self.units[mi][..len].iter().any(|u| u.0 == key),
+            _ => g.missions[mi].sides[self.player as usize].iter().any(|&x| g.unit_card(g.u(x)).name_key == key),
+        }
+    }
+
+    /// Every character of the side that may be upgraded over: (uid, name, printed cost).
+    fn each_upgradable(&self, g: &GameState, mi: usize, mut f: impl FnMut(Uid, crate::names::NameId, i64)) {
+        match self.len.get(mi) {
+            Some(&len) if len != usize::MAX => {
+                for &(key, x, up, cost) in &self.units[mi][..len] {
+                    if up {
+                        f(x, key, cost);
+                    }
+                }
+            }
+            _ => {
+                let player = self.player;
+                for &x in &g.missions[mi].sides[player as usize] {
+                    let u = g.u(x);
+                    if u.hidden || u.owner != player || u.controlled_by != -1 || u.controller != player {
+                        continue;
+                    }
+                    let under = g.unit_card(u);
+                    f(x, under.name_key, under.cost());
+                }
+            }
+        }
+    }
 }

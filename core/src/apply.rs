@@ -4,7 +4,7 @@
 //! first to pass takes the Edge), Mission evaluation (rank D first), End (tokens and chakra go;
 //! after round 4 the game ends, ties to the Edge).
 
-use crate::actions::{chakra_income, main_options};
+use crate::actions::{chakra_income, main_options_into};
 use crate::attachments;
 use crate::board::{draw_cards, play_card, reveal};
 use crate::effects::{self, Need, lines, triggers::fire, triggers::fire_all};
@@ -87,7 +87,32 @@ pub fn apply(g: &mut GameState, action: Action) -> Result<(), ApplyError> {
             }
         }
     };
-    let d = g.pending.take().expect("checked");
+    take(g, action, price)
+}
+
+/// Apply the `i`-th legal action of the pending decision (in the engine's order), as `apply`
+/// would apply it (the search's playouts pick by index: no search for the action among the legal ones).
+pub fn apply_nth(g: &mut GameState, i: usize) -> Result<(), ApplyError> {
+    let Some(d) = g.pending.as_ref() else {
+        return Err(ApplyError::Illegal("no decision is pending".into()));
+    };
+    if i >= d.len() {
+        return Err(ApplyError::Illegal(format!("action {i} of a decision of {} options", d.len())));
+    }
+    let (action, price) = if d.kind == DecisionKind::Action {
+        (d.actions[i].0, Some(d.actions[i].1))
+    } else {
+        (Action::Choose(d.options[i]), None)
+    };
+    take(g, action, price)
+}
+
+/// The pending decision answered with `action` (legal, at `price` for a main action).
+fn take(g: &mut GameState, action: Action, price: Option<i64>) -> Result<(), ApplyError> {
+    let mut d = g.pending.take().expect("checked");
+    if d.actions.capacity() > g.spare_actions.0.capacity() {
+        g.spare_actions.0 = std::mem::take(&mut d.actions); // the next main decision's buffer
+    }
     g.decisions += 1;
     g.history.push(action);
     match d.kind {
@@ -180,7 +205,8 @@ fn phase_step(g: &mut GameState) {
                 g.eval_index = 0;
                 return;
             }
-            let actions = main_options(g, g.current);
+            let mut actions = std::mem::take(&mut g.spare_actions.0);
+            main_options_into(g, g.current, &mut actions);
             g.pending = Some(Decision {
                 player: g.current,
                 kind: DecisionKind::Action,

@@ -115,6 +115,7 @@ pub fn attach_options(
 
 /// The main actions of attachments: `Attach(card, mission, host or -1, face-down)` and
 /// `RevealAttachment(card)` for a face-down one.
+#[inline(never)]
 pub fn attachment_options(g: &GameState, player: i32, out: &mut Vec<(Action, i64)>) {
     let mut seen: Vec<u16> = Vec::new();
     for &inst in &g.players[player as usize].hand {

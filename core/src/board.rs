@@ -45,11 +45,9 @@ pub fn new_unit(g: &mut GameState, player: i32, inst: Inst, mi: i32, hidden: boo
     };
     g.index_unit(u);
     g.missions[mi as usize].sides[player as usize].push(uid);
-    let current = g.lines_version.get() == g.board_version;
-    g.board_version += 1;
-    if hidden && current {
-        g.lines_version.set(g.board_version); // a hidden character brings no line: the lines in force stay
-    }
+    // a hidden character brings no line: the lines in force stay
+    let quiet = hidden || g.card(inst).continuous.is_empty();
+    g.board_changed(quiet);
     uid
 }
 
@@ -74,10 +72,11 @@ pub fn play_card(g: &mut GameState, player: i32, inst: Inst, mi: i32, hidden: bo
         let up = crate::power::power_of(g, over); // "if the character you upgraded from had …"
         let base = card.cost() - g.unit_card(g.u(over)).cost();
         let turn = g.turn;
+        let quiet = g.lineless(g.u(over)) && card.continuous.is_empty();
         let u = g.um(over);
         u.stack.push(inst);
         u.played_turn = turn;
-        g.board_version += 1;
+        g.board_changed(quiet);
         g.players[pi].upgraded += 1;
         (over, base, true, vec![(vars::UPGRADED_POWER, Val::Int(up))])
     } else {
@@ -122,7 +121,8 @@ pub fn reveal(g: &mut GameState, player: i32, uid: Uid, price: i64) {
     u.played_turn = turn;
     u.discounted = price < cost;
     let (c, mi) = (u.top(), u.mission);
-    g.board_version += 1;
+    let quiet = g.lineless(g.u(uid));
+    g.board_changed(quiet);
     played_this_turn(g, player, uid);
     if g.emitting() {
         let idx = g.card(c).index;
@@ -211,8 +211,9 @@ fn replaced_by_hide(g: &mut GameState, uid: Uid, event: Event, by: i32) -> bool 
             continue;
         }
         let ctl = u.controller;
+        let quiet = g.lineless(u);
         g.um(uid).hidden = true;
-        g.board_version += 1;
+        g.board_changed(quiet);
         g.emit(Ev::Hide(ctl, uid));
         break_control_from(g, uid);
         return true;
@@ -231,7 +232,8 @@ pub fn move_unit(g: &mut GameState, uid: Uid, dest: i32, by: i32) -> bool {
     let (from, ctl) = (g.u(uid).mission, g.u(uid).controller);
     g.missions[from as usize].sides[ctl as usize].retain(|&x| x != uid);
     g.um(uid).mission = dest;
-    g.board_version += 1;
+    let quiet = g.lineless(g.u(uid));
+    g.board_changed(quiet);
     g.emit(Ev::Move(ctl, uid, dest));
     let key = g.unit_card(g.u(uid)).name_key;
     if has_name_on_side(g, dest as usize, ctl, key, -1) {
@@ -257,8 +259,9 @@ pub fn hide_unit(g: &mut GameState, uid: Uid, by: i32) -> bool {
     }
     affect(g, uid, by);
     let ctl = g.u(uid).controller;
+    let quiet = g.lineless(g.u(uid));
     g.um(uid).hidden = true;
-    g.board_version += 1;
+    g.board_changed(quiet);
     g.emit(Ev::Hide(ctl, uid));
     break_control_from(g, uid); // a hidden controller loses what it controls
     true
@@ -315,7 +318,8 @@ pub fn turn_face_up(g: &mut GameState, uid: Uid) {
     }
     u.hidden = false;
     let ctl = u.controller;
-    g.board_version += 1;
+    let quiet = g.lineless(g.u(uid));
+    g.board_changed(quiet);
     g.emit(Ev::TurnedUp(ctl, uid));
 }
 
@@ -331,7 +335,7 @@ pub enum Dest {
 pub fn leave_play(g: &mut GameState, uid: Uid, dest: Dest) {
     let Some(u) = g.remove_unit(uid) else { return };
     g.missions[u.mission as usize].sides[u.controller as usize].retain(|&x| x != uid);
-    g.board_version += 1;
+    g.board_changed(g.lineless(&u));
     let owner = u.owner as usize;
     for &c in u.stack[..u.stack.len() - 1].iter().rev() {
         g.players[owner].discard.push(c);

@@ -168,6 +168,8 @@ pub struct Card {
     pub grants: Vec<crate::language::Grant>,
     /// (timing, N) of instant lines that only say "play this character paying N less"
     pub cheaper: Vec<(Timing, i64)>,
+    /// the kinds of the statics printed on the card, one bit a kind (`has_own_static` asks it)
+    pub own_kinds: u32,
 }
 
 impl Card {
@@ -191,7 +193,7 @@ impl Card {
         self.continuous.iter().flat_map(|c| c.statics.iter()).filter(move |s| s.kind == kind)
     }
     pub fn has_own_static(&self, kind: StaticKind) -> bool {
-        self.own_statics(kind).next().is_some()
+        self.own_kinds & (1 << kind.index()) != 0
     }
 }
 
@@ -531,6 +533,7 @@ fn parse_card(ctype: CardType, raw: &Table, set: &str, where_: &str, p: &mut Par
         host: None,
         grants: Vec::new(),
         cheaper: Vec::new(),
+        own_kinds: 0,
     })
 }
 
@@ -667,6 +670,7 @@ fn derive(card: &mut Card) {
         }
     }
     card.cheaper = cheaper;
+    card.own_kinds = card.continuous.iter().flat_map(|c| c.statics.iter()).fold(0, |k, s| k | 1 << s.kind.index());
 }
 
 fn gate(line: &mut ContinuousLine, cond: &Condition) {

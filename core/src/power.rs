@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use crate::effects::lines::{self, blanked, static_ctx};
-use crate::effects::selectors::{candidates, card_fits, condition, core_power, matches, number, select};
+use crate::effects::selectors::{card_fits, condition, core_power, for_each_candidate, matches, number, select};
 use crate::language::{Static, StaticKind};
 use crate::state::{Ctx, GameState, Inst, Phase, PowerKey, PowerTable, RANK_BONUS, Unit};
 
@@ -24,13 +24,22 @@ fn key(g: &GameState) -> PowerKey {
     )
 }
 
+/// What the Power cache holds while its table is filled (a shared empty table: no allocation).
+static EMPTY: std::sync::LazyLock<Arc<PowerTable>> = std::sync::LazyLock::new(Default::default);
+
 /// The Power of the board as it stands, computed once per board version (borrowed: drop it
-/// before filling the table in).
+/// before filling the table in). The table is filled in its own buffers when no copy of the game
+/// shares them.
 fn memo(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
     let k = key(g);
     if g.power_key.get() != Some(k) {
-        let t = table(g);
-        *g.power_cache.borrow_mut() = Arc::new(t);
+        // taken out while it is filled: what the statics read never sees a half-made table
+        let mut t = std::mem::replace(&mut *g.power_cache.borrow_mut(), Arc::clone(&EMPTY));
+        if Arc::get_mut(&mut t).is_none() {
+            t = Arc::new(PowerTable::default());
+        }
+        fill(g, Arc::get_mut(&mut t).expect("unshared"));
+        *g.power_cache.borrow_mut() = t;
         g.power_key.set(Some(k));
     }
     g.power_cache.borrow()
@@ -51,79 +60,112 @@ pub fn power_of(g: &GameState, uid: i32) -> i64 {
     power(g, g.u(uid))
 }
 
-/// The statics of one kind in force, each with its context (built once per board version in
-/// the reference engine; cheap enough to build per call here).
+/// The statics of one kind in force, each with its context.
 fn with_ctx(g: &GameState, kind: StaticKind) -> Vec<(Ctx, &'static Static)> {
     lines::lines(g).statics(kind).iter().map(|r| (static_ctx(r.unit, r.mission, r.controller, g), r.s)).collect()
 }
 
-/// The Power of every character in play at once.
-fn table(g: &GameState) -> PowerTable {
-    let mut power: Vec<Option<i64>> = vec![None; g.units.len()];
-    let mut units = Vec::with_capacity(24);
+/// The Power of every character in play at once, into `t` (its buffers reused).
+#[inline(never)]
+fn fill(g: &GameState, t: &mut PowerTable) {
+    let power = &mut t.power;
+    power.clear();
+    power.resize(g.units.len(), None);
     for m in &g.missions {
         for side in &m.sides {
             for &uid in side {
                 let u = g.u(uid);
-                units.push(uid);
                 power[uid as usize] = Some((if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens);
             }
         }
     }
-    let zero = with_ctx(g, StaticKind::PowerZero);
-    let mods = with_ctx(g, StaticKind::Power);
-    let mut zeroed: Vec<i32> = Vec::new();
+    let lines = lines::lines(g);
+    let zero = lines.statics(StaticKind::PowerZero);
+    let mods = lines.statics(StaticKind::Power);
+    let zeroed = &mut t.zeroed;
+    zeroed.clear();
     if !zero.is_empty() || !mods.is_empty() {
-        for (ctx, s) in &zero {
-            if condition(g, ctx, s.cond.as_ref(), true) {
-                zeroed.extend(static_targets(g, ctx, s, &units));
+        for r in zero {
+            let ctx = static_ctx(r.unit, r.mission, r.controller, g);
+            if condition(g, &ctx, r.s.cond.as_ref(), true) {
+                static_targets(g, &ctx, r.s, power, |x| zeroed.push(x));
             }
         }
-        for (ctx, s) in &mods {
-            if !condition(g, ctx, s.cond.as_ref(), true) {
+        for r in mods {
+            let (ctx, s) = (static_ctx(r.unit, r.mission, r.controller, g), r.s);
+            if !condition(g, &ctx, s.cond.as_ref(), true) {
                 continue;
             }
-            let hit = static_targets(g, ctx, s, &units);
+            let hit = &mut t.hit;
+            hit.clear();
+            static_targets(g, &ctx, s, power, |x| hit.push(x));
             if hit.is_empty() {
                 continue;
             }
             let n = match &s.opts.per {
-                Some(per) => s.n.as_int().unwrap_or(0) * select(g, ctx, per, true).len() as i64,
-                None => number(g, ctx, &s.n, true),
+                Some(per) => s.n.as_int().unwrap_or(0) * select(g, &ctx, per, true).len() as i64,
+                None => number(g, &ctx, &s.n, true),
             };
-            for x in hit {
+            for &x in hit.iter() {
                 if let Some(p) = power[x as usize].as_mut() {
                     *p += n;
                 }
             }
         }
     }
-    for &uid in &units {
-        let u = g.u(uid);
-        let mut p = power[uid as usize].expect("in the table");
-        for &a in &u.attachments {
-            p += attachment_power(g, a, Some(u));
+    // with no side Power static in force a side's total is its characters' and the mission's
+    // attachments' Power: worked out here at once (else when first asked)
+    let eager = lines.statics(StaticKind::SidePower).is_empty();
+    drop(lines);
+    t.sides.clear();
+    for m in &g.missions {
+        let mut totals = [None, None];
+        for (si, side) in m.sides.iter().enumerate() {
+            let mut total = 0;
+            for &uid in side {
+                let u = g.u(uid);
+                let mut p = power[uid as usize].expect("in the table");
+                for &a in &u.attachments {
+                    p += attachment_power(g, a, Some(u));
+                }
+                if p < 0 || zeroed.contains(&uid) {
+                    p = 0;
+                }
+                power[uid as usize] = Some(p);
+                total += p;
+            }
+            if eager {
+                for &a in &m.attachments[si] {
+                    total += attachment_power(g, a, None);
+                }
+                totals[si] = Some(total);
+            }
         }
-        if p < 0 || zeroed.contains(&uid) {
-            p = 0;
-        }
-        power[uid as usize] = Some(p);
+        t.sides.push(totals);
     }
-    PowerTable { power, sides: vec![[None, None]; g.missions.len()] }
 }
 
-/// The characters in play that static `s` applies to.
-fn static_targets(g: &GameState, ctx: &Ctx, s: &Static, units: &[i32]) -> Vec<i32> {
+/// The characters in play that static `s` applies to (`table`: the Power table being filled,
+/// which holds the characters in play), one at a time.
+fn static_targets(g: &GameState, ctx: &Ctx, s: &Static, table: &[Option<i64>], mut f: impl FnMut(i32)) {
     let Some(sel) = &s.target else {
-        return units.iter().copied().filter(|&x| x == ctx.source).collect();
+        if ctx.source >= 0 && table.get(ctx.source as usize).is_some_and(|p| p.is_some()) {
+            f(ctx.source);
+        }
+        return;
     };
     if ctx.player < 0 && sel.side != crate::language::Side::Any {
-        return vec![];
+        return;
     }
     if sel.pick.is_some() {
-        return select(g, ctx, sel, true);
+        select(g, ctx, sel, true).into_iter().for_each(f);
+        return;
     }
-    candidates(g, ctx, sel).into_iter().filter(|&x| matches(g, ctx, sel, g.u(x), true)).collect()
+    for_each_candidate(g, ctx, sel, |x| {
+        if matches(g, ctx, sel, g.u(x), true) {
+            f(x)
+        }
+    });
 }
 
 /// Power computed from scratch (no memo).

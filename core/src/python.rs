@@ -961,6 +961,40 @@ fn play_search_games(
     out.into_iter().map(|r| r.map_err(EngineError::new_err)).collect()
 }
 
+/// The fingerprint of each game (`players::digest`: every decision, the scores, the winner),
+/// `games` as in `play_search_games`: two versions of the engine that play the same games give
+/// the same digests.
+#[pyfunction]
+fn game_digests(
+    py: Python<'_>,
+    decks: Vec<(Vec<String>, Vec<String>)>,
+    games: Vec<(usize, usize, i128, String, String)>,
+) -> PyResult<Vec<u64>> {
+    let decks = decks_of(decks)?;
+    if games.iter().any(|g| g.0 >= decks.len() || g.1 >= decks.len()) {
+        return Err(PyValueError::new_err("a game names a missing deck"));
+    }
+    for g in &games {
+        crate::players::make_player(&g.3, None).map_err(PyValueError::new_err)?;
+        crate::players::make_player(&g.4, None).map_err(PyValueError::new_err)?;
+    }
+    let out: Vec<Result<u64, String>> = py.detach(|| {
+        games
+            .iter()
+            .map(|(a, b, seed, sa, sb)| {
+                caught(*seed, || {
+                    let mut pa = crate::players::make_player(sa, None)?;
+                    let mut pb = crate::players::make_player(sb, None)?;
+                    let g = crate::players::play_match(cat(), &decks[*a], &decks[*b], &mut *pa, &mut *pb, *seed)
+                        .map_err(|e| format!("seed {seed}: {e}"))?;
+                    Ok(crate::players::digest(&g))
+                })
+            })
+            .collect()
+    });
+    out.into_iter().map(|r| r.map_err(EngineError::new_err)).collect()
+}
+
 /// One audited endgame: (seed, audited seat, best margin or None, a win within reach or None,
 /// margin reached, won, positions searched, and for a thrown game on how many of
 /// `audit::DEALS` deals from the player's view a win was there).
@@ -1014,6 +1048,7 @@ fn audit_endgames(
 fn register_search(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_search_games, m)?)?;
     m.add_function(wrap_pyfunction!(audit_endgames, m)?)?;
+    m.add_function(wrap_pyfunction!(game_digests, m)?)?;
     Ok(())
 }
 

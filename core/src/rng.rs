@@ -31,7 +31,7 @@ const INIT_GENRAND: [u32; N] = {
 /// CPython's `random.Random`. A generator seeded with an integer is seeded lazily, at its first
 /// draw: seeding costs about as much as a hundred draws, and the look-ahead makes generators
 /// (a determinised game's own, for one) that are seldom drawn from.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct PyRandom {
     /// None until the first draw of an integer-seeded generator
     state: Option<Box<[u32; N]>>,
@@ -39,6 +39,22 @@ pub struct PyRandom {
     /// the integer seed's 32-bit words (least significant first) while `state` is None
     key: [u32; 4],
     key_len: usize,
+}
+
+impl Clone for PyRandom {
+    fn clone(&self) -> PyRandom {
+        PyRandom { state: self.state.clone(), idx: self.idx, key: self.key, key_len: self.key_len }
+    }
+    /// Into the target's own state when it has one (no allocation).
+    fn clone_from(&mut self, o: &PyRandom) {
+        match (&mut self.state, &o.state) {
+            (Some(mine), Some(theirs)) => **mine = **theirs,
+            _ => self.state.clone_from(&o.state),
+        }
+        self.idx = o.idx;
+        self.key = o.key;
+        self.key_len = o.key_len;
+    }
 }
 
 impl PartialEq for PyRandom {

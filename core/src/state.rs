@@ -19,7 +19,127 @@ pub const HAND_SIZE: usize = 5;
 pub const DRAW_PER_ROUND: usize = 2;
 pub const ROUNDS: i32 = 4;
 
-#[derive(Clone, Debug, PartialEq)]
+/// `Clone` field by field, with a `clone_from` that reuses the target's buffers (a search plays
+/// thousands of playouts from copies of a few states: copied into one state kept for the purpose,
+/// they allocate nothing). Every field must be listed: the struct literal of `clone` says so.
+macro_rules! clone_fields {
+    ($t:ident { $($f:ident),* $(,)? }) => {
+        impl Clone for $t {
+            fn clone(&self) -> Self {
+                $t { $($f: self.$f.clone()),* }
+            }
+            fn clone_from(&mut self, o: &Self) {
+                $(self.$f.clone_from(&o.$f);)*
+            }
+        }
+    };
+}
+
+clone_fields!(Unit {
+    uid,
+    stack,
+    owner,
+    controller,
+    mission,
+    hidden,
+    tokens,
+    played_round,
+    played_turn,
+    attachments,
+    controlled_by,
+    discounted
+});
+clone_fields!(Mission { card, rank, sides, attachments, winner });
+clone_fields!(Player {
+    index,
+    hand,
+    deck,
+    discard,
+    missions,
+    set_aside,
+    chakra,
+    score,
+    passed,
+    plays_this_round,
+    attached_this_round,
+    mulliganed,
+    chakra_gained,
+    chakra_spent,
+    drawn,
+    played_face_up,
+    played_hidden,
+    revealed,
+    upgraded,
+    cost_face_up,
+    missions_won
+});
+clone_fields!(Ctx { player, source, mission, card, vars, upgrade, ambush, pinned, ties });
+clone_fields!(Decision { player, kind, options, actions, prompt, context, source });
+clone_fields!(Frame { steps, ctx, pc, choices, cursor, label });
+clone_fields!(RoundStats {
+    chakra_gained,
+    chakra_spent,
+    chakra_left,
+    cards_drawn,
+    played_face_up,
+    played_hidden,
+    revealed,
+    upgraded,
+    cost_face_up,
+    characters_in_play,
+    missions_won,
+    points,
+    edge
+});
+clone_fields!(LinesCache { lines, statics_flat, static_at, triggers_flat, trigger_at });
+clone_fields!(PowerTable { power, sides, zeroed, hit });
+clone_fields!(GameState {
+    cat,
+    cards,
+    owner,
+    players,
+    rng,
+    seed,
+    missions,
+    mission_deck,
+    round,
+    phase,
+    edge,
+    first_edge,
+    current,
+    turn,
+    eval_index,
+    stack,
+    ctxs,
+    pending,
+    next_uid,
+    units,
+    winner,
+    tiebreak_by_edge,
+    edge_locked,
+    round_scores,
+    decisions,
+    events,
+    history,
+    last_turn_plays,
+    turn_over,
+    round_log,
+    board_version,
+    lines_version,
+    lines,
+    token_version,
+    power_key,
+    power_cache,
+    att_hidden,
+    att_power,
+    last_turn_moves,
+    eval_ready,
+    tie_picks,
+    settled,
+    spare_actions
+});
+
+#[derive(Debug, PartialEq)]
 pub struct Unit {
     pub uid: Uid,
     /// bottom → top; the top card is the character
@@ -46,7 +166,7 @@ impl Unit {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Mission {
     pub card: Inst,
     /// 0..3 = D, C, B, A (the round it entered play)
@@ -57,7 +177,7 @@ pub struct Mission {
     pub winner: i32,
 }
 
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Debug, PartialEq, Default)]
 pub struct Player {
     pub index: i32,
     pub hand: Vec<Inst>,
@@ -136,7 +256,7 @@ impl Val {
 }
 
 /// Who resolves an effect, from which card, where, with which remembered values.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Ctx {
     /// the controller (the decider unless a verb says otherwise)
     pub player: i32,
@@ -332,7 +452,7 @@ pub enum DecisionContext {
 }
 
 /// What the engine waits for: one player chooses one of the options.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Decision {
     pub player: i32,
     pub kind: DecisionKind,
@@ -422,7 +542,7 @@ pub enum FrameStep {
 
 /// An effect being resolved: its steps, where it is, and the choices made so far. Its
 /// context lives in the state's context arena (frames of one effect may share it).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Frame {
     pub steps: Vec<FrameStep>,
     pub ctx: usize,
@@ -473,7 +593,7 @@ impl Phase {
 }
 
 /// One round's statistics of one player (for the simulation database).
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Debug, PartialEq, Default)]
 pub struct RoundStats {
     pub chakra_gained: i64,
     pub chakra_spent: i64,
@@ -539,9 +659,42 @@ pub enum Ev {
     TurnedUp(i32, Uid),
 }
 
+/// Something worked out from the board and kept with the state (the lines in force, the Power
+/// table). `clone` shares it (a count, no copy); `clone_from` copies it into the target's own
+/// buffers when the target holds the only reference to them, so that a state copied again and
+/// again (a search's playouts) fills its caches in place and never allocates.
+#[derive(Debug, Default)]
+pub struct Cache<T>(std::cell::RefCell<std::sync::Arc<T>>);
+
+impl<T: Clone> Clone for Cache<T> {
+    fn clone(&self) -> Self {
+        Cache(std::cell::RefCell::new(std::sync::Arc::clone(&self.0.borrow())))
+    }
+    fn clone_from(&mut self, o: &Self) {
+        let theirs = o.0.borrow();
+        let mine = self.0.get_mut();
+        if std::sync::Arc::ptr_eq(mine, &theirs) {
+            return;
+        }
+        match std::sync::Arc::get_mut(mine) {
+            Some(m) => m.clone_from(&theirs),
+            None => *mine = std::sync::Arc::clone(&theirs),
+        }
+    }
+}
+
+impl<T> Cache<T> {
+    pub fn borrow(&self) -> std::cell::Ref<'_, std::sync::Arc<T>> {
+        self.0.borrow()
+    }
+    pub fn borrow_mut(&self) -> std::cell::RefMut<'_, std::sync::Arc<T>> {
+        self.0.borrow_mut()
+    }
+}
+
 /// Which continuous lines are in force, and every static and trigger grouped by kind, worked
 /// out once per board version.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct LinesCache {
     /// (unit or -1, mission, controller, the card's continuous line (card index, line index), instance)
     pub lines: Vec<ActiveLine>,
@@ -604,7 +757,7 @@ pub struct TriggerRef {
     pub inst: Inst,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct GameState {
     pub cat: &'static Catalog,
     /// per instance: the catalog index of its card
@@ -647,11 +800,11 @@ pub struct GameState {
     /// bumped whenever which cards are face-up where changes
     pub board_version: u64,
     pub lines_version: std::cell::Cell<u64>,
-    pub lines: std::cell::RefCell<std::sync::Arc<LinesCache>>,
+    pub lines: Cache<LinesCache>,
     /// bumped whenever Power tokens change anywhere
     pub token_version: u64,
     pub power_key: std::cell::Cell<Option<PowerKey>>,
-    pub power_cache: std::cell::RefCell<std::sync::Arc<PowerTable>>,
+    pub power_cache: Cache<PowerTable>,
     /// face-down attachments
     pub att_hidden: Vec<Inst>,
     /// Power overrides: a character turned attachment
@@ -664,18 +817,36 @@ pub struct GameState {
     pub tie_picks: Vec<TiePick>,
     /// the state (as the Power memo keys it) the continuous picks were last settled for
     pub settled: Option<PowerKey>,
+    /// the buffer of a main decision taken, for the next one (not part of the game: a copy of
+    /// the state does not copy it)
+    pub spare_actions: Spare<Vec<(Action, i64)>>,
+}
+
+/// A buffer kept for reuse, not part of what it is kept in: a clone starts without it, and
+/// `clone_from` keeps the target's own.
+#[derive(Debug, Default)]
+pub struct Spare<T>(pub T);
+
+impl<T: Default> Clone for Spare<T> {
+    fn clone(&self) -> Self {
+        Spare(T::default())
+    }
+    fn clone_from(&mut self, _: &Self) {}
 }
 
 /// What the Power memo depends on: the board, the tokens, the Edge, empty hands, the phase.
 pub type PowerKey = (u64, u64, i32, bool, bool, bool);
 
 /// The Power of every character in play and each side's total per mission.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct PowerTable {
     /// indexed by uid (None: not in play when the table was made)
     pub power: Vec<Option<i64>>,
     /// filled when first asked, as the reference engine does
     pub sides: Vec<[Option<i64>; 2]>,
+    /// buffers of the filling (the characters a static zeroes, the ones it hits)
+    pub zeroed: Vec<i32>,
+    pub hit: Vec<i32>,
 }
 
 impl GameState {
@@ -762,6 +933,21 @@ impl GameState {
             self.units.resize(i + 1, None);
         }
         self.units[i] = Some(u);
+    }
+    /// The board changed: everything worked out from it is stale, except the lines in force when
+    /// `quiet` (the change touched only a character with no continuous line and no attachment:
+    /// a card that brings no line cannot change which lines are in force, wherever it goes).
+    pub fn board_changed(&mut self, quiet: bool) {
+        let current = self.lines_version.get() == self.board_version;
+        self.board_version += 1;
+        if quiet && current {
+            self.lines_version.set(self.board_version);
+        }
+    }
+    /// A character that brings no continuous line face-up or hidden: no attachment, and a top card
+    /// with none.
+    pub fn lineless(&self, u: &Unit) -> bool {
+        u.attachments.is_empty() && self.card(u.top()).continuous.is_empty()
     }
     pub fn remove_unit(&mut self, uid: Uid) -> Option<Unit> {
         self.units.get_mut(uid as usize).and_then(|x| x.take())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mythos_cli.decks import Deck, load_deck, sample_paths
+from mythos_cli.decks import Deck, DeckError, load_deck, sample_paths
 from mythos_cli.catalog.coverage import executable
 from mythos_cli.sim.plan import DeckSpec
 
@@ -39,6 +39,32 @@ def load_specs(refs: list[str]) -> list[DeckSpec]:
         if n:
             spec = DeckSpec(f"{spec.name} ({n + 1})", spec.cards, spec.missions)
         specs.append(spec)
+    return specs
+
+
+def random_specs(n: int, seed: int) -> list[DeckSpec]:
+    """``n`` random legal decks drawn from the whole catalog, the same for the same seed: 15
+    different versions of characters and attachments, two copies each (30 cards), and 3
+    different missions. Each is checked against the Mythos construction rules."""
+    import random
+
+    from mythos_cli.catalog import default_catalog
+    from mythos_cli.decks import check_source
+    from mythos_cli.decks.source import Source
+
+    cat = default_catalog()
+    pool = sorted(c.id for c in cat.by_id.values() if c.type != "mission")
+    missions = sorted(c.id for c in cat.by_id.values() if c.type == "mission")
+    rng = random.Random(f"random-decks:{seed}")
+    specs = []
+    for k in range(n):
+        chosen = rng.sample(pool, 15)
+        aside = rng.sample(missions, 3)
+        text = "\n".join([f"2 {c}" for c in chosen] + ["missions:"] + [f"1 {m}" for m in aside]) + "\n"
+        verdict = check_source(Source(f"random-{k + 1}", text), "mythos", cat)
+        if not verdict.valid:
+            raise DeckError(verdict.errors, f"random-{k + 1}")
+        specs.append(DeckSpec(f"random-{k + 1}", tuple(c for c in chosen for _ in range(2)), tuple(aside)))
     return specs
 
 

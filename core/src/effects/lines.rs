@@ -14,6 +14,7 @@ use crate::state::{ActiveLine, Ctx, GameState, Inst, LinesCache, StaticRef, Trig
 /// Every continuous line in force, grouped by kind (rebuilt when the board changed). Borrowed,
 /// not shared (no reference count to move on the hot path): a caller that changes the game
 /// while it reads the lines takes its own `Arc::clone` of them.
+#[inline]
 pub fn lines(g: &GameState) -> std::cell::Ref<'_, Arc<LinesCache>> {
     if g.lines_version.get() != g.board_version {
         rebuild(g);
@@ -21,21 +22,21 @@ pub fn lines(g: &GameState) -> std::cell::Ref<'_, Arc<LinesCache>> {
     g.lines.borrow()
 }
 
-fn push_card(out: &mut Vec<ActiveLine>, card: &Card, unit: Uid, mission: i32, controller: i32, inst: Inst) {
-    for li in 0..card.continuous.len() {
-        out.push(ActiveLine { unit, mission, controller, card: card.index, line: li as u16, inst });
-    }
-}
-
-fn rebuild(g: &GameState) {
-    let mut out: Vec<ActiveLine> = Vec::with_capacity(16);
+/// Every continuous line of the face-up cards in play, in board order (missions, then side 0
+/// before side 1; on a side, each character's attachments before its own card).
+fn walk(g: &GameState, mut each: impl FnMut(ActiveLine)) {
+    let mut card_lines = |card: &Card, unit: Uid, mission: i32, controller: i32, inst: Inst| {
+        for li in 0..card.continuous.len() {
+            each(ActiveLine { unit, mission, controller, card: card.index, line: li as u16, inst });
+        }
+    };
     for (mi, m) in g.missions.iter().enumerate() {
         let mi = mi as i32;
-        push_card(&mut out, g.card(m.card), -1, mi, -1, m.card);
+        card_lines(g.card(m.card), -1, mi, -1, m.card);
         for side in 0..2 {
             for &a in &m.attachments[side] {
                 if !g.att_is_hidden(a) {
-                    push_card(&mut out, g.card(a), -1, mi, side as i32, a);
+                    card_lines(g.card(a), -1, mi, side as i32, a);
                 }
             }
             for &uid in &m.sides[side] {
@@ -43,7 +44,7 @@ fn rebuild(g: &GameState) {
                 if !u.attachments.is_empty() {
                     for &a in &u.attachments {
                         if !g.att_is_hidden(a) {
-                            push_card(&mut out, g.card(a), uid, mi, u.controller, a);
+                            card_lines(g.card(a), uid, mi, u.controller, a);
                         }
                     }
                     if blanked(g, u) {
@@ -54,21 +55,86 @@ fn rebuild(g: &GameState) {
                     continue;
                 }
                 let inst = u.top();
-                push_card(&mut out, g.card(inst), uid, mi, u.controller, inst);
+                card_lines(g.card(inst), uid, mi, u.controller, inst);
             }
         }
     }
+}
+
+/// Bring the lines in force up to the board. Most changes of the board (a character with no
+/// continuous line played, moved or defeated) leave them as they were: the board is walked and
+/// compared with the lines kept, and only a difference regroups them, in the kept buffers when
+/// no copy of the game shares them.
+#[inline(never)]
+fn rebuild(g: &GameState) {
+    let mut cell = g.lines.borrow_mut();
+    let changed = match Arc::get_mut(&mut cell) {
+        // one walk over the board, written over the lines kept from where they first differ
+        Some(cache) => {
+            let mut k = 0;
+            let mut same = true;
+            walk(g, |l| {
+                if same && cache.lines.get(k) != Some(&l) {
+                    same = false;
+                    cache.lines.truncate(k);
+                }
+                if !same {
+                    cache.lines.push(l);
+                }
+                k += 1;
+            });
+            if same && k < cache.lines.len() {
+                cache.lines.truncate(k);
+                same = false;
+            }
+            !same
+        }
+        // shared with a copy of the game: compared, and walked again into a cache of its own
+        None => {
+            let (mut same, mut k) = (true, 0);
+            walk(g, |l| {
+                if same && cell.lines.get(k) != Some(&l) {
+                    same = false;
+                }
+                k += 1;
+            });
+            if !(same && k == cell.lines.len()) {
+                let mut fresh = LinesCache::default();
+                walk(g, |l| fresh.lines.push(l));
+                *cell = Arc::new(fresh);
+                true
+            } else {
+                false
+            }
+        }
+    };
+    if !changed {
+        drop(cell);
+        g.lines_version.set(g.board_version);
+        return;
+    }
+    let cache = Arc::get_mut(&mut cell).expect("unshared");
     let cat = g.cat;
-    // group by kind with counting passes: three vectors in all, however many kinds are in force
+    // group by kind with counting passes, in the buffers kept
     let mut static_at = [0u32; STATIC_KINDS + 1];
     let mut trigger_at = [0u32; TRIGGER_KINDS + 1];
-    for l in &out {
+    let mut any_static = None;
+    let mut any_trigger = None;
+    for l in &cache.lines {
         let line = &cat.cards[l.card as usize].continuous[l.line as usize];
         for s in &line.statics {
             static_at[s.kind.index() + 1] += 1;
+            any_static.get_or_insert(StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s });
         }
         for t in &line.triggers {
             trigger_at[t.on.index() + 1] += 1;
+            any_trigger.get_or_insert(TriggerRef {
+                unit: l.unit,
+                mission: l.mission,
+                controller: l.controller,
+                t,
+                inst: l.inst,
+            });
         }
     }
     for k in 0..STATIC_KINDS {
@@ -77,28 +143,35 @@ fn rebuild(g: &GameState) {
     for k in 0..TRIGGER_KINDS {
         trigger_at[k + 1] += trigger_at[k];
     }
-    let mut statics_flat: Vec<Option<StaticRef>> = vec![None; static_at[STATIC_KINDS] as usize];
-    let mut triggers_flat: Vec<Option<TriggerRef>> = vec![None; trigger_at[TRIGGER_KINDS] as usize];
+    cache.statics_flat.clear();
+    cache.triggers_flat.clear();
+    // (every slot is written below: the first reference found only holds the places)
+    if let Some(x) = any_static {
+        cache.statics_flat.resize(static_at[STATIC_KINDS] as usize, x);
+    }
+    if let Some(x) = any_trigger {
+        cache.triggers_flat.resize(trigger_at[TRIGGER_KINDS] as usize, x);
+    }
     let mut s_fill = static_at;
     let mut t_fill = trigger_at;
-    for l in &out {
+    for l in &cache.lines {
         let line = &cat.cards[l.card as usize].continuous[l.line as usize];
         for s in &line.statics {
             let k = s.kind.index();
-            statics_flat[s_fill[k] as usize] =
-                Some(StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s });
+            cache.statics_flat[s_fill[k] as usize] =
+                StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s };
             s_fill[k] += 1;
         }
         for t in &line.triggers {
             let k = t.on.index();
-            triggers_flat[t_fill[k] as usize] =
-                Some(TriggerRef { unit: l.unit, mission: l.mission, controller: l.controller, t, inst: l.inst });
+            cache.triggers_flat[t_fill[k] as usize] =
+                TriggerRef { unit: l.unit, mission: l.mission, controller: l.controller, t, inst: l.inst };
             t_fill[k] += 1;
         }
     }
-    let statics_flat = statics_flat.into_iter().map(|x| x.expect("filled")).collect();
-    let triggers_flat = triggers_flat.into_iter().map(|x| x.expect("filled")).collect();
-    *g.lines.borrow_mut() = Arc::new(LinesCache { lines: out, statics_flat, static_at, triggers_flat, trigger_at });
+    cache.static_at = static_at;
+    cache.trigger_at = trigger_at;
+    drop(cell);
     g.lines_version.set(g.board_version);
 }
 

@@ -471,7 +471,7 @@ pub fn run_top(g: &mut GameState) -> Res<()> {
             follow_source(g, ci);
             // a pick the step reads, tied: its player says which one first (FAQ)
             statics::choose_ties(g, fi, step)?;
-            let holds = step.cond.is_none() || condition(g, &g.ctxs[ci].clone(), step.cond.as_ref(), false);
+            let holds = step.cond.is_none() || condition(g, &g.ctxs[ci], step.cond.as_ref(), false);
             if holds {
                 // "you may …" inside a line: this step alone is optional
                 let go = !step.opts.may || yes_no(g, fi, g.ctxs[ci].player, Prompt::May(step.verb))?;

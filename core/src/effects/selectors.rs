@@ -293,31 +293,35 @@ fn matches_extra(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool)
 /// The units that may match `sel`, in board order: only on the mission and the side it names,
 /// when it names them (`matches` decides; a unit's side is its controller's).
 pub fn candidates(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<Uid> {
+    let mut out = Vec::with_capacity(12);
+    for_each_candidate(g, ctx, sel, |x| out.push(x));
+    out
+}
+
+/// `candidates`, one at a time in the same order (nothing collected).
+pub fn for_each_candidate(g: &GameState, ctx: &Ctx, sel: &Selector, mut f: impl FnMut(Uid)) {
     let this = sel.where_ == Where::This;
     let side = if ctx.player >= 0 { sel.side } else { Side::Any };
-    if sel.var.is_some() || (!this && side == Side::Any) {
-        return g.all_uids();
-    }
-    let mut out = Vec::with_capacity(12);
-    let missions: Vec<usize> = if !this {
-        (0..g.missions.len()).collect()
+    let missions = if sel.var.is_some() || (!this && side == Side::Any) {
+        for m in &g.missions {
+            m.sides[0].iter().chain(&m.sides[1]).for_each(|&x| f(x));
+        }
+        return;
+    } else if !this {
+        0..g.missions.len()
     } else if ctx.mission >= 0 {
-        vec![ctx.mission as usize]
+        ctx.mission as usize..ctx.mission as usize + 1
     } else {
-        vec![]
+        0..0
     };
     for mi in missions {
         let m = &g.missions[mi];
         match side {
-            Side::Any => {
-                out.extend_from_slice(&m.sides[0]);
-                out.extend_from_slice(&m.sides[1]);
-            }
-            Side::Friendly => out.extend_from_slice(&m.sides[ctx.player as usize]),
-            Side::Enemy => out.extend_from_slice(&m.sides[(1 - ctx.player) as usize]),
+            Side::Any => m.sides[0].iter().chain(&m.sides[1]).for_each(|&x| f(x)),
+            Side::Friendly => m.sides[ctx.player as usize].iter().for_each(|&x| f(x)),
+            Side::Enemy => m.sides[(1 - ctx.player) as usize].iter().for_each(|&x| f(x)),
         }
     }
-    out
 }
 
 /// The characters `sel` selects, seen from `ctx`. A pick of one ("the strongest …") tied among
@@ -352,8 +356,12 @@ pub fn select_tied(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<
             _ => vec![],
         };
     }
-    let mut out: Vec<Uid> =
-        candidates(g, ctx, sel).into_iter().filter(|&x| matches(g, ctx, sel, g.u(x), core)).collect();
+    let mut out: Vec<Uid> = Vec::new();
+    for_each_candidate(g, ctx, sel, |x| {
+        if matches(g, ctx, sel, g.u(x), core) {
+            out.push(x);
+        }
+    });
     if let Some(pick) = sel.pick
         && !out.is_empty()
     {

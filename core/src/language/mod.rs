@@ -543,6 +543,7 @@ pub enum StaticKind {
 }
 
 pub const STATIC_KINDS: usize = 30;
+const _: () = assert!(STATIC_KINDS <= 32, "Card::own_kinds holds one bit a kind");
 
 impl StaticKind {
     pub fn index(self) -> usize {

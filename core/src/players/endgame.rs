@@ -159,6 +159,8 @@ pub struct Solver {
     /// only whether `me` can still win: 1 or 0, each decision settled by its first winning
     /// (or, for the opponent, losing) option
     wins: bool,
+    /// states to play the positions in (one a level of the search, their buffers reused)
+    pool: Vec<GameState>,
 }
 
 impl Solver {
@@ -167,7 +169,7 @@ impl Solver {
     }
 
     pub fn with_leaf(me: i32, round: i32, budget: usize, leaf: fn(&GameState, i32) -> f64) -> Solver {
-        Solver { me, round, nodes: 0, budget, table: HashMap::new(), leaf, wins: false }
+        Solver { me, round, nodes: 0, budget, table: HashMap::new(), leaf, wins: false, pool: Vec::new() }
     }
 
     /// A solver of whether `me` can still win, the pass tried first (ending the round is the
@@ -238,9 +240,17 @@ impl Solver {
 
     /// The value of playing `a` in `g`.
     pub fn after(&mut self, g: &GameState, a: Action) -> Option<f64> {
-        let mut next = g.clone();
+        let mut next = match self.pool.pop() {
+            Some(mut s) => {
+                s.clone_from(g);
+                s
+            }
+            None => g.clone(),
+        };
         apply::apply(&mut next, a).expect("a legal action in a solved position");
-        self.value(&next)
+        let v = self.value(&next);
+        self.pool.push(next);
+        v
     }
 }
 

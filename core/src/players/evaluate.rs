@@ -206,13 +206,18 @@ pub fn ranked(obs: &Observation) -> Vec<(Action, f64)> {
 
 /// The rollout policy's main action: the best by the judgement above (the first of equals).
 pub fn rollout_main(obs: &Observation) -> Action {
+    obs.actions()[rollout_main_index(obs)].0
+}
+
+/// `rollout_main`, as its place among the legal actions.
+pub fn rollout_main_index(obs: &Observation) -> usize {
     let b = heuristic::board(obs, &WEIGHTS);
     let mut cache = EffectCache::default();
-    let (mut best, mut best_v) = (Action::Pass, f64::NEG_INFINITY);
-    for (a, price) in obs.actions() {
+    let (mut best, mut best_v) = (0, f64::NEG_INFINITY);
+    for (i, (a, price)) in obs.actions().iter().enumerate() {
         let v = prior(obs, a, *price, &b, &mut cache);
         if v > best_v {
-            (best, best_v) = (*a, v);
+            (best, best_v) = (i, v);
         }
     }
     best

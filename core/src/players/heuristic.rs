@@ -68,8 +68,30 @@ pub fn win_prob(margin: i64, edge: bool, open: bool, w: &Weights) -> f64 {
     if !open {
         return if margin > 0 || (margin == 0 && edge) { 1.0 } else { 0.0 };
     }
-    let m = margin as f64 + if edge { 0.5 } else { -0.5 };
-    1.0 / (1.0 + (-m / w.spread).exp())
+    // the players ask for the same few margins thousands of times a second: each value is
+    // worked out once (the same float: the same expression) and remembered
+    let key = margin.wrapping_mul(2) | edge as i64;
+    let spread = w.spread.to_bits();
+    let slot = ((key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ spread) as usize % MEMO_SLOTS;
+    WIN_PROB.with(|memo| {
+        let (k, sp, v) = memo[slot].get();
+        if k == key && sp == spread {
+            return v;
+        }
+        let m = margin as f64 + if edge { 0.5 } else { -0.5 };
+        let v = 1.0 / (1.0 + (-m / w.spread).exp());
+        memo[slot].set((key, spread, v));
+        v
+    })
+}
+
+const MEMO_SLOTS: usize = 128;
+
+thread_local! {
+    /// (margin * 2 + edge, the spread's bits, the chance), direct-mapped (on the heap: a
+    /// module loaded into Python has little room for thread-local data of its own)
+    static WIN_PROB: Box<[std::cell::Cell<(i64, u64, f64)>]> =
+        (0..MEMO_SLOTS).map(|_| std::cell::Cell::new((i64::MIN, 0, 0.0))).collect();
 }
 
 pub fn mission_weight(obs: &Observation, mi: usize, w: &Weights) -> f64 {

@@ -31,7 +31,7 @@ use crate::language::Selector;
 use crate::power;
 use crate::rng::PyRandom;
 use crate::setup::{self, GameDeck};
-use crate::state::{Action, Ctx, Decision, DecisionKind, GameState, Inst, Uid};
+use crate::state::{Action, Ctx, Decision, DecisionKind, GameState, Inst, Opt, Uid};
 
 pub use spec::{PLAYER_NAMES, make_player};
 
@@ -169,6 +169,50 @@ pub struct MatchResult {
     pub scores: (i64, i64),
     pub decisions: i64,
     pub rounds: i32,
+    /// [`digest`] of the finished game
+    pub digest: u64,
+}
+
+/// A fingerprint of a finished game: every decision in order, the scores and the winner
+/// (FNV-1a over a fixed encoding, the same on every machine). Two versions of the engine or of a
+/// player that play the same games give the same digests.
+pub fn digest(g: &GameState) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut add = |x: i64| {
+        for b in x.to_le_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for a in &g.history {
+        match *a {
+            Action::Pass => add(1),
+            Action::Play(c, m, hidden, over) => {
+                add(2);
+                add(c as i64 | (m as i64) << 16 | (hidden as i64) << 24 | (over as i64) << 32);
+            }
+            Action::Reveal(u) => add(3 | (u as i64) << 8),
+            Action::Attach(c, m, host, hidden) => {
+                add(4);
+                add(c as i64 | (m as i64) << 16 | (hidden as i64) << 24 | (host as i64) << 32);
+            }
+            Action::RevealAttachment(c) => add(5 | (c as i64) << 8),
+            Action::Choose(o) => match o {
+                Opt::Skip => add(6),
+                Opt::Bool(b) => add(7 | (b as i64) << 8),
+                Opt::Int(i) => add(8 | (i as i64) << 8),
+                Opt::Place(m, u, p) => {
+                    add(9);
+                    add(m as i64 | (u as i64) << 16 | (p as i64) << 40);
+                }
+                Opt::Line(c, l) => add(10 | (c as i64) << 8 | (l as i64) << 40),
+            },
+        }
+    }
+    add(g.players[0].score);
+    add(g.players[1].score);
+    add(g.winner as i64);
+    h
 }
 
 /// A complete game: seat 0 plays `a` with `pa`. The players are reset with `seed * 2 + 1` and
@@ -253,6 +297,7 @@ pub fn play_matches(
                     scores: (g.players[0].score, g.players[1].score),
                     decisions: g.decisions,
                     rounds: g.round,
+                    digest: digest(&g),
                 }),
                 Ok(Err(e)) => Err(format!("seed {seed}: {e:?}")),
                 Err(p) => Err(format!(

@@ -103,6 +103,8 @@ const WIN_BUDGET: usize = 30;
 pub struct Search {
     pub params: Params,
     memo: Memo,
+    /// the state playouts are played in, copied from their deal (its buffers reused)
+    scratch: Option<GameState>,
     /// a fixed mulligan rule asked for instead of the playouts (None: the playouts decide)
     rule: Option<Mulligan>,
     rng: PyRandom,
@@ -111,7 +113,7 @@ pub struct Search {
 
 impl Search {
     pub fn new(params: Params, rule: Option<Mulligan>, spec: String) -> Search {
-        Search { params, rule, rng: PyRandom::new(0), spec, memo: Memo::default() }
+        Search { params, rule, rng: PyRandom::new(0), spec, memo: Memo::default(), scratch: None }
     }
 
     /// A full state consistent with what `me` knows, the unknown dealt from the player's generator.
@@ -173,7 +175,8 @@ impl Search {
                         let d = self.deal(g, me);
                         deals.push(d);
                     }
-                    let v = playout_from(&deals[k], me, cands[i], g.round + self.params.rounds.max(1) as i32 - 1);
+                    let last = g.round + self.params.rounds.max(1) as i32 - 1;
+                    let v = playout_from(copy_into(&mut self.scratch, &deals[k]), me, cands[i], last);
                     total[i] += v;
                     visits[i] += 1;
                     spent += 1;
@@ -314,15 +317,15 @@ impl Search {
             let base = self.deal(g, me);
             let mut v = [0.0f64; 2];
             for (k, take) in [false, true].into_iter().enumerate() {
-                let mut s = base.clone();
-                apply::apply(&mut s, Action::Choose(Opt::Bool(take))).expect("a mulligan answer");
+                let s = copy_into(&mut self.scratch, &base);
+                apply::apply(s, Action::Choose(Opt::Bool(take))).expect("a mulligan answer");
                 let mut guard = 0;
                 while !s.is_terminal() && s.round <= 2 && guard < 4 * PLAYOUT_GUARD {
                     guard += 1;
-                    let act = rollout_decision(&s);
-                    apply::apply(&mut s, act).expect("a legal action in a playout");
+                    let act = rollout_decision(s);
+                    apply::apply(s, act).expect("a legal action in a playout");
                 }
-                v[k] = leaf_value(&s, me);
+                v[k] = leaf_value(s, me);
             }
             gains.push(v[1] - v[0]);
         }
@@ -338,18 +341,38 @@ fn visits_target(visits: &[usize], alive: &[usize], per: usize) -> usize {
     alive.iter().map(|&i| visits[i]).max().unwrap_or(0) + per
 }
 
-/// One playout from a deal: `a` played, both seats played by the rollout policy to the end of
-/// round `last` (or of the game), the result valued for `me`.
-fn playout_from(deal: &GameState, me: i32, a: Action, last: i32) -> f64 {
-    let mut s = deal.clone();
-    apply::apply(&mut s, a).expect("a legal action in a determinised state");
+/// `scratch` made a copy of `g` (in its own buffers once it has some).
+pub fn copy_into<'a>(scratch: &'a mut Option<GameState>, g: &GameState) -> &'a mut GameState {
+    match scratch {
+        Some(s) => {
+            s.clone_from(g);
+            s
+        }
+        None => scratch.insert(g.clone()),
+    }
+}
+
+/// One playout from a deal (`s`, a copy to play in): `a` played, both seats played by the rollout
+/// policy to the end of round `last` (or of the game), the result valued for `me`.
+fn playout_from(s: &mut GameState, me: i32, a: Action, last: i32) -> f64 {
+    apply::apply(s, a).expect("a legal action in a determinised state");
     let mut guard = 0;
     while !s.is_terminal() && s.round <= last && guard < PLAYOUT_GUARD {
         guard += 1;
-        let act = rollout_decision(&s);
-        apply::apply(&mut s, act).expect("a legal action in a playout");
+        rollout_step(s).expect("a legal action in a playout");
     }
-    leaf_value(&s, me)
+    leaf_value(s, me)
+}
+
+/// One decision of the rollout policy applied (a main action by its place among the legal ones).
+pub fn rollout_step(s: &mut GameState) -> Result<(), apply::ApplyError> {
+    let d = s.pending.as_ref().expect("a pending decision");
+    if d.kind == DecisionKind::Action && d.len() > 1 {
+        let i = evaluate::rollout_main_index(&Observation::new(s, d.player));
+        return apply::apply_nth(s, i);
+    }
+    let act = rollout_decision(s);
+    apply::apply(s, act)
 }
 
 /// The rollout policy: the one-step judgement for main actions, the heuristic's answers inside
