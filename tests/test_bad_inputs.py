@@ -515,3 +515,113 @@ def test_dask_backend_without_dask(command, tmp_path, monkeypatch):
     assert "needs Dask" in text and 'pip install "mythos[cluster]"' in text and "Traceback" not in text
     assert "dask scheduler" not in text  # not the hint for a missing scheduler
     assert not (tmp_path / "d.duckdb").exists()
+
+
+# -- issue 30, point 2: stored strings reach neither the terminal nor a file raw ---------------
+EVIL_RUN = "ev\x1b]0;pwned\x07il\x1b[2J\nerror: forged line\x00\u202e"
+EVIL_DECK = "Al\x1b[31mpha\x9b2J\rX $\\foo$"  # and a formula matplotlib cannot parse
+# every control character ``mythos_cli.text.shown`` escapes (the newline is checked apart)
+RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def _evil_db(good_db: Path, dest: Path) -> Path:
+    """The battery's database, its finished run renamed EVIL_RUN and its deck Alpha EVIL_DECK."""
+    shutil.copy(good_db, dest)
+    con = duckdb.connect(str(dest))
+    cfg = json.loads(con.execute("SELECT config FROM runs WHERE run_id = ?", [kit.RUN]).fetchone()[0])
+    for d in cfg["decks"]:
+        d["name"] = d["name"].replace("Alpha", EVIL_DECK)
+    con.execute("UPDATE runs SET config = ?, name = ? WHERE run_id = ?", [json.dumps(cfg), EVIL_RUN, kit.RUN])
+    for t in ("runs", "game_data", "batches", "run_cards", "run_setups"):
+        con.execute(f"UPDATE {t} SET run_id = ? WHERE run_id = ?", [EVIL_RUN, kit.RUN])
+    con.execute("UPDATE run_setups SET deck_0 = replace(deck_0, 'Alpha', ?), deck_1 = replace(deck_1, 'Alpha', ?), "
+                "matchup = replace(matchup, 'Alpha', ?)", [EVIL_DECK] * 3)
+    con.close()
+    return dest
+
+
+def _no_raw_controls(text: str, where: str) -> None:
+    found = RAW.search(text)
+    assert found is None, f"{where}: raw U+{ord(found.group()):04X} in {text[max(0, found.start() - 40):found.end() + 40]!r}"
+    assert not [line for line in text.splitlines() if line.lstrip(" │┃").startswith("error: forged")], \
+        f"{where}: a stored newline forged a line\n{text}"
+
+
+STORED_STRING_COMMANDS = [
+    ("db-runs", lambda db, out: ["db", "runs", "--db", db]),
+    ("db-runs-json", lambda db, out: ["db", "runs", "--db", db, "--json"]),
+    ("db-show", lambda db, out: ["db", "show", EVIL_RUN, "--db", db]),
+    ("db-show-json", lambda db, out: ["db", "show", EVIL_RUN, "--db", db, "--json"]),
+    ("db-show-unknown", lambda db, out: ["db", "show", EVIL_RUN + "x", "--db", db]),
+    ("report-winrate", lambda db, out: ["report", "winrate", "--db", db, "--run", EVIL_RUN, "--out", out,
+                                        "--examples"]),
+    ("report-winrate-json", lambda db, out: ["report", "winrate", "--db", db, "--run", EVIL_RUN, "--out", out,
+                                             "--json"]),
+    ("report-prep", lambda db, out: ["report", "prep", "Beta", "--db", db, "--run", EVIL_RUN, "--out", out]),
+    ("report-cards", lambda db, out: ["report", "cards", "--db", db, "--run", EVIL_RUN, "--out", out]),
+    ("report-unknown-deck", lambda db, out: ["report", "cards", "--db", db, "--run", EVIL_RUN, "--deck", "Zeta",
+                                             "--out", out]),
+    ("report-compare", lambda db, out: ["report", "compare", "Beta", "Gamma", "--db", db, "--run", EVIL_RUN,
+                                        "--out", out]),
+]
+
+
+@pytest.mark.parametrize("name,argv", STORED_STRING_COMMANDS, ids=[c[0] for c in STORED_STRING_COMMANDS])
+def test_stored_strings_reach_no_terminal_or_file_raw(name, argv, good_db, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    db = _evil_db(good_db, tmp_path / "evil.duckdb")
+    out = tmp_path / "reports"
+    res = runner.invoke(app, [str(a) for a in argv(db, out)])
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert res.exit_code in (0, 1, 2) and "Traceback" not in res.output, res.output
+    _no_raw_controls(res.output, name)
+    if name.endswith("-json") and res.exit_code == 0:
+        json.loads(res.output[res.output.index("[" if name.startswith("db-runs") else "{"):])  # still JSON
+    for f in out.rglob("*") if out.exists() else ():
+        if f.suffix in (".md", ".html", ".txt"):
+            _no_raw_controls(f.read_text(encoding="utf-8"), str(f))
+    if name == "db-runs":  # the id shows as written, its controls as escapes
+        assert "\\x1b]0;pwned\\x07il" in res.output, res.output
+
+
+def test_a_scenario_name_reaches_the_terminal_escaped(tmp_path):
+    path = tmp_path / "evil.toml"
+    path.write_text('name = "be\\u001b]0;pwned\\u0007fore\\nerror: forged line"\n[board]\nround = 1\n'
+                    '[expect]\nround = 2\n', encoding="utf-8")
+    for argv in (["scenario", "run", str(path)], ["scenario", "run", str(path), "--json"]):
+        res = runner.invoke(app, argv)
+        assert res.exit_code == 1, res.output
+        _no_raw_controls(res.output, " ".join(argv))
+
+
+def test_shown_escapes_every_control_character():
+    from mythos_cli.text import shown
+
+    assert shown("a\x1b[2Jb\x07\x00\x9b\u202e\u2028\t") == "a\\x1b[2Jb\\x07\\x00\\x9b\\u202e\\u2028\\t"
+    assert shown("two\nlines") == "two\\nlines" and shown("two\nlines", lines=True) == "two\nlines"
+    assert shown("Kakashi Hatake – 写輪眼 ✓") == "Kakashi Hatake – 写輪眼 ✓"  # printable text is untouched
+
+
+# -- issue 30, point 3: --out never writes through a link placed inside it ---------------------
+def test_report_refuses_a_link_under_out(good_db, tmp_path):
+    out, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (out / kit.RUN).symlink_to(elsewhere)
+    res = runner.invoke(app, ["report", "curve", "--db", str(good_db), "--out", str(out)])
+    text = " ".join(res.output.split()).lower()
+    assert res.exit_code == 2 and "is a symbolic link" in text and "remove the link" in text, res.output
+    assert list(elsewhere.iterdir()) == [], "the report was written through the link"
+    assert not [p for p in out.iterdir() if p.name != kit.RUN], "a staging folder was left behind"
+
+
+def test_a_link_in_place_of_a_report_file_is_replaced_not_followed(good_db, tmp_path):
+    out = tmp_path / "work"
+    (out / kit.RUN).mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (out / kit.RUN / "curve.md").symlink_to(victim)
+    res = runner.invoke(app, ["report", "curve", "--db", str(good_db), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert victim.read_text() == "precious"
+    assert not (out / kit.RUN / "curve.md").is_symlink() and "Curve" in (out / kit.RUN / "curve.md").read_text()

@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from mythos_cli.cli.output import err, fail, print_json
+from mythos_cli.cli.output import err, fail, plain, print_json
 from mythos_cli.cli.report import _render
 from mythos_cli.cli.simulate import UNREADABLE, WORKERS_HELP, check_workers
 from mythos_cli.decks import DeckError
@@ -42,7 +41,7 @@ class _Bar(SearchProgress):
         self.played = 0
 
     def stage(self, label: str, planned: int, stored: int) -> None:
-        self.bar.update(self.task, description=escape(label), advance=stored)
+        self.bar.update(self.task, description=plain(label), advance=stored)
 
     def games(self, n: int) -> None:
         self.played += n
@@ -52,8 +51,8 @@ class _Bar(SearchProgress):
 
 def _deck_error(exc: DeckError) -> None:
     for p in exc.problems[:8]:
-        err.print(f"[red]{escape(p.location or exc.source or '')}[/]: {escape(p.message)}"
-                  + (f"  [yellow]→ {escape(p.hint)}[/]" if p.hint else ""), highlight=False)
+        err.print(f"[red]{plain(p.location or exc.source or '')}[/]: {plain(p.message)}"
+                  + (f"  [yellow]→ {plain(p.hint)}[/]" if p.hint else ""), highlight=False)
     if exc.unreadable or any(p.code in UNREADABLE for p in exc.problems):  # no list at all (a FIFO, missing …)
         fail(f"cannot read the deck {exc.source or ''}: nothing was played",
              "give a deck list file or a deck code; check the path (`mythos validate FILE` says what is wrong)",
@@ -91,7 +90,7 @@ def _stand_in(config: OptimizeConfig, policy: str | None, command: str) -> dict[
         fail(f"the optimization's player: {exc}", "resume it with its own player; a Python player's file is "
              "named with --policy FILE.py:CLASS", code=2)
     for line in lines:
-        err.print(escape(line), highlight=False)
+        err.print(plain(line), highlight=False)
     return named
 
 

@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.rule import Rule
 
-from mythos_cli.cli.output import NO, err, fail, out, print_json
+from mythos_cli.cli.output import NO, err, fail, out, plain, print_json
 from mythos_cli.cli.simulate import DEFAULT_DB, MULLIGAN_HELP, POLICY_HELP, _deck_error
 from mythos_cli.sim.plan import DEFAULT_POLICY
 from mythos_cli.decks import DeckError
@@ -81,7 +80,7 @@ def replay(
             _deck_error(exc)
         result = replay_seed(a, b, seed, policy_a=policy, policy_b=policy_b, mulligan=mulligan)
     for note in result.notes:
-        err.print(escape(note), highlight=False)
+        err.print(plain(note), highlight=False)
     if as_json:
         print_json(result.to_json())
         return
@@ -90,17 +89,17 @@ def replay(
 
 def render(r: Replay) -> None:
     where = f"run {r.run_id}, game {r.game_no}" if r.run_id else "a new game"
-    out.print(f"[bold]{escape(where)}[/] · seed {r.seed}" + (f" · {escape(r.matchup)}" if r.matchup else ""),
+    out.print(f"[bold]{plain(where)}[/] · seed {r.seed}" + (f" · {plain(r.matchup)}" if r.matchup else ""),
               highlight=False)
     for s, seat in enumerate(r.seats):
-        out.print(f"  [{COLOURS[s]}]P{s + 1}[/] {escape(seat['deck'])} · player {escape(seat['policy'])}",
+        out.print(f"  [{COLOURS[s]}]P{s + 1}[/] {plain(seat['deck'])} · player {plain(seat['policy'])}",
                   highlight=False)
     current = None
     for step in r.steps:
         if step.round != current:
             current = step.round
             out.print(Rule("setup and mulligans" if current == 0 else f"round {current}", align="left"))
-        text = escape(step.text)
+        text = plain(step.text)
         if step.effect:
             out.print(f"    [dim]→[/] {text}", highlight=False)
         elif step.kind in ("score", "game_over", "mission"):

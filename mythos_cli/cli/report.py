@@ -6,11 +6,10 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
-from mythos_cli.cli.output import err, fail, out, print_json
+from mythos_cli.cli.output import err, fail, out, plain, print_json
 from mythos_cli.reports import MIN_GAMES, ReportError, ReportResult, make_report
 from mythos_cli.reports.doc import inline_tokens
 
@@ -48,7 +47,7 @@ def _rich(text: str) -> str:
             out.append("[/bold]" if bold else "[bold]")
             bold = not bold
         else:
-            out.append(escape(piece if kind == "text" else f"`{piece}`"))
+            out.append(plain(piece if kind == "text" else f"`{piece}`"))
     if bold:
         out.append("[/bold]")
     return "".join(out)
@@ -56,16 +55,16 @@ def _rich(text: str) -> str:
 
 def _render(result: ReportResult, as_json: bool) -> None:
     for w in result.warnings:
-        err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
+        err.print(f"[yellow]warning:[/] {plain(w)}", highlight=False)
     if as_json:
         print_json(result.to_json())
         return
     for t in result.tables:
-        table = RichTable(title=escape(t.title), title_justify="left")
+        table = RichTable(title=plain(t.title), title_justify="left")
         for i, c in enumerate(t.columns):
-            table.add_column(escape(c), justify="left" if i < t.left else "right", overflow="fold")
+            table.add_column(plain(c), justify="left" if i < t.left else "right", overflow="fold")
         for row in t.rows:
-            table.add_row(*[escape(str(c)) for c in row])
+            table.add_row(*[plain(str(c)) for c in row])
         out.print(table)
     for line in result.summary:
         out.print("• " + _rich(line), highlight=False)
@@ -83,7 +82,7 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
     workers = check_workers(workers)  # 0: all cores, at most 4 a core (issue 20's bound)
     try:
         if check_policy:
-            with Progress(TextColumn("[bold]checking with " + escape(check_policy)), BarColumn(),
+            with Progress(TextColumn("[bold]checking with " + plain(check_policy)), BarColumn(),
                           MofNCompleteColumn(), TextColumn("games"), TimeRemainingColumn(), console=err,
                           transient=True) as bar:
                 task = bar.add_task("check", total=None)

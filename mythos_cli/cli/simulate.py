@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from mythos_cli.cli.output import err, fail, out, print_json
+from mythos_cli.cli.output import err, fail, out, plain, print_json
 from mythos_cli.decks import DeckError
 from mythos_cli.files import out_hint
 from mythos_cli.policies import MULLIGANS, POLICY_NAMES, PolicySpecError, make_policy
@@ -38,8 +37,8 @@ UNREADABLE = {"missing", "directory", "unreadable", "too-large", "empty", "not-t
 
 def _deck_error(exc: DeckError) -> None:
     for p in exc.problems[:8]:
-        err.print(f"[red]{escape(p.location or exc.source or '')}[/]: {escape(p.message)}"
-                  + (f"  [yellow]→ {escape(p.hint)}[/]" if p.hint else ""), highlight=False)
+        err.print(f"[red]{plain(p.location or exc.source or '')}[/]: {plain(p.message)}"
+                  + (f"  [yellow]→ {plain(p.hint)}[/]" if p.hint else ""), highlight=False)
     if exc.unreadable or any(p.code in UNREADABLE for p in exc.problems):  # no list at all: exit 2, as `validate`
         fail(f"cannot read the deck {exc.source or ''}: nothing was simulated",
              "give a deck list file, a deck code, or a folder of lists; check the path "
@@ -220,7 +219,7 @@ def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed
     except PlanError as exc:
         fail(str(exc), code=2)
     for name, cards in unplayable_cards(all_specs).items() if not quiet else ():
-        err.print(f"[yellow]warning:[/] {escape(name)}: {len(cards)} card(s) with effects the engine cannot play yet "
+        err.print(f"[yellow]warning:[/] {plain(name)}: {len(cards)} card(s) with effects the engine cannot play yet "
                   f"(played as vanilla): {', '.join(cards[:6])}{' …' if len(cards) > 6 else ''}", highlight=False)
     return config
 
@@ -242,7 +241,7 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
                     run_id = resume
                     _stand_ins(config, named or {}, f"mythos simulate --resume {resume} --db {db}")
                     if store.run(run_id)["status"] == "finished":
-                        err.print(f"run {escape(run_id)} is already finished", highlight=False)
+                        err.print(f"run {plain(run_id)} is already finished", highlight=False)
                 else:
                     run_id = new_run_id(run_name)
                     start_run(store, config, run_id, run_name or run_id)
@@ -281,16 +280,16 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
             {"matchup": r.matchup, "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
              "ci95": [r.low, r.high], "ties_by_edge": r.ties_by_edge} for r in rows]})
         return
-    table = Table(title=f"run {escape(run_id)}: win rate of the first deck, 95% Wilson interval")
+    table = Table(title=f"run {plain(run_id)}: win rate of the first deck, 95% Wilson interval")
     for col in ("matchup", "games", "win rate", "95% CI", "ties by Edge"):
         table.add_column(col, justify="left" if col == "matchup" else "right")
     for r in rows:
-        table.add_row(escape(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
+        table.add_row(plain(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
                       f"{100 * r.low:.1f}–{100 * r.high:.1f}%", str(r.ties_by_edge))
     out.print(table)
     if not quiet:
-        err.print(f"stored in {escape(str(db))} as run {escape(run_id)}; next: mythos report winrate --db "
-                  f"{escape(str(db))} --run {escape(run_id)}", highlight=False)
+        err.print(f"stored in {plain(str(db))} as run {plain(run_id)}; next: mythos report winrate --db "
+                  f"{plain(str(db))} --run {plain(run_id)}", highlight=False)
 
 
 def _stand_ins(config: RunConfig, named: dict, command: str) -> None:
@@ -309,7 +308,7 @@ def _stand_ins(config: RunConfig, named: dict, command: str) -> None:
         fail(f"the run's players: {exc}", "resume with the run's own players; a Python player's file is named "
              "with --policy-a/--policy-b FILE.py:CLASS", code=2)
     for line in lines:
-        err.print(escape(line), highlight=False)
+        err.print(plain(line), highlight=False)
 
 
 db_app = typer.Typer(help="Inspect and manage the simulation database.", no_args_is_help=True)
@@ -347,7 +346,7 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", hel
     if as_json:
         print_json([r | decks.get(r["run_id"], {}) for r in df.to_dicts()])
         return
-    table = Table(title=escape(f"runs in {db}"), title_justify="left")
+    table = Table(title=plain(f"runs in {db}"), title_justify="left")
     table.add_column("run", no_wrap=True, style="bold")
     table.add_column("status")
     table.add_column("games", justify="right")
@@ -359,8 +358,8 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", hel
         pa, pb = (str(r["policy_a"] or "").split(":")[0], str(r["policy_b"] or "").split(":")[0])
         who = "round robin: " + ", ".join(studied) if studied == opps else \
             f"{', '.join(studied)} vs {', '.join(opps)}"
-        table.add_row(escape(str(r["run_id"])), escape(str(r["status"])), f"{r['stored_games']}/{r['planned_games']}",
-                      escape(pa if pa == pb else f"{pa} vs {pb}"), escape(who))
+        table.add_row(plain(str(r["run_id"])), plain(str(r["status"])), f"{r['stored_games']}/{r['planned_games']}",
+                      plain(pa if pa == pb else f"{pa} vs {pb}"), plain(who))
     out.print(table)
 
 
@@ -379,13 +378,13 @@ def db_show(run: str, db: Path = DB_OPT, as_json: bool = typer.Option(False, "--
     grid = Table.grid(padding=(0, 2))
     for k in ("run_id", "status", "policy_a", "policy_b", "mulligan", "seed", "planned_games", "engine_version",
               "catalog_hash", "started_at", "finished_at"):
-        grid.add_row(k, escape(str(info[k])))
+        grid.add_row(k, plain(str(info[k])))
     out.print(grid)
     table = Table()
     for col in ("matchup", "games", "win rate", "95% CI"):
         table.add_column(col)
     for r in rows:
-        table.add_row(escape(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
+        table.add_row(plain(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
                       f"{100 * r.low:.1f}–{100 * r.high:.1f}%")
     out.print(table)
 

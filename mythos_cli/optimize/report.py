@@ -18,7 +18,7 @@ from mythos_cli.optimize.search import Arm, Outcome, Race
 from mythos_cli.optimize.stats import Gain, Pairs, _num, gain, z_value
 from mythos_cli.reports.base import ReportResult, _clean, run_folder, write_document
 from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, pct, pp
-from mythos_cli.reports.plots import DPI, LOSS, MUTED, NEUTRAL, WIN
+from mythos_cli.reports.plots import LOSS, MUTED, NEUTRAL, WIN, save_figure, tick_label
 from mythos_cli.reports.stats import field_interval, wilson
 
 RUNNERS_UP = 5
@@ -183,14 +183,13 @@ def _bars(o: Outcome, rates: dict, path: Path) -> Path:
         ax.bar([i + shift for i in x], r, width=0.38, color=colour, label=name, yerr=[lo, hi], capsize=3,
                ecolor="#444444")
     ax.axhline(0.5, color=LOSS, linewidth=0.8, linestyle=":")
-    ax.set_xticks(x, [lab if len(lab) < 18 else lab[:16] + "…" for lab in labels], rotation=20, ha="right")
+    ax.set_xticks(x, [tick_label(lab if len(lab) < 18 else lab[:16] + "…") for lab in labels], rotation=20,
+                  ha="right")
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (95% interval)")
     ax.set_title(f"{o.config.base.name}: base deck and proposal, on fresh games")
     ax.legend(loc="upper right", fontsize=8)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=DPI, facecolor="white")
-    return path
+    return save_figure(fig, path)
 
 
 def _summary(o: Outcome, rates: dict) -> list[str]:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
 
+from mythos_cli.text import shown
+
 
 @dataclass
 class Heading:
@@ -149,8 +151,10 @@ _MD_LINE_START = re.compile(r"^(\s*)([#>+-]|\d+[.)])")  # … and these at the s
 
 def md_text(text: str) -> str:
     """Plain text as Markdown that shows it as written (no emphasis, link, HTML or table cell)."""
+    text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    text = shown(text)  # no control character (ESC, BEL, NUL …) reaches the file
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _MD_SPECIAL.sub(r"\\\1", text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    text = _MD_SPECIAL.sub(r"\\\1", text)
     return _MD_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
 
 
@@ -168,7 +172,7 @@ def md_inline(text: str) -> str:
         if kind == "bold":
             out.append("**")
         elif kind == "code":
-            out.append(_md_code(piece.replace("\n", " ")))
+            out.append(_md_code(shown(piece.replace("\n", " "))))
         else:
             out.append(md_text(piece))
     return "".join(out)
@@ -205,7 +209,8 @@ def to_markdown(doc: Document, folder: Path) -> str:
 
 
 # -- HTML ------------------------------------------------------------------------------------
-_CSS = """
+# a raw string: the escapes in it (\2195, the arrows of a sortable header) are CSS's, not Python's
+_CSS = r"""
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 1100px; margin: 2em auto;
        padding: 0 1em; color: #1f2328; line-height: 1.45; }
 h1 { border-bottom: 2px solid #d0d7de; padding-bottom: .3em; }
@@ -254,6 +259,12 @@ document.querySelectorAll("table.sortable").forEach(function (t) {
 """
 
 
+def _h(text: str) -> str:
+    """Text for HTML: escaped, its control characters shown as escapes (``mythos_cli.text``); a
+    line break is a space, as HTML shows it (and as the Markdown writes it)."""
+    return html.escape(shown(str(text).replace("\r\n", " ").replace("\n", " ")))
+
+
 def _inline(text: str) -> str:
     """Escape, then honour the two marks the reports use: **bold** and `code` (never inside a
     user string: see ``register_literals``)."""
@@ -263,9 +274,9 @@ def _inline(text: str) -> str:
             out.append("</strong>" if bold else "<strong>")
             bold = not bold
         elif kind == "code":
-            out.append(f"<code>{html.escape(piece)}</code>")
+            out.append(f"<code>{_h(piece)}</code>")
         else:
-            out.append(html.escape(piece))
+            out.append(_h(piece))
     if bold:
         out.append("</strong>")
     return "".join(out)
@@ -286,10 +297,10 @@ def to_html(doc: Document) -> str:
             rows = ["<div class=\"scroll\"><table class=\"sortable\">"]
             if b.title:
                 rows.append(f"<caption>{_inline(b.title)}</caption>")
-            rows.append("<tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in b.columns) + "</tr>")
+            rows.append("<tr>" + "".join(f"<th>{_h(c)}</th>" for c in b.columns) + "</tr>")
             for row in b.rows:
-                cells = "".join(f"<td>{html.escape(str(c))}</td>" if i < b.left else
-                                f"<td class=\"n\">{html.escape(str(c))}</td>" for i, c in enumerate(row))
+                cells = "".join(f"<td>{_h(str(c))}</td>" if i < b.left else
+                                f"<td class=\"n\">{_h(str(c))}</td>" for i, c in enumerate(row))
                 rows.append(f"<tr>{cells}</tr>")
             rows.append("</table></div>")
             body.append("".join(rows))
@@ -297,8 +308,8 @@ def to_html(doc: Document) -> str:
                 body.append(f"<p class=\"note\">{_inline(b.note)}</p>")
         elif isinstance(b, Image):
             data = base64.b64encode(b.path.read_bytes()).decode("ascii")
-            body.append(f"<img alt=\"{html.escape(b.alt)}\" src=\"data:image/png;base64,{data}\">")
+            body.append(f"<img alt=\"{_h(b.alt)}\" src=\"data:image/png;base64,{data}\">")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{html.escape(doc.title)}</title><style>{_CSS}</style></head>\n<body>\n"
+            f"<title>{_h(doc.title)}</title><style>{_CSS}</style></head>\n<body>\n"
             + "\n".join(body) + f"\n<script>{_SORT_JS}</script>\n</body></html>\n")
