@@ -32,7 +32,7 @@ from mythos_cli.decks import sample_paths  # noqa: E402
 from mythos_cli.optimize import OptimizeConfig, Progress, build_field, build_pool, optimize  # noqa: E402
 from mythos_cli.optimize import variants as V  # noqa: E402
 from mythos_cli.optimize.report import race_crn  # noqa: E402
-from mythos_cli.optimize.search import compare  # noqa: E402
+from mythos_cli.experiment.arms import compare  # noqa: E402
 from mythos_cli.policies import make_policy  # noqa: E402
 from mythos_cli.sim import DEFAULT_POLICY, load_specs  # noqa: E402
 from mythos_cli.store import open_store  # noqa: E402

@@ -17,8 +17,8 @@ from mythos_cli.cli import app
 from mythos_cli.optimize import OptimizeConfig, OptimizeInterrupted, Progress, build_field, build_pool, optimize
 from mythos_cli.optimize import variants as V
 from mythos_cli.optimize.report import build, outcome_json
-from mythos_cli.optimize.search import compare
-from mythos_cli.optimize.stats import z_value
+from mythos_cli.experiment.arms import compare
+from mythos_cli.experiment.stats import z_value
 from mythos_cli.sim import load_specs
 from mythos_cli.sim.decks import default_gauntlet
 from mythos_cli.store import open_store

@@ -10,7 +10,7 @@ import pytest
 
 from mythos_cli.optimize import FieldError, PoolError, build_field, build_pool
 from mythos_cli.optimize import variants as V
-from mythos_cli.optimize.stats import Pairs, fit_screen, gain, z_value
+from mythos_cli.experiment.stats import Pairs, fit_screen, gain, z_value
 from mythos_cli.sim import RunConfig, load_specs
 from mythos_cli.sim.decks import default_gauntlet
 

@@ -16,7 +16,8 @@ from mythos_cli.cli.output import err, fail, plain, print_json
 from mythos_cli.cli.report import _render
 from mythos_cli.cli.simulate import UNREADABLE, WORKERS_HELP, check_workers
 from mythos_cli.decks import DeckError
-from mythos_cli.optimize import (FieldError, check, OptimizeConfig, OptimizeError, OptimizeInterrupted, PoolError,
+from mythos_cli.experiment import ExperimentError
+from mythos_cli.optimize import (FieldError, check, OptimizeConfig, OptimizeInterrupted, PoolError,
                                  build_field, build_pool, optimize, resume_config)
 from mythos_cli.optimize import Progress as SearchProgress
 from mythos_cli.policies import PolicySpecError, make_policy
@@ -167,7 +168,7 @@ def optimize_cmd(
                                 missions=missions)
         try:
             check(config)  # before any file is written
-        except OptimizeError as exc:
+        except ExperimentError as exc:
             fail(exc.message, exc.hint, code=2)
     if backend == "dask":  # reach the scheduler before anything is written (each stage connects again)
         try:
@@ -206,7 +207,7 @@ def optimize_cmd(
         except KeyboardInterrupt:
             fail(f"optimization {opt_id} interrupted", f"continue it with: mythos optimize --resume {opt_id} --db {db}",
                  code=130)
-        except OptimizeError as exc:
+        except ExperimentError as exc:
             fail(exc.message, exc.hint, code=2)
         except StoreError as exc:
             fail(str(exc), code=2)

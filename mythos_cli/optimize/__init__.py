@@ -16,9 +16,10 @@ ordinary runs of the database (``ID-screen``, ``ID-s1r1`` …, ``ID-confirm``); 
 writes the answer as Markdown + HTML in the style of ``mythos report prep``.
 """
 
-from mythos_cli.optimize.field import FieldError, build_field
+from mythos_cli.experiment.field import FieldError, build_field
 from mythos_cli.optimize.pool import Pool, PoolError, build_pool
-from mythos_cli.optimize.search import (OptimizeConfig, check, compare, OptimizeError, OptimizeInterrupted, Outcome, Progress,
+from mythos_cli.experiment.arms import Progress, compare
+from mythos_cli.optimize.search import (OptimizeConfig, check, OptimizeError, OptimizeInterrupted, Outcome,
                                         optimize, resume_config)
 from mythos_cli.optimize.variants import Swap
 

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from mythos_cli.catalog import default_catalog
 from mythos_cli.optimize import variants as V
 from mythos_cli.optimize.search import Arm, Outcome, Race
-from mythos_cli.optimize.stats import Gain, Pairs, _num, gain, z_value
+from mythos_cli.experiment.stats import Gain, Pairs, _num, gain, z_value
 from mythos_cli.reports.base import ReportResult, _clean, run_folder, write_document
 from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, pct, pp
 from mythos_cli.reports.plots import LOSS, MUTED, NEUTRAL, WIN, save_figure, tick_label

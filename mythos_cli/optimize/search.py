@@ -32,22 +32,19 @@ import numpy as np
 
 from mythos_cli.optimize import variants as V
 from mythos_cli.optimize.pool import Pool
-from mythos_cli.optimize.stats import Gain, Pairs, ScreenFit, fit_screen, gain
-from mythos_cli.sim import Interrupted, RunConfig, execute, load_config, start_run
+from mythos_cli.experiment.arms import PREFIX, ExperimentError, Progress, compare, pair, play_arms, same_json
+from mythos_cli.experiment.stats import Gain, Pairs, ScreenFit, fit_screen, gain
+from mythos_cli.sim import Interrupted
 from mythos_cli.sim.plan import DeckSpec
 from mythos_cli.store import Store, StoreError
+from mythos_cli.store import experiment as xstore
 from mythos_cli.store import optimize as ostore
 
-BASE = "opt:base"
-PREFIX = "opt:"
+BASE = PREFIX + "base"
 
 
-class OptimizeError(Exception):
+class OptimizeError(ExperimentError):
     """A problem the user can fix (bad settings, budget too small, a changed database)."""
-
-    def __init__(self, message: str, hint: str | None = None):
-        super().__init__(message)
-        self.message, self.hint = message, hint
 
 
 class OptimizeInterrupted(Exception):
@@ -123,16 +120,6 @@ class OptimizeConfig:
         return 2 * decks * len(self.field)
 
 
-class Progress:
-    """What the search tells about its advance (the CLI draws it; the library never prints)."""
-
-    def stage(self, label: str, planned: int, stored: int) -> None:
-        """A stage starts: ``planned`` games, of which ``stored`` were stored already (resume)."""
-
-    def games(self, n: int) -> None:
-        """``n`` more games were played and stored."""
-
-
 @dataclass
 class Arm:
     """A variant in a race: its swaps from the race's reference deck, and its results."""
@@ -205,72 +192,6 @@ def _name(swaps: tuple[V.Swap, ...]) -> str:
     return PREFIX + " ".join(s.label for s in swaps)
 
 
-def play_stage(store: Store, run_id: str, name: str, studied: list[DeckSpec], field: list[DeckSpec], games: int,
-               policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
-               batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
-               progress: Progress | None = None, label: str | None = None,
-               python_players: dict[str, str] | None = None) -> dict[str, list[tuple]]:
-    """Play (or finish, or read back) one run: each studied deck against each field deck, ``games``
-    games a pair (seats alternate). Returns, per studied deck, its games ``(opponent, seat, seed, won)``.
-
-    Raises ``sim.Interrupted`` on Ctrl-C (the stored batches stay) and ``OptimizeError`` when a
-    run of that id exists with another plan."""
-    progress = progress or Progress()
-    decks = list(studied) + list(field)
-    n = len(studied)
-    config = RunConfig(decks=decks, opponents=list(range(n, len(decks))), studied=list(range(n)), games=games,
-                       policy_a=policy, policy_b=policy, mulligan=mulligan, seed=seed, batch_size=batch_size,
-                       seed_groups=seed_groups, python_players=dict(python_players or {}))
-    config.plan()
-    planned = len(config.matchups) * games
-    run = store.run(run_id)
-    if run is None:
-        start_run(store, config, run_id, name)
-        stored = 0
-    else:
-        old = load_config(store, run_id)
-        old.python_players = config.python_players
-        if _roundtrip(old.to_json()) != _roundtrip(config.to_json()):
-            raise OptimizeError(f"run {run_id} in {store.path} is not the stage this optimization plans "
-                                "(the database or the card catalog changed since)",
-                                "start a new optimization (another --name), or delete that run")
-        stored = store.stored_games(run_id)  # from the batches table: no batch derived
-    progress.stage(label or name, planned, stored)
-    execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress.games)
-    rows = ostore.results(store, run_id)
-    out: dict[str, list[tuple]] = {d.name: [] for d in studied}
-    for deck, opp, seat, s, won in rows.select("deck", "opponent", "seat", "seed", "won").iter_rows():
-        out[deck].append((opp, seat, s, bool(won)))
-    if sum(len(v) for v in out.values()) != planned:
-        raise OptimizeError(f"run {run_id}: {sum(len(v) for v in out.values())} games stored, {planned} planned",
-                            "the run was changed by hand; start a new optimization")
-    return out
-
-
-def pair(results: dict[str, list[tuple]], deck: str, ref: str) -> dict[str, Pairs]:
-    """Pair the deck's games with the reference's on (opponent, seat, seed)."""
-    by_key = {(o, seat, s): won for o, seat, s, won in results[ref]}
-    pairs: dict[str, Pairs] = {}
-    for o, seat, s, won in results[deck]:
-        ref_won = by_key.get((o, seat, s))
-        if ref_won is None:
-            raise AssertionError(f"{deck}: a game without its pair")  # seeds are shared by construction
-        pairs.setdefault(o, Pairs()).add(won, ref_won)
-    return pairs
-
-
-def compare(store: Store, run_id: str, deck: DeckSpec, reference: DeckSpec, field: list[DeckSpec],
-            shares: list[float], games: int, policy: str, seed: int, *, tests: int = 1, workers: int = 1,
-            progress: Progress | None = None) -> Gain:
-    """The paired gain of ``deck`` over ``reference`` on ``games`` games per field deck (same seeds for
-    both), stored as run ``run_id``: what the confirmation does, for checking an answer afresh."""
-    a = DeckSpec(PREFIX + "deck", deck.cards, deck.missions)
-    b = DeckSpec(PREFIX + "reference", reference.cards, reference.missions)
-    results = play_stage(store, run_id, f"compare {run_id}", [b, a], field, games, policy, seed, [0, 0],
-                         workers=workers, progress=progress)
-    return gain(pair(results, a.name, b.name), {f.name: s for f, s in zip(field, shares)}, tests=tests)
-
-
 class Search:
     def __init__(self, store: Store, opt_id: str, config: OptimizeConfig, *, workers: int = 1,
                  backend: str = "local", scheduler: str | None = None, progress: Progress | None = None,
@@ -293,7 +214,7 @@ class Search:
         if self.spent + planned > cfg.budget:
             raise AssertionError(f"stage {label} would exceed the budget")  # the planning is wrong: a bug
         try:
-            out = play_stage(self.store, run_id, f"optimize {self.opt_id}: {label}", studied, cfg.field, games,
+            out = play_arms(self.store, run_id, f"optimize {self.opt_id}: {label}", studied, cfg.field, games,
                              cfg.policy, seed, seed_groups, mulligan=cfg.mulligan,
                              # small stages in small batches, so that every worker gets some
                              batch_size=max(10, min(cfg.batch_size, math.ceil(planned / 8))),
@@ -301,7 +222,7 @@ class Search:
                              progress=self.progress, label=label, python_players=self.python_players)
         except Interrupted as exc:
             # counted from the database: what the runner commits is what a resume keeps
-            raise OptimizeInterrupted(self.opt_id, self.spent + ostore.stored_games(self.store, run_id),
+            raise OptimizeInterrupted(self.opt_id, self.spent + xstore.stored_games(self.store, run_id),
                                       cfg.budget, exc.signal) from None
         self.spent += planned
         self.stages[kind] += planned
@@ -562,7 +483,7 @@ class Search:
                                  _stage_seed(cfg.seed, 3), [0, 0])
             pairs = pair(results, proposal.name, self.base.name)
             confirmation = gain(pairs, self.shares, tests=m)
-            shared = ostore.shared_seeds(self.store, confirm_run, [r for r in self.runs if r != confirm_run])
+            shared = xstore.shared_seeds(self.store, confirm_run, [r for r in self.runs if r != confirm_run])
         problems: list[str] = []
         changes: tuple[V.Swap, ...] = ()
         if proposal is not None:
@@ -587,12 +508,6 @@ def path_swaps(base: DeckSpec, deck: DeckSpec) -> tuple[V.Swap, ...]:
     return V.difference(base, deck)
 
 
-def _roundtrip(d: dict) -> dict:
-    import json
-
-    return json.loads(json.dumps(d))
-
-
 def optimize(store: Store, config: OptimizeConfig, opt_id: str, *, name: str | None = None, workers: int = 1,
              backend: str = "local", scheduler: str | None = None, progress: Progress | None = None,
              python_players: dict[str, str] | None = None) -> Outcome:
@@ -610,7 +525,7 @@ def optimize(store: Store, config: OptimizeConfig, opt_id: str, *, name: str | N
     stored_config = config.to_json()
     if row is None:
         ostore.create(store, opt_id, name or opt_id, stored_config)
-    elif _roundtrip(row["config"]) != _roundtrip(stored_config):
+    elif not same_json(row["config"], stored_config):
         raise OptimizeError(f"an optimization {opt_id!r} with other settings is stored in {store.path}",
                             f"resume it with `mythos optimize --resume {opt_id}`, or choose another --name")
     else:

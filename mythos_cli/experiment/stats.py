@@ -1,4 +1,4 @@
-"""The statistics of ``mythos optimize``: paired gains, corrected intervals, the screen's model.
+"""The statistics of experiments (``optimize`` and the others): paired gains, corrected intervals, the screen.
 
 * **A paired gain.** A variant and its reference deck play the same seeds, seats and
   opponents, so each game gives a pair of results. Against one opponent, with ``n`` pairs of
