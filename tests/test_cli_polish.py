@@ -183,3 +183,38 @@ def test_ctrl_c_reports_the_games_actually_stored(tmp_path):
             execute(s, "c", cfg, workers=2, progress=progress)
         stored = s.table("games", "c").height
     assert stored >= 8 and info.value.stored == stored and info.value.planned == 40
+
+
+def test_cards_list_at_80_columns_cuts_no_header_and_no_short_word():
+    for args in ((), ("--set", "SS", "--type", "attachment"), ("--set", "KS", "--group", "leaf")):
+        res = invoke("cards", "list", *args, env={"COLUMNS": "80"})
+        assert res.exit_code == 0
+        lines = res.stdout.splitlines()
+        assert all(len(line) <= 80 for line in lines)
+        head = " ".join(lines[:4])
+        assert "power" in head and "keywords" in head and "pow" not in head.replace("power", "")
+        words = set(res.stdout.replace(",", " ").split())
+        if "attachment" in args:
+            assert "Independent" in words  # once "Independen" / "t"
+        if not args:  # words of up to 11 letters are never cut (a few longer ones are, at 80 columns)
+            assert {"Orochimaru", "Infiltrator", "Conspirator", "Specialist", "Independent"} <= words
+
+
+def test_a_bogus_mulligan_rule_gets_a_mulligan_hint_and_never_is_documented():
+    res = invoke("simulate", "--mulligan", "bogus", "--games", 1)
+    assert res.exit_code == 2 and "keep, never, heuristic, always" in res.output
+    assert "--mulligan" in res.output.split("hint:")[-1] and "--policy" not in res.output.split("hint:")[-1]
+    text = " ".join(invoke("simulate", "--help", env={"COLUMNS": "200"}).output.replace("│", " ").split())
+    assert "never: the same as keep" in text
+
+
+def test_winrate_of_a_one_deck_run_has_no_row_per_unrated_opponent(tmp_path):
+    db = tmp_path / "one.duckdb"
+    assert invoke("simulate", DECKS["leaf-team7"], "--vs", DECKS["sand-village"], "--vs", DECKS["hidden-ambush"],
+                  "--games", 2, "--policy", "random", "--db", db, "--workers", 1, "--quiet").exit_code == 0
+    res = invoke("report", "winrate", "--db", db, "--out", tmp_path, env={"COLUMNS": "80"})
+    assert res.exit_code == 0
+    table = res.stdout.split("Win rate against the field")[1].split("•")[0]
+    assert "never played" not in table and "Sand Village" not in table and "Leaf Village Team 7" in table
+    assert "Not rated against the field: " in " ".join(res.stdout.split())
+    assert all(len(line) <= 80 for line in res.stdout.splitlines())

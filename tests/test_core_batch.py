@@ -72,7 +72,9 @@ def test_a_python_player_plays_the_same_games_on_the_slow_path(specs, tmp_path, 
     base = dict(decks=specs[:3], opponents=[0, 1, 2], studied=[0, 1, 2], games=4, policy_b="greedy",
                 mulligan=None, seed=3, batch_size=50)
     core = RunConfig(policy_a="greedy", **base)
-    mine = RunConfig(policy_a="like_greedy.py:LikeGreedy", **base)
+    # a Python player plays only from the file named on this command line (issue 30): named here
+    mine = RunConfig(policy_a="like_greedy.py:LikeGreedy", python_players={"like_greedy.py:LikeGreedy":
+                                                                           "like_greedy.py:LikeGreedy"}, **base)
     a = run_batch("r", core, 0, core.batches()[0])["game_data"]
     b = run_batch("r", mine, 0, mine.batches()[0])["game_data"]
     # the same games; only the setup key differs (it names the players)

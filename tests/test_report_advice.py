@@ -82,9 +82,9 @@ def test_the_mulligan_chart_draws_no_random_hand_line_on_few_games(db, tmp_path,
     seen = {}
     real = plots.mulligan_panel
 
-    def spy(deck, keep_mull, cheap, total, value, path, note=None):
+    def spy(deck, keep_mull, cheap, total, value, path, note=None, rule=None):
         seen[deck] = (value, note)
-        return real(deck, keep_mull, cheap, total, value, path, note=note)
+        return real(deck, keep_mull, cheap, total, value, path, note=note, rule=rule)
 
     monkeypatch.setattr(plots, "mulligan_panel", spy)
     make_report("mulligan", db, out=tmp_path, min_games=10)  # Beta: 3 random-hand games; Alpha: 30 (all kept)
@@ -119,3 +119,51 @@ def test_compare_two_lists_side_by_side(db, tmp_path):
     # the same deck in two runs
     res = make_report("compare", db, deck="Alpha", deck_b="Alpha", run_b="partial", out=tmp_path)
     assert res.numbers["b"]["run"] == "partial" and "The two lists hold the same cards." in res.summary
+
+
+@pytest.fixture
+def figures(monkeypatch):
+    """The figures the reports draw, by file name (each is still saved)."""
+    drawn = {}
+    real = plots._save
+
+    def keep(fig, path):
+        drawn[Path(path).name] = fig
+        return real(fig, path)
+
+    monkeypatch.setattr(plots, "_save", keep)
+    return drawn
+
+
+def _texts(fig) -> str:
+    found = [t.get_text() for t in fig.findobj(lambda o: hasattr(o, "get_text"))]
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is not None:
+            found += [t.get_text() for t in legend.get_texts()]
+    return " ".join(found)
+
+
+def test_the_mulligan_chart_draws_its_keep_rule(db, tmp_path, figures):
+    res = make_report("mulligan", db, out=tmp_path, min_games=5)
+    alpha = next(d for d in res.numbers["decks"] if d["deck"] == "Alpha")
+    assert alpha["recommendation"]["status"] == "rule"
+    text = _texts(figures["mulligan-alpha.png"])
+    assert alpha["recommendation"]["rule"]["rule"] in " ".join(text.split()).replace("\n", " ") or \
+        "rule from random hands" in text
+
+
+def test_the_compare_chart_says_which_side_is_better(db, tmp_path, figures):
+    make_report("compare", db, deck="Alpha", deck_b="Beta", out=tmp_path)
+    text = _texts(figures["compare-alpha-vs-beta.png"])
+    assert "Beta better" in text and "Alpha better" in text
+
+
+def test_the_curve_chart_gives_each_cost_its_own_panel(db, tmp_path, figures):
+    res = make_report("curve", db, deck="Alpha", out=tmp_path)
+    fig = figures["curve-alpha.png"]
+    costs = [o for o in res.numbers["decks"][0]["odds"] if o["copies"]]
+    odds_axes = [ax for ax in fig.axes if ax.get_visible() and ax.get_title().startswith("cost ")
+                 and ax.get_title() != "cost curve"]
+    assert len(odds_axes) == len(costs) > 1
+    assert all(len(ax.get_lines()) == 2 for ax in odds_axes)  # one exact line, one simulated series

@@ -45,3 +45,24 @@ def test_a_click_sorts_numbers_as_numbers(tmp_path: Path):
     out = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[:2] == ["BCAD ascending", "ACBD descending"]  # "—" last both ways
+
+
+def test_the_sort_arrows_are_css_escapes_not_control_characters():
+    # "\2195" in a plain Python string is an octal escape: U+0002 then "195", drawn as "▯95"
+    page = to_html(Document("t", [Table("x", ["a", "b"], [["1", "2"]])]))
+    assert all(ord(c) >= 32 or c in "\n\t" for c in page)
+    for arrow in ("\\2195", "\\2191", "\\2193"):
+        assert f'content: " {arrow}"' in page
+
+
+
+def test_markdown_numbers_carry_no_backslash():
+    from mythos_cli.reports.doc import md_inline, to_markdown
+
+    # "\6" is no CommonMark escape (only punctuation is): a renderer shows the backslash
+    assert md_inline("expected **63.4%** (95% interval 60.1–66.6%)") == "expected **63.4%** (95% interval 60.1–66.6%)"
+    md = to_markdown(Document("t", [Table("x", ["a", "b"], [["63.4%", "-3.0 pp"]])]), Path("."))
+    assert "\\6" not in md and "| 63.4% |" in md
+    # a line that would start a list still shows as written, escaped the CommonMark way
+    assert md_inline("1. not a list") == "1\\. not a list"
+    assert md_inline("- not a bullet") == "\\- not a bullet"

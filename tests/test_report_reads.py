@@ -124,3 +124,9 @@ def test_played_and_mission_counts_are_those_of_the_rows(which, request):
                                             pl.col("won").sum().cast(pl.Int32).alias("w")))
             got = _plain(read.mission_counts(s, run, [deck])).select("mission", "n", "w").sort("mission")
             assert got.height > 0 and got.equals(own.sort("mission")), deck
+
+
+def test_deck_names_sort_ignoring_case():
+    from mythos_cli.reports.data import name_order
+
+    assert name_order(["Sand", "akatsuki", "Beta", "alpha"]) == ["akatsuki", "alpha", "Beta", "Sand"]

@@ -318,3 +318,45 @@ def test_default_batch_size_follows_the_players(tmp_path):
             assert s.done_batches(name) == set(range(3 if name == "auto" else 158))
             rows[name] = s.table("games", name).drop("run_id", "batch_no").sort("game_no")
     assert rows["auto"].equals(rows["small"])
+
+
+def test_the_summary_has_one_row_per_pair_and_names_the_player(tmp_path, specs):
+    from mythos_cli.sim import summarize
+
+    db = tmp_path / "pairs.duckdb"
+    cfg = small_config(specs, games=4)  # studied 0, 1 against 0, 1, 2: Leaf–Sand is played both ways
+    run_to(db, cfg, "p", 1)
+    with open_store(db, read_only=True) as s:
+        rows = summarize(s, "p")
+        pairs = [frozenset(r.matchup.split(" vs ")) for r in rows]
+        assert len(pairs) == len(set(pairs)) == 3  # A–B once (8 games), A–C and B–C
+        a, b = specs[0].name, specs[1].name
+        ab = next(r for r in rows if frozenset((a, b)) == frozenset(r.matchup.split(" vs ")))
+        assert ab.games == 8
+        wins_a = s.con.sql(f"SELECT count(*) FROM games WHERE run_id = 'p' AND ((deck_0 = '{a}' AND deck_1 = '{b}' "
+                           f"AND winner = 0) OR (deck_1 = '{a}' AND deck_0 = '{b}' AND winner = 1))").fetchall()[0][0]
+        assert ab.wins == (wins_a if ab.matchup.startswith(a) else 8 - wins_a)
+    res = runner.invoke(app, ["db", "show", "p", "--db", str(db)])
+    assert res.exit_code == 0 and "greedy" in res.stdout
+
+
+def test_a_reader_reads_while_another_process_holds_the_file(tmp_path, specs, monkeypatch):
+    from mythos_cli.store import db as store_db
+
+    db = tmp_path / "held.duckdb"
+    run_to(db, small_config(specs, games=2), "r1", 1)
+    monkeypatch.setattr(store_db, "READ_WAIT", 0.3)  # a writer that keeps the file past a reader's wait
+    holder = subprocess.Popen([sys.executable, "-c",
+                               f"import duckdb,time; c=duckdb.connect({str(db)!r}); print('ready', flush=True); "
+                               "time.sleep(30)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        with open_store(db, read_only=True, create=False) as s:
+            assert s.snapshot is not None and s.run("r1")["status"] == "finished"
+            folder = s.snapshot
+        assert not folder.exists()  # the private copy goes with the store
+        res = runner.invoke(app, ["db", "runs", "--db", str(db)])
+        assert res.exit_code == 0 and "r1" in res.stdout
+    finally:
+        holder.kill()
+        holder.wait()

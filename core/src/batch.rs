@@ -24,6 +24,8 @@ pub struct Planned {
     pub seed: i128,
     /// the seat of the run's studied deck (a stored flag)
     pub studied_seat: i32,
+    /// per seat, a forced mulligan answer (true: mulligan), or None: the seat's player decides
+    pub mulligans: [Option<bool>; 2],
 }
 
 /// Why a batch stopped: the game (its index in the batch) and what went wrong.
@@ -83,7 +85,8 @@ pub fn play_batch(
         };
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let (mut pa, mut pb) = (make(sa, mulligan)?, make(sb, mulligan)?);
-            players::play_match_with(cat, a, b, &mut *pa, &mut *pb, p.seed, true).map_err(|e| e.to_string())
+            players::play_match_forced(cat, a, b, &mut *pa, &mut *pb, p.seed, true, p.mulligans)
+                .map_err(|e| e.to_string())
         }));
         let g = match outcome {
             Ok(Ok(g)) => g,
@@ -123,6 +126,7 @@ mod tests {
                 players: [0, 0],
                 seed: 100 + k as i128,
                 studied_seat: (k % 2) as i32,
+                mulligans: [None, None],
             })
             .collect();
         let mut rows = Rows::new(&cards).unwrap();

@@ -689,9 +689,11 @@ fn run_cards(cards: &[String]) -> PyResult<Rows> {
 /// columns (see `Column`; the run-level columns are the caller's). `decks`: (cards, missions,
 /// name); `games`: (seat 0's deck, seat 1's deck, seat 0's player, seat 1's player, seed,
 /// studied seat), decks and players as indices into `decks` and `players` (player specs);
-/// `cards`: the run's card list, which codes the cards in the rows.
+/// `cards`: the run's card list, which codes the cards in the rows; `mulligans`: per game (in
+/// the order of `games`), each seat's forced mulligan answer (None: its player decides).
 #[pyfunction]
-#[pyo3(signature = (decks, games, players, cards, mulligan=None))]
+#[pyo3(signature = (decks, games, players, cards, mulligan=None, mulligans=None))]
+#[allow(clippy::too_many_arguments)]
 fn play_batch(
     py: Python<'_>,
     decks: Vec<(Vec<String>, Vec<String>, String)>,
@@ -699,11 +701,23 @@ fn play_batch(
     players: Vec<String>,
     cards: Vec<String>,
     mulligan: Option<String>,
+    mulligans: Option<Vec<(Option<bool>, Option<bool>)>>,
 ) -> PyResult<Vec<Column>> {
     let decks = decks.into_iter().map(|(c, m, n)| deck_from(c, m, n)).collect::<PyResult<Vec<_>>>()?;
+    if mulligans.as_ref().is_some_and(|m| m.len() != games.len()) {
+        return Err(PyValueError::new_err("mulligans must give one pair of forced answers per game"));
+    }
+    let forced = |i: usize| mulligans.as_ref().map_or([None, None], |m| [m[i].0, m[i].1]);
     let games: Vec<Planned> = games
         .into_iter()
-        .map(|(a, b, pa, pb, seed, studied_seat)| Planned { decks: [a, b], players: [pa, pb], seed, studied_seat })
+        .enumerate()
+        .map(|(i, (a, b, pa, pb, seed, studied_seat))| Planned {
+            decks: [a, b],
+            players: [pa, pb],
+            seed,
+            studied_seat,
+            mulligans: forced(i),
+        })
         .collect();
     let mut rows = run_cards(&cards)?;
     let done = AtomicUsize::new(0);

@@ -42,6 +42,7 @@ COMMANDS = (
     ("simulate", "mythos_cli.cli.simulate", "simulate", False),
     ("ladder", "mythos_cli.cli.ladder", "ladder", False),
     ("optimize", "mythos_cli.cli.optimize", "optimize_cmd", False),
+    ("experiment", "mythos_cli.cli.experiment", "app", True),
     ("replay", "mythos_cli.cli.replay", "replay", False),
     ("cards", "mythos_cli.cli.cards", "app", True),
     ("deck", "mythos_cli.cli.decks", "app", True),

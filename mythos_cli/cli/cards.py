@@ -54,11 +54,21 @@ def list_cards(
     if as_json:
         print_json([c.to_dict() for c in cards])
         return
-    table = Table(title=f"{len(cards)} card(s)")
-    for col in ("id", "name", "title", "type", "cost/power", "group", "keywords"):
-        table.add_column(col, overflow="fold")
-    for c in cards:
-        table.add_row(c.id, c.name, c.title, c.type, _stats(c), c.group or "", ", ".join(c.keywords))
+    # no vertical rules, and the short columns never wrap: at 80 columns the text columns keep
+    # room enough to wrap between words (a header or a group name is never cut in two)
+    table = Table(title=f"{len(cards)} card(s)", box=None, title_justify="left", pad_edge=False,
+                  header_style="bold underline")
+    rows = [(c.id, c.name, c.title, c.type, _stats(c), c.group or "", ", ".join(c.keywords)) for c in cards]
+    fixed = {"id", "type", "cost/\npower"}
+    for i, col in enumerate(("id", "name", "title", "type", "cost/\npower", "group", "keywords")):
+        longest = max((len(w) for r in rows for w in str(r[i]).split()), default=1)
+        if col in fixed:
+            table.add_column(col, min_width=max(*(len(w) for w in col.split()), longest))
+        else:
+            table.add_column(col, min_width=max(len(col), min(longest, 11 if col in ("group", "title") else 10)), overflow="fold",
+                             ratio=1)
+    for r in rows:
+        table.add_row(*r)
     out.print(table)
 
 

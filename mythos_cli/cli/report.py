@@ -76,7 +76,8 @@ def _render(result: ReportResult, as_json: bool) -> None:
 
 def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: Path, as_json: bool,
          field: Optional[str] = None, min_games: int = MIN_GAMES, examples: bool = False,
-         check_policy: Optional[str] = None, check_games: int = 30, workers: int = 0) -> None:
+         check_policy: Optional[str] = None, check_games: int = 30, workers: int = 0,
+         mulligan_run: Optional[str] = None, missions_run: Optional[str] = None) -> None:
     from mythos_cli.cli.simulate import check_workers
 
     workers = check_workers(workers)  # 0: all cores, at most 4 a core (issue 20's bound)
@@ -91,7 +92,7 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
                                      workers=workers, progress=lambda n: bar.advance(task, n))
         else:
             result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
-                                 examples=examples)
+                                 examples=examples, mulligan_run=mulligan_run, missions_run=missions_run)
     except ReportError as exc:
         fail(exc.message, exc.hint, code=exc.code)  # fail() escapes: escaping twice showed backslashes
     _render(result, as_json)
@@ -114,9 +115,9 @@ def winrate(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK,
 @app.command("mulligan")
 def mulligan(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, out_dir: Path = OUT,
              min_games: int = MIN, as_json: bool = JSON) -> None:
-    """Keep vs mulligan, win rate by opening-hand features, and a keep rule learned from the games.
+    """What the player did with its opening hands (observed); with --run ID of a mulligan experiment, its advice.
 
-    A keep rule needs games played from random hands: simulate with `--mulligan keep` (or always).
+    The advice comes from `mythos experiment mulligan` (each dealt hand played kept and mulliganed); a run's own games only show what its player chose.
 
     Example: mythos report mulligan --deck "Sand Village"
     """
@@ -147,8 +148,17 @@ def cards(db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, o
 def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="The deck to prepare."),
          db: Path = DB, run: Optional[str] = RUN, deck: Optional[str] = DECK, field: Optional[str] = FIELD,
          out_dir: Path = OUT, min_games: int = MIN, examples: bool = EXAMPLES, check_policy: Optional[str] = CHECK,
-         check_games: int = CHECK_GAMES, workers: int = WORKERS, as_json: bool = JSON) -> None:
+         check_games: int = CHECK_GAMES, workers: int = WORKERS,
+         mulligan_run: Optional[str] = typer.Option(None, "--mulligan-run", metavar="ID",
+                                                    help="The mulligan experiment to show (default: the newest of "
+                                                         "this list in the database)."),
+         missions_run: Optional[str] = typer.Option(None, "--missions-run", metavar="ID",
+                                                    help="The missions experiment to show (default: the newest of "
+                                                         "this list in the database)."),
+         as_json: bool = JSON) -> None:
     """One tournament-prep report (Markdown + self-contained HTML) for one deck against a field.
+
+    Every section is weighted by the field's shares. Mulligan and mission advice comes from the experiments (`mythos experiment mulligan|missions`) stored for this list in the database.
 
     Examples:
       mythos report prep "Leaf Village Team 7" --field "Sand Village=40,Hidden Ambush=35,Team Guy Armoury=25"
@@ -157,7 +167,8 @@ def prep(deck_arg: Optional[str] = typer.Argument(None, metavar="DECK", help="Th
     if deck_arg and deck and deck_arg != deck:
         fail(f"two decks given: {deck_arg!r} and --deck {deck!r}", "give one", code=2)
     _run("prep", db, run, deck_arg or deck, out_dir, as_json, field=field, min_games=min_games, examples=examples,
-         check_policy=check_policy, check_games=check_games, workers=workers)
+         check_policy=check_policy, check_games=check_games, workers=workers, mulligan_run=mulligan_run,
+         missions_run=missions_run)
 
 
 @app.command("compare")
@@ -167,6 +178,8 @@ def compare(deck_a: str = typer.Argument(..., metavar="DECK_A", help="The first 
             db: Path = DB, run: Optional[str] = RUN,
             run_b: Optional[str] = typer.Option(None, "--run-b", help="DECK_B's run (default: the same run)."),
             db_b: Optional[Path] = typer.Option(None, "--db-b", help="DECK_B's database (default: the same file)."),
+            field: Optional[str] = typer.Option(None, "--field", help="Weigh the common opponents: 'deck=share,…' "
+                                                "(default: equal shares)."),
             out_dir: Path = OUT, as_json: bool = JSON) -> None:
     """List A against list B: two decks of a run, or one deck in two runs, side by side on their common opponents, with the difference and its interval.
 
@@ -180,7 +193,7 @@ def compare(deck_a: str = typer.Argument(..., metavar="DECK_A", help="The first 
         fail("give a second deck, or the run of the same deck with --run-b RUN", "e.g. mythos report compare leaf sand")
     try:
         result = make_report("compare", db, run=run, deck=deck_a, deck_b=deck_b or deck_a, run_b=run_b, db_b=db_b,
-                             out=out_dir)
+                             out=out_dir, field=field)
     except ReportError as exc:
         fail(exc.message, exc.hint, code=exc.code)  # fail() escapes: escaping twice showed backslashes
     _render(result, as_json)

@@ -28,7 +28,9 @@ from mythos_cli.store import StoreError, open_store
 
 DEFAULT_DB = Path("mythos.duckdb")
 POLICY_HELP = f"Choices: {', '.join(POLICY_NAMES)}; parameters after a colon, e.g. lookahead:sims=24."
-MULLIGAN_HELP = f"Mulligan rule for every player: {', '.join(MULLIGANS)} (default: each policy's own)."
+MULLIGAN_HELP = (f"Mulligan rule for every player: {', '.join(MULLIGANS)} (default: each policy's own). keep: never "
+                 "mulligan; never: the same as keep; heuristic: mulligan a hand with fewer than 2 plays of cost ≤ 3, "
+                 "too little Power or 3 cards of cost ≥ 6; always: take every mulligan.")
 WORKERS_HELP = f"Processes (0, the default: all cores; at most {WORKERS_PER_CORE} per core)."
 QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar or hints on stderr; results and errors only.")
 # deck inputs that could not be read at all (exit 2, as in `mythos validate`); an illegal list is exit 1
@@ -85,7 +87,7 @@ def simulate(
 ) -> None:
     """Play many games between decks and store every game in DuckDB.
 
-    The default player, search, is the strongest that plays 50 games a second on one core (benchmarks/ladder.md: it beats lookahead 68%, greedy about 90%). Figures depend on the player, so every report names it; --policy greedy is 200 times faster and much weaker, search:playouts=8 stronger and 4 times slower.
+    The default player, search, beats lookahead 68% of the time and greedy about 90% (benchmarks/ladder.md); it plays about 20 to 25 games per CPU-second (22.6 on the sample decks, 19.5 on random legal decks: benchmarks/bench_default_player.py), fewer where games take more decisions. Figures depend on the player, so every report names it; --policy greedy is 200 times faster and much weaker, search:playouts=8 stronger and 4 times slower.
 
     Examples:
 
@@ -181,6 +183,10 @@ def check_run_name(name: str) -> None:
 def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed, mirrors, batch_size,
           round_robin: bool = False, quiet: bool = False) -> RunConfig:
     """Validate everything the run needs (policies, decks, bounds) before any file is touched."""
+    if mulligan is not None and mulligan not in MULLIGANS:
+        fail(f"unknown mulligan policy {mulligan!r}; choose from {', '.join(MULLIGANS)}",
+             "e.g. --mulligan keep (every dealt hand is played), or leave --mulligan out for each player's own rule",
+             code=2)
     try:
         players = make_policy(policy_a or policy, mulligan), make_policy(policy_b or policy, mulligan)
     except PolicySpecError as exc:
@@ -280,16 +286,30 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
             {"matchup": r.matchup, "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
              "ci95": [r.low, r.high], "ties_by_edge": r.ties_by_edge} for r in rows]})
         return
-    table = Table(title=f"run {plain(run_id)}: win rate of the first deck, 95% Wilson interval")
-    for col in ("matchup", "games", "win rate", "95% CI", "ties by Edge"):
-        table.add_column(col, justify="left" if col == "matchup" else "right")
-    for r in rows:
-        table.add_row(plain(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
-                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%", str(r.ties_by_edge))
-    out.print(table)
+    out.print(summary_table(run_id, rows, config))
     if not quiet:
         err.print(f"stored in {plain(str(db))} as run {plain(run_id)}; next: mythos report winrate --db "
                   f"{plain(str(db))} --run {plain(run_id)}", highlight=False)
+
+
+def summary_table(run_id: str, rows, config: RunConfig | None) -> Table:
+    """One row per pair of decks (both seats, whichever was studied), its player named."""
+    from mythos_cli.reports.players import policy_label
+
+    specs = {p for r in rows for p in r.players.values() if p}
+    if config is not None:
+        specs |= {config.policy_a, config.policy_b}
+    who = (f"played by {policy_label(next(iter(specs)))}" if len(specs) == 1 else
+           "players: " + "; ".join(policy_label(p) for p in sorted(specs)))
+    table = Table(title=f"run {plain(run_id)}: win rate of the first deck of each pair (all its games against the "
+                        f"other, either seat), 95% Wilson interval; {plain(who)}", title_justify="left")
+    for col in ("pair", "games", "win rate", "95% CI", "ties by Edge"):
+        table.add_column(col, justify="left" if col == "pair" else "right", overflow="fold")
+    for r in rows:
+        mirror = r.matchup.split(" vs ")[0] == r.matchup.split(" vs ")[-1]
+        table.add_row(plain(r.matchup), str(r.games), "50.0% (mirror)" if mirror else f"{100 * r.win_rate:.1f}%",
+                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%", str(r.ties_by_edge))
+    return table
 
 
 def _stand_ins(config: RunConfig, named: dict, command: str) -> None:
@@ -343,6 +363,9 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", hel
     with _open(db) as store:
         df = store.runs()
         decks = run_decks(store)
+        if store.snapshot is not None:
+            err.print(f"note: {plain(str(db))} is being written by another process: these are the runs of a copy "
+                      "of it, a few seconds old", highlight=False)
     if as_json:
         print_json([r | decks.get(r["run_id"], {}) for r in df.to_dicts()])
         return
@@ -380,13 +403,7 @@ def db_show(run: str, db: Path = DB_OPT, as_json: bool = typer.Option(False, "--
               "catalog_hash", "started_at", "finished_at"):
         grid.add_row(k, plain(str(info[k])))
     out.print(grid)
-    table = Table()
-    for col in ("matchup", "games", "win rate", "95% CI"):
-        table.add_column(col)
-    for r in rows:
-        table.add_row(plain(r.matchup), str(r.games), f"{100 * r.win_rate:.1f}%",
-                      f"{100 * r.low:.1f}–{100 * r.high:.1f}%")
-    out.print(table)
+    out.print(summary_table(run, rows, None))
 
 
 @db_app.command("export")

@@ -47,14 +47,15 @@ class Progress:
 
 
 def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], field: list[DeckSpec], games: int,
-               policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
-               batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
-               progress: Progress | None = None, label: str | None = None,
-               python_players: dict[str, str] | None = None) -> dict[str, list[tuple]]:
+              policy: str, seed: int, seed_groups: list[int] | None, *, mulligan: str | None = None,
+              batch_size: int = 50, workers: int = 1, backend: str = "local", scheduler: str | None = None,
+              progress: Progress | None = None, label: str | None = None,
+              python_players: dict[str, str] | None = None,
+              forced_mulligans: list[str | None] | None = None) -> dict[str, list[tuple]]:
     """Play (or finish, or read back) one run: each studied deck against each field deck, ``games``
     games a pair (seats alternate). Returns, per studied deck, its games ``(opponent, seat, seed, won)``.
-    ``python_players``: for a policy written in Python, the spec the user named for it on this
-    command line (``RunConfig.python_players``; a stored one is never imported).
+    ``forced_mulligans``: per studied deck, ``"keep"``, ``"mulligan"`` or None (its player decides),
+    the answer its seat gives to the mulligan whatever the hand (``RunConfig.forced_mulligans``).
 
     Raises ``sim.Interrupted`` on Ctrl-C (the stored batches stay) and ``OptimizeError`` when a
     run of that id exists with another plan."""
@@ -63,7 +64,8 @@ def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], fie
     n = len(studied)
     config = RunConfig(decks=decks, opponents=list(range(n, len(decks))), studied=list(range(n)), games=games,
                        policy_a=policy, policy_b=policy, mulligan=mulligan, seed=seed, batch_size=batch_size,
-                       seed_groups=seed_groups, python_players=dict(python_players or {}))
+                       seed_groups=seed_groups, python_players=dict(python_players or {}),
+                       forced_mulligans=forced_mulligans)
     config.plan()
     planned = len(config.matchups) * games
     run = store.run(run_id)
@@ -72,13 +74,16 @@ def play_arms(store: Store, run_id: str, name: str, studied: list[DeckSpec], fie
         stored = 0
     else:
         old = load_config(store, run_id)
+        old.python_players = config.python_players
         if not same_json(old.to_json(), config.to_json()):
             raise ExperimentError(f"run {run_id} in {store.path} is not the arms this experiment plans "
                                 "(the database or the card catalog changed since)",
                                 "start anew (another --name), or delete that run")
         stored = store.stored_games(run_id)  # from the batches table: no batch derived
     progress.stage(label or name, planned, stored)
-    execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress.games)
+    if stored < planned or run is None or run.get("status") != "finished":
+        # (a finished run is only read: a report reads experiments from a read-only database)
+        execute(store, run_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress.games)
     rows = xstore.results(store, run_id)
     out: dict[str, list[tuple]] = {d.name: [] for d in studied}
     for deck, opp, seat, s, won in rows.select("deck", "opponent", "seat", "seed", "won").iter_rows():

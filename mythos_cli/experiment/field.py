@@ -96,4 +96,26 @@ def build_field(spec: str | None, gauntlet: str | None = None) -> tuple[list[Dec
     return [d for d, _ in kept], [w for _, w in kept]
 
 
-__all__ = ["FieldError", "build_field"]
+def match_field(played: list[DeckSpec], wanted: dict[str, tuple[tuple[str, ...], tuple[str, ...]]],
+                shares: dict[str, float]) -> tuple[dict[str, float], list[str]]:
+    """An experiment's field decks (``played``) in the shares of another field: ``wanted`` names
+    each deck of that field with its list (cards, missions), ``shares`` gives its share. A deck
+    is the same when its list is (whatever its name), else when its name is. Returns the shares
+    by the experiment's deck names (renormalised over the decks it played) and the decks of the
+    wanted field it never played."""
+    by_hash = {d.hash: d.name for d in played}
+    by_name = {d.name: d.name for d in played}
+    out: dict[str, float] = {}
+    missing = []
+    for name, share in shares.items():
+        cards, missions = wanted.get(name, ((), ()))
+        found = by_hash.get(DeckSpec(name, tuple(cards), tuple(missions)).hash) or by_name.get(name)
+        if found is None:
+            missing.append(name)
+        elif share > 0:
+            out[found] = out.get(found, 0.0) + share
+    total = sum(out.values())
+    return ({d: s / total for d, s in out.items()} if total > 0 else {}), missing
+
+
+__all__ = ["FieldError", "build_field", "match_field"]

@@ -36,10 +36,13 @@ def new_game(deck_a: Deck, deck_b: Deck, seed: int, *, events: bool = False, fir
 
 
 def play_match(deck_a: Deck, deck_b: Deck, policy_a: Policy, policy_b: Policy, seed: int, *, events: bool = False,
-               first: int | None = None, check: Callable[[Any], None] | None = None) -> MatchResult:
+               first: int | None = None, check: Callable[[Any], None] | None = None,
+               mulligans: tuple[bool | None, bool | None] = (None, None)) -> MatchResult:
     """A complete game; seat 0 plays ``deck_a`` with ``policy_a``. Deterministic given ``seed``:
     the players are reset with ``seed * 2 + 1`` and ``seed * 2 + 2``, as the core's batches do.
-    ``check`` (read-only) sees the game after every decision."""
+    ``check`` (read-only) sees the game after every decision. ``mulligans``: per seat, a forced
+    mulligan answer (True: mulligan), which that seat's player is not asked (the core's
+    ``play_match_forced``)."""
     g = new_game(deck_a, deck_b, seed, events=events, first=first)
     policy_a.reset(seed * 2 + 1)
     policy_b.reset(seed * 2 + 2)
@@ -47,7 +50,9 @@ def play_match(deck_a: Deck, deck_b: Deck, policy_a: Policy, policy_b: Policy, s
     while not g.is_terminal:
         player = g.current_player
         policy = policies[player]
-        if getattr(policy, "builtin", False):
+        if mulligans[player] is not None and g.pending()["kind"] == "mulligan":
+            g.apply(("choose", bool(mulligans[player])))
+        elif getattr(policy, "builtin", False):
             g.apply(policy.decide(Observation(g, player)))
         else:
             _python_decision(g, player, policy)

@@ -26,7 +26,8 @@ def make_report(kind: str, db: Path | str, *, run: str | None = None, deck: str 
                 out: Path | str = "reports", field: str | None = None, min_games: int = MIN_GAMES,
                 examples: bool = False, check_policy: str | None = None, check_games: int = 30,
                 workers: int = 0, progress=None, deck_b: str | None = None, run_b: str | None = None,
-                db_b: Path | str | None = None) -> ReportResult:
+                db_b: Path | str | None = None, mulligan_run: str | None = None,
+                missions_run: str | None = None) -> ReportResult:
     """Build one report of a run (default: the newest finished run) and write its files.
 
     Every report's header and summary name the run's players and budgets; ``winrate`` and
@@ -36,14 +37,31 @@ def make_report(kind: str, db: Path | str, *, run: str | None = None, deck: str 
     Raises ``ReportError`` for every problem the user can fix (missing or locked database,
     unknown run or deck, empty run, bad ``field``, unwritable ``out``)."""
     if kind == "compare":
-        return _compare(db, run, deck, deck_b, run_b, db_b, out, min_games)
+        return _compare(db, run, deck, deck_b, run_b, db_b, out, min_games, field)
+    if kind == "mulligan" and run:
+        experiment = _mulligan_experiment(db, run, out)
+        if experiment is not None:
+            return experiment
     result = _make(kind, db, run=run, deck=deck, out=out, field=field, min_games=min_games, examples=examples,
-                   check_policy=check_policy, check_games=check_games, workers=workers, progress=progress)
+                   check_policy=check_policy, check_games=check_games, workers=workers, progress=progress,
+                   mulligan_run=mulligan_run, missions_run=missions_run)
     return result
 
 
+def _mulligan_experiment(db, run: str, out) -> ReportResult | None:
+    """``report mulligan --run ID`` of a mulligan experiment: its page (None: an ordinary run)."""
+    from mythos_cli.reports import mulligan
+    from mythos_cli.store import experiment as xstore
+
+    with open_run(db, run) as rd:
+        row = xstore.get(rd.store, run)
+        if row is None or row["kind"] != "mulligan":
+            return None
+        return _guarded(lambda: mulligan.experiment_report(rd.store, str(db), Path(out), run), out)
+
+
 def _make(kind, db, *, run, deck, out, field, min_games, examples, check_policy, check_games, workers,
-          progress) -> ReportResult:
+          progress, mulligan_run=None, missions_run=None) -> ReportResult:
     from mythos_cli.reports.data import resolve_deck
     from mythos_cli.reports.players import check_results, mixed_line, players_line
     if kind not in KINDS:
@@ -92,7 +110,7 @@ def _make(kind, db, *, run, deck, out, field, min_games, examples, check_policy,
                 result = cards.report(rd, out, deck=deck, min_games=min_games)
             else:
                 result = prep.report(rd, out, deck, field_spec=field, min_games=min_games, examples=examples,
-                                     players=players)
+                                     players=players, mulligan_run=mulligan_run, missions_run=missions_run)
             result.numbers.update(extra)
             result.tables[len(result.tables):] = tables
             result.summary[:0] = lines
@@ -105,7 +123,7 @@ def _make(kind, db, *, run, deck, out, field, min_games, examples, check_policy,
             discard_staging()
 
 
-def _compare(db, run, deck, deck_b, run_b, db_b, out, min_games) -> ReportResult:
+def _compare(db, run, deck, deck_b, run_b, db_b, out, min_games, field=None) -> ReportResult:
     from mythos_cli.reports import compare
 
     if not deck or not deck_b or not deck.strip() or not deck_b.strip():
@@ -117,9 +135,9 @@ def _compare(db, run, deck, deck_b, run_b, db_b, out, min_games) -> ReportResult
     with open_run(db, run) as ra:
         if (run_b is None or run_b == ra.run_id) and db_b is None:
             rb = ra
-            return _guarded(lambda: compare.report(ra, rb, out, deck, deck_b), out)
+            return _guarded(lambda: compare.report(ra, rb, out, deck, deck_b, field), out)
         with open_run(db_b or db, run_b) as rb:
-            return _guarded(lambda: compare.report(ra, rb, out, deck, deck_b), out)
+            return _guarded(lambda: compare.report(ra, rb, out, deck, deck_b, field), out)
 
 
 def _guarded(fn, out):

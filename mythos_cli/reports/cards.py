@@ -22,9 +22,9 @@ import polars as pl
 
 from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
-from mythos_cli.reports.data import MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
+from mythos_cli.reports.data import MIN_GAMES, ReportError, RunData, card_facts, games_by_opponent, pick_decks, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, num, pct, pp
-from mythos_cli.reports.stats import difference, family, verdict, wilson
+from mythos_cli.reports.stats import Rate, difference, family, verdict, weighted, wilson
 
 TOP = 8  # cards shown at each end of the plot
 
@@ -48,12 +48,47 @@ def card_table(rd: RunData, deck: str, counts: pl.DataFrame) -> pl.DataFrame:
             .sort("card"))
 
 
+def _weighted_rows(rd: RunData, deck: str, counts: pl.DataFrame, played: pl.DataFrame,
+                   field: dict[str, float]) -> dict[str, dict[str, Rate]]:
+    """Per card, its OH, GD, GIH, GNS and PL rates weighted by the field (``counts`` and ``played``
+    per deck, opponent and card)."""
+    totals = games_by_opponent(rd, deck)
+    per: dict[str, dict[str, tuple]] = {}
+    for r in counts.filter(pl.col("deck") == deck).iter_rows(named=True):
+        per.setdefault(str(r["card"]), {})[str(r["opponent"])] = (r["oh_n"], r["oh_w"], r["gd_n"], r["gd_w"])
+    pl_per: dict[str, dict[str, tuple]] = {}
+    for r in played.filter(pl.col("deck") == deck).iter_rows(named=True):
+        pl_per.setdefault(str(r["card"]), {})[str(r["opponent"])] = (r["n"], r["w"])
+    out = {}
+    for card in sorted(set(rd.decks[deck].cards)):
+        rows = {o: per.get(card, {}).get(o, (0, 0, 0, 0)) for o in totals if o in field}
+        oh = [(field[o], w, n) for o, (n, w, _, _) in rows.items()]
+        gd = [(field[o], w, n) for o, (_, _, n, w) in rows.items()]
+        gih = [(field[o], a + c, b + d) for o, (b, a, d, c) in rows.items()]
+        gns = [(field[o], totals[o][1] - (a + c), totals[o][0] - (b + d)) for o, (b, a, d, c) in rows.items()]
+        pld = [(field[o], w, n) for o, (n, w) in pl_per.get(card, {}).items() if o in field]
+        out[card] = {"oh": weighted(oh), "gd": weighted(gd), "gih": weighted(gih), "gns": weighted(gns),
+                     "pl": weighted(pld)}
+    return out
+
+
 def analyse_deck(rd: RunData, deck: str, counts: pl.DataFrame, names: dict[str, str],
-                 min_games: int = MIN_GAMES) -> dict:
+                 min_games: int = MIN_GAMES, field: dict[str, float] | None = None) -> dict:
+    """Every card of the deck's list; ``field``: every rate weighted by the field's shares of the
+    opponents (``counts`` then per opponent: ``load(…, by_opponent=True)``)."""
+    if field is not None:
+        totals = games_by_opponent(rd, deck)
+        field = {o: w for o, w in field.items() if o in totals and w > 0}
+        counts_all = counts.group_by("deck", "card").agg(pl.col(c).sum() for c in ("oh_n", "oh_w", "gd_n", "gd_w"))
+        played_by_opp = rd.played_counts([deck], by_opponent=True)
+        wrows = _weighted_rows(rd, deck, counts, played_by_opp, field)
+        counts = counts_all
     agg = card_table(rd, deck, counts)
     copies = Counter(rd.decks[deck].cards)
     seats = rd.seats.filter(pl.col("deck") == deck)
     deck_rate = wilson(int(seats["won"].sum()), seats.height)
+    if field is not None:
+        deck_rate = weighted([(field[o], w, n) for o, (n, w) in games_by_opponent(rd, deck).items() if o in field])
     # played (face up, hidden, as an upgrade or an attachment; a reveal is the same card again): win rate
     # when the card was played, and the round of its first play
     # (aggregated in DuckDB: a row per card, however many games)
@@ -64,15 +99,19 @@ def analyse_deck(rd: RunData, deck: str, counts: pl.DataFrame, names: dict[str, 
     for r in agg.iter_rows(named=True):
         oh, gd = wilson(r["oh_w"], r["oh_n"]), wilson(r["gd_w"], r["gd_n"])
         gih, gns = wilson(r["gih_w"], r["gih_n"]), wilson(r["gns_w"], r["gns_n"])
-        pairs.append((gih, gns))
         pl_row = played_by.get(r["card"], {})
+        pl_rate = wilson(pl_row.get("w", 0), pl_row.get("n", 0))
+        if field is not None:
+            wr = wrows[r["card"]]
+            oh, gd, gih, gns, pl_rate = wr["oh"], wr["gd"], wr["gih"], wr["gns"], wr["pl"]
+        pairs.append((gih, gns))
         rows.append({
             "card": r["card"], "name": names.get(r["card"], r["card"]), "copies": copies[r["card"]],
             "games_in_deck": r["games"], "deck_win_rate": r["wins"] / r["games"] if r["games"] else None,
             "opening_hand": oh.to_dict(), "drawn_later": gd.to_dict(), "in_hand": gih.to_dict(),
             "never_seen": gns.to_dict(), "improvement_when_drawn": difference(gih, gns).to_dict(),
             "enough_games": gih.games >= min_games and gns.games >= min_games,
-            "played": wilson(pl_row.get("w", 0), pl_row.get("n", 0)).to_dict(),
+            "played": pl_rate.to_dict(),
             "average_round_played": pl_row.get("avg_round"),
         })
     # the improvement when drawn is judged for every ranked card at once (Bonferroni over them)
@@ -89,6 +128,7 @@ def analyse_deck(rd: RunData, deck: str, counts: pl.DataFrame, names: dict[str, 
     else:
         top, bottom = ranked[:TOP], ranked[-TOP:]
     return {"deck": deck, "games": seats.height, "win_rate": deck_rate.to_dict(), "min_games": min_games,
+            "field": field,
             "cards": sorted(rows, key=lambda r: (not r["enough_games"], -(r["in_hand"]["win_rate"] or 0))),
             "ranked": [r["card"] for r in ranked], "_top": top, "_bottom": bottom}
 
@@ -181,9 +221,9 @@ def report(rd: RunData, out: Path, *, deck: str | None = None, min_games: int = 
     return ReportResult("cards", rd.run_id, str(rd.db), numbers, files, summary, [term], list(rd.warnings))
 
 
-def load(rd: RunData, decks: list[str]) -> pl.DataFrame:
+def load(rd: RunData, decks: list[str], by_opponent: bool = False) -> pl.DataFrame:
     """The kept-hand and drawn-later counts of these decks' cards (``RunData.card_counts``)."""
-    return rd.card_counts(decks)
+    return rd.card_counts(decks, by_opponent)
 
 
 __all__ = ["analyse_deck", "card_table", "card_verdicts", "deck_blocks", "load", "report"]

@@ -16,10 +16,10 @@ import polars as pl
 from mythos_cli.catalog import default_catalog
 from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_header, write_document
-from mythos_cli.reports.data import ReportError, RunData, resolve_deck, slug
+from mythos_cli.reports.data import ReportError, RunData, name_order, parse_field, resolve_deck, slug
 from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, pct, pp
 from mythos_cli.reports.players import players_line, policy_label
-from mythos_cli.reports.stats import difference, family, verdict, wilson
+from mythos_cli.reports.stats import difference, family, verdict, weighted, wilson
 
 
 def _rates(rd: RunData, deck: str) -> dict[str, tuple[int, int]]:
@@ -28,13 +28,15 @@ def _rates(rd: RunData, deck: str) -> dict[str, tuple[int, int]]:
     return {r["opponent"]: (r["w"], r["n"]) for r in agg.iter_rows(named=True)}
 
 
-def report(rd_a: RunData, rd_b: RunData, out: Path, deck_a: str, deck_b: str) -> ReportResult:
+def report(rd_a: RunData, rd_b: RunData, out: Path, deck_a: str, deck_b: str,
+           field: str | None = None) -> ReportResult:
+    """``field``: the common opponents in these shares ("deck=share,…", decks of run A), else equal."""
     a, b = resolve_deck(rd_a, deck_a), resolve_deck(rd_b, deck_b)
     same_run = rd_a.run_id == rd_b.run_id and rd_a.db == rd_b.db
     if same_run and a == b:
         raise ReportError(f"both sides are {a} of run {rd_a.run_id}", "compare two decks, or give --run-b RUN")
     ra, rb = _rates(rd_a, a), _rates(rd_b, b)
-    common = sorted((set(ra) & set(rb)) - {a, b})
+    common = name_order((set(ra) & set(rb)) - {a, b})
     if not common:
         raise ReportError(f"{a} and {b} have no opponent in common to compare them on",
                           f"{a} met: {', '.join(sorted(ra)) or 'nobody'}; {b} met: {', '.join(sorted(rb)) or 'nobody'}")
@@ -53,18 +55,33 @@ def report(rd_a: RunData, rd_b: RunData, out: Path, deck_a: str, deck_b: str) ->
                      .get(v, "unclear")])
     wa = sum(ra[o][0] for o in common), sum(ra[o][1] for o in common)
     wb = sum(rb[o][0] for o in common), sum(rb[o][1] for o in common)
-    # equal shares of the common opponents (a plain pool would weigh each matchup by its games)
-    ea = sum(ra[o][0] / ra[o][1] for o in common) / len(common)
-    eb = sum(rb[o][0] / rb[o][1] for o in common) / len(common)
-    pooled = difference(wilson(*wa), wilson(*wb))
+    # the common opponents in the field's shares, or equal ones (a plain pool would weigh each
+    # matchup by its games)
+    if field and field.strip():
+        given = parse_field(rd_a, field)
+        shares = {o: given.get(o, 0.0) for o in common}
+        left_out = [o for o in given if o not in common]
+        if not any(shares.values()):
+            raise ReportError("--field names none of the opponents both lists met",
+                              "common opponents: " + ", ".join(common))
+    else:
+        shares, left_out = {o: 1.0 for o in common}, []
+    rate_a = weighted([(shares[o], ra[o][0], ra[o][1]) for o in common])
+    rate_b = weighted([(shares[o], rb[o][0], rb[o][1]) for o in common])
+    ea, eb = rate_a.rate, rate_b.rate
+    pooled = difference(rate_a, rate_b)
+    total = sum(shares.values())
+    shares = {o: w / total for o, w in shares.items()}
     cards = _list_diff(rd_a.decks[a].cards, rd_b.decks[b].cards)
     missions = (sorted(set(rd_a.decks[a].missions) - set(rd_b.decks[b].missions)),
                 sorted(set(rd_b.decks[b].missions) - set(rd_a.decks[a].missions)))
 
-    summary = [f"{label_a} against {label_b} over {len(common)} common opponent(s): {pct(ea)} vs {pct(eb)} "
-               f"(equal shares); over all these games {pp(pooled.value)} "
-               f"({interval(pooled.low, pooled.high, points=True)}), "
-               + ("clearly apart." if verdict(pooled.low, pooled.high) != "unclear" else "not clearly apart.")]
+    how = ("in the field's shares: " + ", ".join(f"{o} {100 * w:.0f}%" for o, w in shares.items())
+           if field and field.strip() else "equal shares")
+    summary = [f"{label_a} against {label_b} over {len(common)} common opponent(s), {how}: {pct(ea)} vs {pct(eb)}, "
+               f"{pp(pooled.value)} ({interval(pooled.low, pooled.high, points=True)}), "
+               + ("clearly apart." if verdict(pooled.low, pooled.high) != "unclear" else "not clearly apart.")
+               + (f" Left out (not met by both): {', '.join(left_out)}." if left_out else "")]
     clear = [m for m in matchups if m["a_minus_b"]["verdict"] != "unclear"]
     if clear:
         summary.append("Clearly different matchups: " + "; ".join(
@@ -94,7 +111,9 @@ def report(rd_a: RunData, rd_b: RunData, out: Path, deck_a: str, deck_b: str) ->
     img = plots.diff_bars([m["opponent"] for m in matchups], [m["a_minus_b"]["diff"] for m in matchups],
                           [m["a_minus_b"]["ci95"][0] for m in matchups], [m["a_minus_b"]["ci95"][1] for m in matchups],
                           [m["a"]["games"] + m["b"]["games"] for m in matchups], folder / f"{stem}.png",
-                          f"{label_a} minus {label_b}, per common opponent (intervals for all at once)")
+                          f"{label_a} minus {label_b}, per common opponent (intervals for all at once)",
+                          xlabel=f"{label_a}'s win rate minus {label_b}'s (points), 95% interval",
+                          sides=(f"{label_b} better", f"{label_a} better"))
     doc.add(table, Image(img, "difference per opponent"))
     if cards or missions[0] or missions[1]:
         doc.add(Heading("What differs between the lists"),
@@ -105,7 +124,8 @@ def report(rd_a: RunData, rd_b: RunData, out: Path, deck_a: str, deck_b: str) ->
     files = write_document(doc, folder, stem, html=True)
     numbers = {"a": {"deck": a, "run": rd_a.run_id}, "b": {"deck": b, "run": rd_b.run_id},
                "common_opponents": common, "matchups": matchups,
-               "equal_shares": {"a": ea, "b": eb},
+               "equal_shares" if not (field and field.strip()) else "field_shares": {"a": ea, "b": eb},
+               "shares": shares, "a_minus_b_in_shares": pooled.to_dict(),
                "all_games": {"a": wilson(*wa).to_dict(), "b": wilson(*wb).to_dict(), "a_minus_b": pooled.to_dict()},
                "cards": cards, "missions_only_in_a": missions[0], "missions_only_in_b": missions[1]}
     return ReportResult("compare", rd_a.run_id, str(rd_a.db), numbers, files, summary, [table],

@@ -17,9 +17,9 @@ import polars as pl
 from mythos_cli._core import DRAW_PER_ROUND, HAND_SIZE, ROUNDS
 from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
-from mythos_cli.reports.data import CHEAP_COST, ReportError, RunData, card_facts, pick_decks, slug
+from mythos_cli.reports.data import CHEAP_COST, ReportError, RunData, card_facts, games_by_opponent, pick_decks, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, num, pct
-from mythos_cli.reports.stats import at_least_one, mean_interval_from_moments, wilson
+from mythos_cli.reports.stats import at_least_one, mean_interval_from_moments, weighted, wilson
 
 
 def cards_seen(round_no: int, hand: int = HAND_SIZE, per_round: int = DRAW_PER_ROUND) -> int:
@@ -37,8 +37,13 @@ def exact_odds(costs: list[int], rounds: int = ROUNDS, hand: int = HAND_SIZE,
 
 
 def analyse_deck(rd: RunData, deck: str, facts: pl.DataFrame, seen: tuple[pl.DataFrame, pl.DataFrame],
-                 rounds: pl.DataFrame) -> dict:
-    """``seen`` and ``rounds`` are ``load``'s counts, aggregated in DuckDB (no row per event)."""
+                 rounds: pl.DataFrame, field: dict[str, float] | None = None) -> dict:
+    """``seen`` and ``rounds`` are ``load``'s counts, aggregated in DuckDB (no row per event);
+    ``field``: the simulated odds and the chakra weighted by the field's shares of the opponents
+    (``load(…, by_opponent=True)``)."""
+    totals = games_by_opponent(rd, deck)
+    if field is not None:
+        field = {o: w for o, w in field.items() if totals.get(o, (0, 0))[0] > 0}
     cost_of = dict(facts.select("card", "cost").iter_rows())
     costs = [cost_of.get(c) or 0 for c in rd.decks[deck].cards]
     copies = Counter(costs)
@@ -50,12 +55,19 @@ def analyse_deck(rd: RunData, deck: str, facts: pl.DataFrame, seen: tuple[pl.Dat
     def seen_by(frame: pl.DataFrame, r: int) -> int:  # game-seats that had seen it by round r
         return int(frame.filter(pl.col("first") <= r)["n"].sum())
 
+    def share_seen(frame: pl.DataFrame, r: int):  # the same as a rate, weighted by the field when given
+        if field is None or "opponent" not in frame.columns:
+            return wilson(seen_by(frame, r), n)
+        by = {str(o): int(k) for o, k in frame.filter(pl.col("first") <= r).group_by(pl.col("opponent").cast(pl.String))
+              .agg(pl.col("n").sum()).iter_rows()}
+        return weighted([(field[o], by.get(o, 0), totals[o][0]) for o in field])
+
     odds = []
     for c, probs in exact.items():
         fc = by_cost.filter(pl.col("cost") == c)
         by_round = []
         for r, p in enumerate(probs):
-            sim = wilson(seen_by(fc, r), n)
+            sim = share_seen(fc, r)
             by_round.append({"round": r, "cards_seen": cards_seen(r), "exact": p, "simulated": sim.rate if n else None,
                              "simulated_ci95": [sim.low, sim.high] if n else [None, None], "games": n})
         odds.append({"cost": c, "copies": copies[c], "by_round": by_round})
@@ -64,7 +76,7 @@ def analyse_deck(rd: RunData, deck: str, facts: pl.DataFrame, seen: tuple[pl.Dat
     cheap_copies = sum(v for c, v in copies.items() if c <= CHEAP_COST)
     cheap = []
     for r in range(ROUNDS + 1):
-        sim = wilson(seen_by(any_cheap, r), n)
+        sim = share_seen(any_cheap, r)
         cheap.append({"round": r, "cards_seen": cards_seen(r), "exact": at_least_one(len(costs), cheap_copies,
                                                                                      cards_seen(r)),
                       "simulated": sim.rate if n else None, "simulated_ci95": [sim.low, sim.high] if n else [None, None],
@@ -76,10 +88,12 @@ def analyse_deck(rd: RunData, deck: str, facts: pl.DataFrame, seen: tuple[pl.Dat
         part = rr.filter(pl.col("round") == r)
         if part.height == 0 or not part["n"].sum():
             continue
-        row = {k: int(part[k].sum()) for k in part.columns if k not in ("deck", "round")}
+        row = {k: int(part[k].sum()) for k in part.columns if k not in ("deck", "round", "opponent")}
         count = row["n"]
         g, s, w = (mean_interval_from_moments(count, row[f"{col}_1"], row[f"{col}_2"])
                    for col in ("chakra_gained", "chakra_spent", "chakra_left"))
+        if field is not None and "opponent" in part.columns:
+            g, s, w = (_weighted_mean(part, col, field) for col in ("chakra_gained", "chakra_spent", "chakra_left"))
         gained_total = row["chakra_gained_1"]
         chakra.append({"round": r, "gained": g.to_dict(), "spent": s.to_dict(), "wasted": w.to_dict(),
                        "wasted_share": (row["chakra_left_1"] / gained_total) if gained_total else None,
@@ -91,14 +105,36 @@ def analyse_deck(rd: RunData, deck: str, facts: pl.DataFrame, seen: tuple[pl.Dat
             "_curve": curve}
 
 
-def load(rd: RunData, decks: list[str]) -> tuple[pl.DataFrame, tuple[pl.DataFrame, pl.DataFrame], pl.DataFrame]:
+def _weighted_mean(part: pl.DataFrame, col: str, field: dict[str, float]):
+    """A per-round mean weighted by the field: Σ share·mean over its decks, a normal interval."""
+    import math
+
+    from mythos_cli.reports.stats import Mean
+
+    parts = []
+    for r in part.iter_rows(named=True):
+        o, n = str(r["opponent"]), r["n"]
+        if o in field and n:
+            m = r[f"{col}_1"] / n
+            var = max(0.0, r[f"{col}_2"] / n - m * m) * n / max(1, n - 1)
+            parts.append((field[o], m, var / n, n))
+    total = sum(w for w, *_ in parts)
+    if not total:
+        return Mean(math.nan, math.nan, math.nan, 0)
+    mean = sum(w * m for w, m, _, _ in parts) / total
+    half = 1.959963984540054 * math.sqrt(sum((w / total) ** 2 * v for w, _, v, _ in parts))
+    return Mean(mean, mean - half, mean + half, sum(n for *_, n in parts))
+
+
+def load(rd: RunData, decks: list[str], by_opponent: bool = False
+         ) -> tuple[pl.DataFrame, tuple[pl.DataFrame, pl.DataFrame], pl.DataFrame]:
     """The card facts, the first-seen counts and the per-round chakra moments of these decks."""
     facts = card_facts(rd)
-    seen = rd.first_seen(decks)
+    seen = rd.first_seen(decks, by_opponent)
     if seen[0].height == 0:
         raise ReportError(f"run {rd.run_id} stored no card events for {', '.join(decks)}",
                           "simulate again with this version of mythos (card events are recorded)", code=1)
-    return facts, seen, rd.round_moments(decks)
+    return facts, seen, rd.round_moments(decks, by_opponent)
 
 
 def deck_blocks(a: dict, folder: Path, prefix: str, level: int = 2) -> list:

@@ -64,7 +64,7 @@ class RunData:
 
     @property
     def deck_names(self) -> list[str]:
-        return sorted(self.decks)
+        return name_order(self.decks)
 
     def losses(self, deck: str, opponent: str, limit: int = 5) -> list[int]:
         """Game numbers of the first games ``deck`` lost to ``opponent`` (for ``mythos replay``)."""
@@ -87,26 +87,27 @@ class RunData:
         """Per (game, seat): ``hand`` (the kept cards), ``cheap`` (cost ≤ CHEAP_COST), ``total_cost``."""
         return self._read(read.opening_hands, self.costs(), CHEAP_COST, decks)
 
-    def first_seen(self, decks: list[str] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    def first_seen(self, decks: list[str] | None = None,
+                   by_opponent: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
         """Game-seats by the round each cost was first seen, and any cheap play (``read.first_seen``)."""
-        return self._read(read.first_seen, self.costs(), CHEAP_COST, decks)
+        return self._read(read.first_seen, self.costs(), CHEAP_COST, decks, by_opponent)
 
-    def card_counts(self, decks: list[str] | None = None) -> pl.DataFrame:
+    def card_counts(self, decks: list[str] | None = None, by_opponent: bool = False) -> pl.DataFrame:
         """Per (deck, card): kept-hand and drawn-later game-seats and their wins (``read.card_counts``)."""
-        return self._read(read.card_counts, decks)
+        return self._read(read.card_counts, decks, by_opponent)
 
-    def played_counts(self, decks: list[str] | None = None) -> pl.DataFrame:
+    def played_counts(self, decks: list[str] | None = None, by_opponent: bool = False) -> pl.DataFrame:
         """Per (deck, card): game-seats where it was played, their wins, the sum of its first
         play's rounds (``read.played_counts``)."""
-        return self._read(read.played_counts, decks)
+        return self._read(read.played_counts, decks, by_opponent)
 
-    def mission_counts(self, decks: list[str] | None = None) -> pl.DataFrame:
+    def mission_counts(self, decks: list[str] | None = None, by_opponent: bool = False) -> pl.DataFrame:
         """Per (deck, mission): game-seats with it among the seat's missions in play, their wins."""
-        return self._read(read.mission_counts, decks)
+        return self._read(read.mission_counts, decks, by_opponent)
 
-    def round_moments(self, decks: list[str] | None = None) -> pl.DataFrame:
+    def round_moments(self, decks: list[str] | None = None, by_opponent: bool = False) -> pl.DataFrame:
         """Per (deck, round): counts, sums and sums of squares of the chakra statistics."""
-        return self._read(read.round_moments, decks)
+        return self._read(read.round_moments, decks, by_opponent)
 
     # -- every row (small runs, tools): memory grows with the games ---------------------------
     def events(self, events: tuple[str, ...], decks: list[str] | None = None) -> pl.DataFrame:
@@ -195,6 +196,9 @@ def _load(store: Store, db: Path, run: str | None) -> RunData:
         raise ReportError(f"run {run_id} has no stored games yet: nothing to report",
                           f"finish it with: mythos simulate --resume {run_id} --db {db}", code=1)
     warnings = []
+    if getattr(store, "snapshot", None) is not None:
+        warnings.append(f"{db} is being written by another process: this report read a copy of it, which may lack "
+                        "the last few seconds of games")
     if info.get("status") != "finished":
         warnings.append(f"run {run_id} is {info.get('status')}: {games.height} of {info.get('planned_games')} "
                         "planned games are stored, so some matchups may be short or missing")
@@ -212,14 +216,19 @@ def _load(store: Store, db: Path, run: str | None) -> RunData:
     if missing:
         raise ReportError(f"run {run_id}: the run's configuration has no deck list for {', '.join(missing)}",
                           "this database was not written by `mythos simulate`; simulate the decks again")
-    decks = {n: lists[n] for n in sorted(played)}
-    opponents = [n for n in dict.fromkeys(opponents) if n in decks] or sorted(decks)
+    decks = {n: lists[n] for n in name_order(played)}
+    opponents = [n for n in dict.fromkeys(opponents) if n in decks] or name_order(decks)
     register_slugs(decks)
     register_literals([*lists, run_id, str(db)])  # the user's strings: never markup in a report
     return RunData(store, db, run_id, info, decks, games, seat_frame(games), opponents, warnings)
 
 
 # -- naming decks ----------------------------------------------------------------------------
+def name_order(names) -> list[str]:
+    """Deck names as a reader sorts them: ignoring case ("akatsuki" before "Sand"), then as written."""
+    return sorted(names, key=lambda n: (n.casefold(), n))
+
+
 MAX_SLUG = 60
 _SLUGS: dict[str, str] = {}  # deck name -> file-name part, for the decks of the runs loaded
 
@@ -325,6 +334,13 @@ def parse_field(rd: RunData, spec: str | None) -> dict[str, float]:
     if total <= 0:
         raise ReportError("--field: the shares add up to 0", "give at least one deck a positive share")
     return {d: w / total for d, w in weights.items() if w > 0}
+
+
+def games_by_opponent(rd: RunData, deck: str) -> dict[str, tuple[int, int]]:
+    """The deck's seats per opponent: (games, wins)."""
+    agg = (rd.seats.filter(pl.col("deck") == deck).group_by(pl.col("opponent").cast(pl.String))
+           .agg(pl.len().alias("n"), pl.col("won").sum().alias("w")))
+    return {o: (int(n), int(w)) for o, n, w in agg.select("opponent", "n", "w").iter_rows()}
 
 
 def pick_decks(rd: RunData, deck: str | None) -> list[str]:

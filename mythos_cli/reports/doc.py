@@ -146,16 +146,23 @@ def inline_tokens(text: str) -> list[tuple[str, str]]:
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")  # inline marks; ( ) ! only act after a [ …
-_MD_LINE_START = re.compile(r"^(\s*)([#>+-]|\d+[.)])")  # … and these at the start of a line
+_MD_LINE_START = re.compile(r"^(\s*)(?:([#>+-])|(\d+)([.)]))")  # … and these at the start of a line
 
 
-def md_text(text: str) -> str:
-    """Plain text as Markdown that shows it as written (no emphasis, link, HTML or table cell)."""
+def md_text(text: str, line_start: bool = True) -> str:
+    """Plain text as Markdown that shows it as written (no emphasis, link, HTML or table cell).
+
+    ``line_start``: the text opens a line, where ``#``, ``>``, ``-``, ``+`` and ``1.`` would start
+    a block. Only ASCII punctuation can be escaped in CommonMark, so ``1.`` becomes ``1\.``
+    (a backslash before the digit would show)."""
     text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
     text = shown(text)  # no control character (ESC, BEL, NUL …) reaches the file
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _MD_SPECIAL.sub(r"\\\1", text)
-    return _MD_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+    if not line_start:
+        return text
+    return _MD_LINE_START.sub(lambda m: m.group(1) + (f"\\{m.group(2)}" if m.group(2) else
+                                                      f"{m.group(3)}\\{m.group(4)}"), text)
 
 
 def _md_code(content: str) -> str:
@@ -173,14 +180,14 @@ def md_inline(text: str) -> str:
             out.append("**")
         elif kind == "code":
             out.append(_md_code(shown(piece.replace("\n", " "))))
-        else:
-            out.append(md_text(piece))
+        else:  # only the first piece opens the line: "**63.4%**" is no list item
+            out.append(md_text(piece, line_start=not out))
     return "".join(out)
 
 
 # -- Markdown --------------------------------------------------------------------------------
 def _md_cell(text: str) -> str:
-    return md_text(str(text))
+    return md_text(str(text), line_start=False)  # a cell starts no block
 
 
 def to_markdown(doc: Document, folder: Path) -> str:
@@ -209,7 +216,6 @@ def to_markdown(doc: Document, folder: Path) -> str:
 
 
 # -- HTML ------------------------------------------------------------------------------------
-# a raw string: the escapes in it (\2195, the arrows of a sortable header) are CSS's, not Python's
 _CSS = r"""
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 1100px; margin: 2em auto;
        padding: 0 1em; color: #1f2328; line-height: 1.45; }

@@ -30,7 +30,7 @@ from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import CHEAP_COST, MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct, pp
-from mythos_cli.reports.stats import ALPHA, Diff, Rate, difference, family, verdict, wilson
+from mythos_cli.reports.stats import ALPHA, Diff, Rate, difference, family, verdict, weighted, wilson
 
 # A rule that mulligans most hands is offered only when its gain is at least this much even at the
 # low end of its (Bonferroni) interval: ours, a point of win rate, about what a player notices.
@@ -70,9 +70,10 @@ class Rule:
     gain: float
     low: float
     high: float
+    value: int | str | None = None  # the rule's threshold or card
 
     def to_dict(self) -> dict:
-        return {"rule": self.text, "kind": self.kind, "kept_hands": self.keep.to_dict(),
+        return {"rule": self.text, "kind": self.kind, "value": self.value, "kept_hands": self.keep.to_dict(),
                 "mulliganed_hands": self.throw.to_dict(), "keeps_share": self.keep_share,
                 "mulligans_share": 1 - self.keep_share, "gain": self.gain, "gain_ci": [self.low, self.high]}
 
@@ -102,7 +103,12 @@ def _bins(totals: np.ndarray) -> list[tuple[int, int, str]]:
 
 
 def _rate_of(df: pl.DataFrame) -> Rate:
-    return wilson(int(df["won"].sum()), df.height)
+    """The rows' win rate; weighted by the field when the rows carry their opponent's ``share``."""
+    if "share" not in df.columns:
+        return wilson(int(df["won"].sum()), df.height)
+    agg = df.group_by("opponent").agg(pl.col("share").first(), pl.len().alias("n"),
+                                      pl.col("won").fill_null(False).sum().alias("w"))
+    return weighted([(sh, w, n) for sh, n, w in agg.select("share", "n", "w").iter_rows()])
 
 
 HOLDS = "holds:"  # the output name of a "hand holds this card" mask (see _card_splits)
@@ -116,6 +122,18 @@ def _card_splits(df: pl.DataFrame) -> dict[str, tuple[Rate, Rate]]:
     """``_split`` by every card at once: hands holding it against hands without it (one pass
     over the exploded hands; a copy held twice counts once)."""
     total, wins = df.height, int(df["won"].fill_null(False).sum())
+    if "share" in df.columns:  # per card and opponent, then weighted by the field
+        tot = {o: (sh, n, w) for o, sh, n, w in df.group_by("opponent").agg(
+            pl.col("share").first(), pl.len().alias("n"), pl.col("won").fill_null(False).sum().alias("w"))
+            .select("opponent", "share", "n", "w").iter_rows()}
+        agg = (df.select(pl.col("hand").list.unique(), pl.col("won").fill_null(False), "opponent").explode("hand")
+               .drop_nulls("hand").group_by("hand", "opponent").agg(pl.len().alias("n"), pl.col("won").sum().alias("w")))
+        by: dict[str, dict] = {}
+        for card, o, n, w in agg.select("hand", "opponent", "n", "w").iter_rows():
+            by.setdefault(str(card), {})[o] = (int(n), int(w))
+        return {card: (weighted([(tot[o][0], w, n) for o, (n, w) in per.items()]),
+                       weighted([(sh, tw - per.get(o, (0, 0))[1], tn - per.get(o, (0, 0))[0])
+                                 for o, (sh, tn, tw) in tot.items()])) for card, per in by.items()}
     agg = (df.select(pl.col("hand").list.unique(), pl.col("won").fill_null(False)).explode("hand")
            .drop_nulls("hand").group_by("hand").agg(pl.len().alias("n"), pl.col("won").sum().alias("w")))
     out = {}
@@ -136,15 +154,26 @@ def _split(df: pl.DataFrame, mask: pl.Expr) -> tuple[Rate, Rate]:
     pass (a filter would copy a million hands for each of the rules and cards tried)."""
     yes, no = mask.fill_null(False), (~mask).fill_null(False)
     won = pl.col("won").fill_null(False)
+    if "share" in df.columns:  # per opponent, weighted by the field
+        agg = df.group_by("opponent").agg(pl.col("share").first(), yes.sum().alias("n1"), (yes & won).sum().alias("w1"),
+                                          no.sum().alias("n0"), (no & won).sum().alias("w0"))
+        rows = agg.select("share", "n1", "w1", "n0", "w0").rows()
+        return weighted([(sh, w1, n1) for sh, n1, w1, _, _ in rows]), weighted([(sh, w0, n0) for sh, _, _, n0, w0 in rows])
     n1, w1, n0, w0 = df.select(yes.sum().alias("n1"), (yes & won).sum().alias("w1"), no.sum().alias("n0"),
                                (no & won).sum().alias("w0")).row(0)
     return wilson(int(w1), int(n1)), wilson(int(w0), int(n0))
 
 
 def analyse_deck(rd: RunData, deck: str, hands: pl.DataFrame, names: dict[str, str],
-                 min_games: int = MIN_GAMES) -> dict:
-    seats = (rd.seats.filter(pl.col("deck") == deck).select("game_no", "seat", "policy", "won", "mulligan")
+                 min_games: int = MIN_GAMES, field: dict[str, float] | None = None) -> dict:
+    """What the player did with its opening hands; ``field``: every rate weighted by the field's
+    shares of the opponents (the games against decks outside it left out)."""
+    seats = (rd.seats.filter(pl.col("deck") == deck)
+             .select("game_no", "seat", "policy", "won", "mulligan", pl.col("opponent").cast(pl.String))
              .join(hands.select("game_no", "seat", "hand", "cheap", "total_cost"), on=["game_no", "seat"], how="inner"))
+    if field is not None:
+        seats = (seats.filter(pl.col("opponent").is_in(list(field)))
+                 .with_columns(pl.col("opponent").replace_strict(field, default=0.0).alias("share")))
     if seats.height == 0:
         raise ReportError(f"deck {deck} has no games with an opening hand in run {rd.run_id}", code=1)
     mull_r, kept_r = _split(seats, pl.col("mulligan"))
@@ -159,9 +188,8 @@ def analyse_deck(rd: RunData, deck: str, hands: pl.DataFrame, names: dict[str, s
     value = _rate_of(random_hand)
 
     by_cheap = []
-    for r in seats.group_by("cheap").agg(pl.len().alias("n"), pl.col("won").sum().alias("w")).sort("cheap") \
-            .iter_rows(named=True):
-        by_cheap.append({"cheap_plays": r["cheap"], **wilson(r["w"], r["n"]).to_dict()})
+    for k in sorted(set(seats["cheap"].to_list())):
+        by_cheap.append({"cheap_plays": k, **_split(seats, pl.col("cheap") == k)[0].to_dict()})
     by_total = []
     bins = _bins(seats["total_cost"].to_numpy())
     for a, b, label in bins:
@@ -203,14 +231,14 @@ def candidate_rules(hands: pl.DataFrame, deck_cards: tuple[str, ...], names: dic
     rules = []
     for k in range(1, 6):
         rules.append((f"keep hands with at least {k} card{'s' if k > 1 else ''} of cost ≤ {CHEAP_COST}",
-                      "cheap_plays", pl.col("cheap") >= k))
+                      "cheap_plays", pl.col("cheap") >= k, k))
     if hands.height:
         lo, hi = int(hands["total_cost"].min()), int(hands["total_cost"].max())
         for t in range(lo, hi):
             rules.append((f"keep hands whose 5 cards cost {t} or less in total", "total_cost",
-                          pl.col("total_cost") <= t))
+                          pl.col("total_cost") <= t, t))
     for card in sorted(set(deck_cards)):
-        rules.append((f"keep hands holding {card} {names.get(card, '')}".rstrip(), "key_card", _holds(card)))
+        rules.append((f"keep hands holding {card} {names.get(card, '')}".rstrip(), "key_card", _holds(card), card))
     return rules
 
 
@@ -228,18 +256,18 @@ def recommend(random_hand: pl.DataFrame, deck, names: dict[str, str], min_games:
                          f"throws back are never played. To learn one, {SUGGEST}.")}
     scored = []
     splits = _card_splits(random_hand)
-    for text, kind, expr in candidate_rules(random_hand, deck.cards, names):
+    for text, kind, expr, v in candidate_rules(random_hand, deck.cards, names):
         keep, throw = _split_by(random_hand, expr, splits)
         if keep.games < min_games or throw.games < min_games:
             continue
-        scored.append((text, kind, keep, throw))
+        scored.append((text, kind, keep, throw, v))
     m = len(scored)
     rules = []
-    for text, kind, keep, throw in scored:
+    for text, kind, keep, throw, v in scored:
         p = keep.games / n
         d: Diff = difference(keep, throw, alpha=ALPHA / m)  # Bonferroni: the best of m rules is chosen
         w = p * (1 - p)
-        rules.append(Rule(text, kind, keep, throw, p, w * d.value, w * d.low, w * d.high))
+        rules.append(Rule(text, kind, keep, throw, p, w * d.value, w * d.low, w * d.high, v))
     rules.sort(key=lambda r: -r.gain)
     base = {**base, "rules_tested": m, "candidates": [r.to_dict() for r in rules[:5]]}
     # a rule that throws most hands back changes most games: its gain must clear the noise of
@@ -298,7 +326,8 @@ def deck_blocks(a: dict, folder: Path, prefix: str, min_games: int, level: int =
         (value.rate, value.low, value.high, value.games) if value.games >= 2 * min_games else None,
         folder / f"{prefix}-{slug(deck)}.png",
         note=None if value.games >= 2 * min_games else
-        f"no random-hand line: {value.games} random-hand games (a line needs {2 * min_games})")
+        f"no random-hand line: {value.games} random-hand games (a line needs {2 * min_games})",
+        rule=_drawn_rule(a))
     rules = ", ".join(f"{p}: {v['mulligan_rule']} ({pct(v['mulligan_share'], 0)} mulliganed)"
                       for p, v in a["policies"].items())
     d = a["kept_minus_mulliganed"]
@@ -344,6 +373,22 @@ def deck_blocks(a: dict, folder: Path, prefix: str, min_games: int, level: int =
                               pct(c["mulliganed_hands"]["win_rate"]), pp(c["gain"]),
                               interval(*c["gain_ci"], points=True)] for c in cands]))
     return blocks
+
+
+def _drawn_rule(a: dict) -> dict | None:
+    """The keep rule the random-hand games support, as the chart shades it (the bars it throws back)."""
+    rec = a["recommendation"]
+    rule = rec.get("rule") if rec.get("status") == "rule" else None
+    if not rule:
+        return None
+    text = rule["rule"]
+    cheap = [False] * len(a["by_cheap_plays"])
+    total = [False] * len(a["by_total_cost"])
+    if rule["kind"] == "cheap_plays":  # keep hands with at least k cards of cost ≤ 2
+        cheap = [r["cheap_plays"] < rule["value"] for r in a["by_cheap_plays"]]
+    elif rule["kind"] == "total_cost":  # keep hands whose 5 cards cost t or less in total
+        total = [r["to"] > rule["value"] for r in a["by_total_cost"]]
+    return {"text": text, "cheap": cheap, "total": total}
 
 
 def _flag(r: dict, min_games: int) -> str:
@@ -394,3 +439,169 @@ def _short(rec: dict) -> str:
 
 
 __all__ = ["analyse_deck", "candidate_rules", "deck_blocks", "opening_hands", "recommend", "report"]
+
+
+# -- the mulligan experiment (each dealt hand played kept and mulliganed) -------------------------
+def _catalog_facts(cards) -> tuple[dict[str, int | None], dict[str, str]]:
+    from mythos_cli.catalog import default_catalog
+
+    cat = default_catalog()
+    costs, names = {}, {}
+    for c in set(cards):
+        card = cat.by_id.get(c)
+        costs[c] = (card.cost or 0) if card is not None else None
+        names[c] = card.full_name if card is not None else c
+    return costs, names
+
+
+def experiment_analysis(store, exp_id: str, field: dict[str, float] | None = None,
+                        lists: dict[str, tuple] | None = None) -> dict:
+    """A stored mulligan experiment's answer: for its own field's shares, or (``field``, with each
+    deck's list in ``lists``) for another field's shares over the decks it played."""
+    from mythos_cli.experiment import ExperimentError
+    from mythos_cli.experiment import mulligan as mx
+    from mythos_cli.experiment.field import match_field
+
+    try:
+        config, hands, row = mx.read(store, exp_id)
+    except ExperimentError as exc:
+        raise ReportError(exc.message, exc.hint) from None
+    if not hands:
+        raise ReportError(f"mulligan experiment {exp_id} has no finished pair of games yet",
+                          f"finish it with: mythos experiment mulligan --resume {exp_id}", code=1)
+    missing: list[str] = []
+    if field is None:
+        shares = config.shares_by_name
+    else:
+        shares, missing = match_field(config.field, lists or {}, field)
+        if not shares:
+            raise ReportError(f"mulligan experiment {exp_id} played none of this field's decks "
+                              f"({', '.join(field)})", "run one against this field: mythos experiment mulligan "
+                                                       "DECK --field …")
+    costs, names = _catalog_facts(config.deck.cards)
+    try:
+        a = mx.analyse(hands, shares, costs, names, config.deck.cards)
+    except ExperimentError as exc:
+        raise ReportError(exc.message, exc.hint) from None
+    a.update(experiment=exp_id, deck=config.deck.name, policy=config.policy, seed=config.seed,
+             planned_hands=config.hands, status=row["status"], field_missing=missing,
+             experiment_field={f.name: s for f, s in zip(config.field, config.shares)})
+    return a
+
+
+def _shaded(a: dict) -> dict[str, list[bool]]:
+    """Per chart panel, the groups the advised rule throws back (a group partly thrown counts)."""
+    rule = a["recommendation"].get("rule") if a["recommendation"]["status"] == "rule" else None
+    if not rule:
+        return {}
+    kind, v = rule["kind"], rule["value"]
+    if kind == "total_cost":
+        return {"total": [g["to"] >= v for g in a["by_total_cost"]]}
+    if kind == "cheap":
+        return {"cheap": [g["count"] < v for g in a["by_cheap"]]}
+    if kind == "heavy":
+        return {"heavy": [g["count"] >= v for g in a["by_heavy"]]}
+    if kind == "every":
+        return {"total": [True] * len(a["by_total_cost"])}
+    return {}
+
+
+def _effect_columns(first: str) -> list[str]:
+    return [first] + EFFECT_COLUMNS[1:]
+
+
+def _effect_row(g: dict) -> list[str]:
+    e = g["effect"]
+    return [g["group"], str(g["hands"]), pct(g["kept_win_rate"]), pct(g["mulliganed_win_rate"]), pp(e["gain"]),
+            interval(*e["ci"], points=True), {"mulligan": "mulligan these", "keep": "keep these"}.get(g["verdict"],
+                                                                                                     "unclear")]
+
+
+EFFECT_COLUMNS = ["hands", "hands played", "kept: win rate", "mulliganed: win rate", "mulliganed − kept", "95% CI",
+                  "verdict"]
+
+
+def experiment_blocks(a: dict, folder: Path, prefix: str, level: int = 2, full: bool = True) -> list:
+    """The blocks of a mulligan experiment's answer, with its chart."""
+    from mythos_cli.reports.players import policy_label
+    from mythos_cli.reports.winrate import field_text
+
+    deck = a["deck"]
+    rec = a["recommendation"]
+    rule = rec["rule"]["rule"] if rec["status"] == "rule" else None
+    img = plots.mulligan_experiment_panel(deck, a["by_total_cost"], a["by_cheap"], a["by_heavy"], _shaded(a), rule,
+                                          folder / f"{prefix}-{slug(deck)}.png", a["cheap_cost"], a["heavy_cost"])
+    every = a["mulligan_every_hand"]
+    blocks = [Heading(f"Mulligans by experiment: {deck}" if full else "Mulligans by experiment", level),
+              Para(f"**Advice:** {rec['text']}"),
+              Para(f"Experiment `{a['experiment']}` ({a['status']}): {a['hands']} dealt hands of {deck}, each played "
+                   f"twice from the same deal (the same opponent, seats, missions and seeds), once kept and once "
+                   f"mulliganed, by {policy_label(a['policy'])} for both seats (seed {a['seed']}). The field's decks "
+                   f"in these shares: {field_text(a['shares'])}."
+                   + (f" Not played by the experiment, so left out: {', '.join(a['field_missing'])}."
+                      if a.get("field_missing") else "")),
+              Image(img, f"{deck} mulligan experiment"),
+              Table("Every hand kept, or every hand mulliganed", ["choice", "win rate", "mulliganed − kept", "95% CI",
+                                                                 "pairs", "variance saved by pairing"],
+                    [["keep every hand", pct(a["kept_win_rate"]), "", "", str(every["pairs_of_games"]), ""],
+                     ["mulligan every hand", pct(a["mulliganed_win_rate"]), pp(every["gain"]),
+                      interval(*every["ci"], points=True), str(every["pairs_of_games"]),
+                      f"{every['crn_variance_ratio']:.1f}×" if every["crn_variance_ratio"] else "—"]],
+                    note="Win rates weighted by the field's shares. The variance saved: how many times more games "
+                         "two independent samples would need for the same interval.")]
+    held = a.get("held_out", [])
+    if a.get("learned"):
+        rows = []
+        for i, lr in enumerate(a["learned"]):
+            h = held[i] if i < len(held) else None
+            rows.append([lr["rule"], pct(lr["mulligans_share"], 0), pp(lr["learning_gain"]["gain"]),
+                         pp(h["held_out_gain"]["gain"]) if h else "—",
+                         interval(*h["held_out_gain"]["ci"], points=True) if h else "—"])
+        blocks.append(Table(f"Keep rules: the best {len(rows)} of the {a['rules_tried']} tried on the learning half "
+                            f"({a['halves']['learning']} hands), judged on the held-out half "
+                            f"({a['halves']['held_out']} hands)",
+                            ["rule", "mulligans", "gain (learning)", "gain (held-out)",
+                             f"95% CI (held-out, {len(held)} at once)"], rows,
+                            note="Gain: the win rate with the rule minus keeping every hand. The held-out intervals "
+                                 "are Bonferroni-corrected over the rules they judge; a rule is advised only when "
+                                 "its interval is clear of 0."))
+    blocks.append(Table("By total cost of the dealt hand", _effect_columns("total cost"), [_effect_row(g) for g in a["by_total_cost"]],
+                        note=f"Intervals for the {len(a['by_total_cost'])} groups at once (Bonferroni)."))
+    if full:
+        blocks.append(Table(f"By cheap plays (cards of cost ≤ {a['cheap_cost']})", _effect_columns("cheap plays"),
+                            [_effect_row(g) for g in a["by_cheap"]]))
+        blocks.append(Table(f"By expensive cards (cost ≥ {a['heavy_cost']})", _effect_columns("expensive cards"),
+                            [_effect_row(g) for g in a["by_heavy"]]))
+        if a["by_card"]:
+            blocks.append(Table("By a card in the dealt hand (hands holding it)", _effect_columns("card"),
+                                [_effect_row(g) for g in a["by_card"]],
+                                note=f"Cards dealt in at least 20 hands; intervals for the {len(a['by_card'])} cards "
+                                     "at once (Bonferroni)."))
+        sample = a["per_hand"][:12]
+        blocks.append(Table(f"Each hand, both ways (the first {len(sample)} of {len(a['per_hand'])}; --json lists all)",
+                            ["opponent", "seat", "cards dealt", "total cost", "kept", "mulliganed"],
+                            [[h["opponent"], str(h["seat"]), " ".join(h["cards"]), str(h["total_cost"]),
+                              "won" if h["kept_won"] else "lost", "won" if h["mulliganed_won"] else "lost"]
+                             for h in sample], left=3))
+    return blocks
+
+
+def experiment_report(store, db: str, out: Path, exp_id: str) -> ReportResult:
+    """``reports/<experiment>/mulligan-experiment.md`` and ``.html`` for a stored mulligan experiment."""
+    a = experiment_analysis(store, exp_id)
+    folder = run_folder(out, exp_id)
+    doc = Document(f"Mulligans by experiment — {a['deck']}")
+    doc.add(*experiment_blocks(a, folder, "mulligan-experiment")[1:])
+    files = write_document(doc, folder, "mulligan-experiment", html=True)
+    rec = a["recommendation"]
+    summary = [f"{a['deck']}: {rec['text']}"]
+    table = _terminal_table(a)
+    numbers = {k: v for k, v in a.items()}
+    return ReportResult("mulligan", exp_id, db, numbers, files, summary, [table], [])
+
+
+def _terminal_table(a: dict) -> Table:
+    rows = [[g["group"], str(g["hands"]), pp(g["effect"]["gain"]), interval(*g["effect"]["ci"], points=True)]
+            for g in a["by_total_cost"]]
+    return Table(f"{a['deck']}: mulliganed − kept, by the dealt hand's total cost ({a['hands']} hands, each both ways)",
+                 ["total cost", "hands", "mulliganed − kept", "95% CI"], rows)

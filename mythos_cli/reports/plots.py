@@ -109,13 +109,28 @@ def matrix_heatmap(decks: Sequence[str], cells: dict, path: Path, title: str) ->
 
 def rate_bars(labels: Sequence[str], rates, lows, highs, ns, path: Path, title: str, *,
               reference: float | None = 0.5, reference_label: str = "50%", xlabel: str = "win rate",
-              colors: Sequence[str] | None = None) -> Path:
-    """Horizontal bars of win rates with their 95% intervals, n written at the bar's end."""
+              colors: Sequence[str] | None = None, shares: Sequence[float] | None = None) -> Path:
+    """Horizontal bars of win rates with their 95% intervals, n written at the bar's end;
+    ``shares``: each row's share of the field, drawn beside it."""
     n = len(labels)
-    fig = Figure(figsize=(8.5, max(2.2, 0.42 * n + 1.3)), layout="constrained")
-    ax = fig.add_subplot()
-    r, err = _errs(rates, lows, highs)
     y = np.arange(n)[::-1]
+    if shares is not None:
+        fig = Figure(figsize=(9.5, max(2.2, 0.42 * n + 1.3)), layout="constrained")
+        side, ax = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [0.22, 1]})
+        side.barh(y, shares, color=NEUTRAL, alpha=0.6, height=0.65)
+        for yi, sh in zip(y, shares):
+            side.text(sh, yi, f" {100 * sh:.0f}%", va="center", fontsize=8)
+        side.set_xlim(0, max(1e-9, max(shares)) * 1.6)
+        side.invert_xaxis()
+        side.set_xticks([])
+        side.set_title("share of the field", fontsize=9)
+        side.set_yticks(y, [_wrap(lb, 40) for lb in labels], fontsize=8.5)
+        for spine in ("top", "left", "bottom"):
+            side.spines[spine].set_visible(False)
+    else:
+        fig = Figure(figsize=(8.5, max(2.2, 0.42 * n + 1.3)), layout="constrained")
+        ax = fig.add_subplot()
+    r, err = _errs(rates, lows, highs)
     if colors is None:  # green/red only when the interval is clear of the reference, grey otherwise
         colors = clear_colors(lows, highs, reference if reference is not None else 0.5)
     ax.barh(y, np.nan_to_num(r), color=colors, alpha=0.85, height=0.65)
@@ -127,7 +142,10 @@ def rate_bars(labels: Sequence[str], rates, lows, highs, ns, path: Path, title: 
     if reference is not None:
         ax.axvline(reference, color="#444444", ls="--", lw=1)
         ax.text(reference, n - 0.35, f" {reference_label}", fontsize=8, color="#444444", va="bottom")
-    ax.set_yticks(y, [_wrap(lb, 40) for lb in labels], fontsize=8.5)
+    if shares is None:
+        ax.set_yticks(y, [_wrap(lb, 40) for lb in labels], fontsize=8.5)
+    else:
+        ax.tick_params(labelleft=False)
     ax.set_xlim(0, 1.12)
     ax.xaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
     ax.set_xlabel(xlabel + " (bars: 95% interval)")
@@ -174,12 +192,24 @@ def _group_panel(ax, labels, rates, lows, highs, ns, title, reference=None, refe
     ax.grid(axis="y", alpha=0.3)
 
 
+def _shade_rule(ax, thrown: list[bool] | None, label: str) -> None:
+    """Shade the bars a keep rule throws back, and name the rule in the legend."""
+    if not thrown or not any(thrown):
+        return
+    for xi, t in enumerate(thrown):
+        if t:
+            ax.axvspan(xi - 0.5, xi + 0.5, color="#f2c14e", alpha=0.25, lw=0)
+    ax.bar([], [], color="#f2c14e", alpha=0.4, label=_wrap(label, 38))
+    ax.legend(loc="upper right", fontsize=7.5, framealpha=0.9)
+
+
 def mulligan_panel(deck: str, keep_mull: dict, cheap: dict, total: dict, mulligan_value: tuple | None,
-                   path: Path, note: str | None = None) -> Path:
+                   path: Path, note: str | None = None, rule: dict | None = None) -> Path:
     """Keep vs mulligan, then win rate by cheap plays and by total cost of the opening hand.
 
     Each dict: ``labels, rates, lows, highs, ns``; ``mulligan_value`` is the random-hand win rate
-    ``(rate, low, high, n)`` (None: too few games to draw it)."""
+    ``(rate, low, high, n)`` (None: too few games to draw it). ``rule``: a keep rule to draw,
+    ``{"text", "cheap": [bool per bar], "total": [bool per bar]}`` (the bars it throws back)."""
     fig = Figure(figsize=(13, 4.2), layout="constrained")
     axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [0.7, 1.2, 1.2]})
     ref_label = "a random hand wins" if mulligan_value is not None else ""
@@ -192,15 +222,21 @@ def mulligan_panel(deck: str, keep_mull: dict, cheap: dict, total: dict, mulliga
     _group_panel(axes[2], total["labels"], total["rates"], total["lows"], total["highs"], total["ns"],
                  "by total cost of the opening hand", mulligan_value, ref_label, total.get("family"))
     axes[2].set_xlabel("sum of the 5 cards' costs")
-    fig.suptitle(f"{deck}: mulligans and opening hands" + (f" ({note})" if note else ""), fontsize=12)
+    if rule:
+        _shade_rule(axes[1], rule.get("cheap"), "rule from random hands: " + rule["text"])
+        _shade_rule(axes[2], rule.get("total"), "rule from random hands: " + rule["text"])
+    fig.suptitle(f"{deck}: mulligans and opening hands, as the player played them"
+                 + (f" ({note})" if note else "") + (f"\nrule from random hands: {rule['text']}" if rule else ""),
+                 fontsize=12)
     return save_figure(fig, path)
 
 
 def curve_panel(deck: str, curve: dict[int, int], odds: list[dict], chakra: list[dict], path: Path) -> Path:
-    """Cost curve; exact vs simulated odds of a card of each cost by round; chakra per round."""
-    fig = Figure(figsize=(14, 4.4), layout="constrained")
-    axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [0.9, 1.3, 1.0]})
-    ax = axes[0]
+    """Cost curve; exact vs simulated odds of a card of each cost by round, one small panel per
+    cost (eight lines on one axis hid each other); chakra per round."""
+    fig = Figure(figsize=(14, 4.6), layout="constrained")
+    left, middle, right = fig.subfigures(1, 3, width_ratios=[0.9, 1.5, 1.0])
+    ax = left.subplots()
     costs = sorted(curve)
     ax.bar(costs, [curve[c] for c in costs], color=NEUTRAL, alpha=0.85)
     for c in costs:
@@ -212,26 +248,28 @@ def curve_panel(deck: str, curve: dict[int, int], odds: list[dict], chakra: list
     ax.set_title("cost curve", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
 
-    ax = axes[1]
-    cmap = matplotlib.colormaps["tab10"]
     shown = [o for o in odds if o["copies"] > 0]
-    for i, o in enumerate(shown):
-        color = cmap(i % 10)
+    cols = max(1, math.ceil(len(shown) / 2))
+    grid = middle.subplots(2 if len(shown) > 1 else 1, cols, sharex=True, sharey=True, squeeze=False)
+    for k, axk in enumerate(grid.flat):
+        if k >= len(shown):
+            axk.set_visible(False)
+            continue
+        o = shown[k]
         rounds = [p["round"] for p in o["by_round"]]
-        # costs with as many copies share one exact line: alternate styles so none hides another
-        ax.plot(rounds, [p["exact"] for p in o["by_round"]], ("-", "--", ":")[i % 3], color=color, lw=1.7,
-                label=f"cost {o['cost']} ({o['copies']})")
+        axk.plot(rounds, [p["exact"] for p in o["by_round"]], "-", color=NEUTRAL, lw=1.6)
         sim = [np.nan if p["simulated"] is None else p["simulated"] for p in o["by_round"]]
-        ax.plot(rounds, sim, "o", color=color, ms=5, mfc="white", mew=1.5)
-    ax.set_xticks([0, 1, 2, 3, 4], ["opening", "round 1", "round 2", "round 3", "round 4"], fontsize=8.5)
-    ax.set_ylim(0, 1.02)
-    ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
-    ax.set_ylabel("P(at least one card of the cost seen)")
-    ax.set_title("odds of a play of each cost: line exact, ○ simulated", fontsize=10)
-    ax.legend(fontsize=7.5, ncol=2, loc="lower right")
-    ax.grid(alpha=0.3)
+        axk.plot(rounds, sim, "o", color=LOSS, ms=4, mfc="white", mew=1.3)
+        axk.set_title(f"cost {o['cost']} ({o['copies']} cop{'y' if o['copies'] == 1 else 'ies'})", fontsize=8.5)
+        axk.set_ylim(0, 1.05)
+        axk.set_xticks([0, 1, 2, 3, 4], ["o", "1", "2", "3", "4"], fontsize=7.5)
+        axk.yaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
+        axk.tick_params(labelsize=7.5)
+        axk.grid(alpha=0.3)
+    middle.suptitle("odds of having seen a card of each cost by round (o: opening hand): line exact, ○ simulated",
+                    fontsize=9.5)
 
-    ax = axes[2]
+    ax = right.subplots()
     rounds = [c["round"] for c in chakra]
     width = 0.27
     x = np.arange(len(rounds))
@@ -298,8 +336,10 @@ def cards_panel(deck: str, top: list[dict], bottom: list[dict], deck_rate: float
 
 
 def diff_bars(labels: Sequence[str], diffs, lows, highs, ns, path: Path, title: str,
-              xlabel: str = "difference in win rate (points), 95% interval") -> Path:
-    """Horizontal bars of differences from 0 with their intervals: green/red only when clear of 0."""
+              xlabel: str = "difference in win rate (points), 95% interval",
+              sides: tuple[str, str] | None = None) -> Path:
+    """Horizontal bars of differences from 0 with their intervals: green/red only when clear of 0.
+    ``sides``: what a bar to the left and to the right of 0 means (``("B better", "A better")``)."""
     n = len(labels)
     fig = Figure(figsize=(8.5, max(2.2, 0.42 * n + 1.3)), layout="constrained")
     ax = fig.add_subplot()
@@ -312,10 +352,64 @@ def diff_bars(labels: Sequence[str], diffs, lows, highs, ns, path: Path, title: 
             ax.text(1.02, yi, f"{100 * di:+.0f} pp  n={ni}", va="center", fontsize=8,
                     transform=ax.get_yaxis_transform())
     ax.axvline(0, color="#444444", lw=1)
+    if sides:  # say which way is which: "A minus B" alone was read backwards
+        ax.text(0.01, 1.01, f"← {sides[0]}", transform=ax.transAxes, ha="left", va="bottom", fontsize=8.5,
+                color=LOSS)
+        ax.text(0.99, 1.01, f"{sides[1]} →", transform=ax.transAxes, ha="right", va="bottom", fontsize=8.5,
+                color=WIN)
     ax.set_yticks(y, [_wrap(lb, 40) for lb in labels], fontsize=8.5)
     ax.set_xlim(-1, 1)
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
     ax.set_xlabel(xlabel)
-    ax.set_title(title, fontsize=11)
+    ax.set_title(title, fontsize=11, pad=16 if sides else 6)
     ax.grid(axis="x", alpha=0.3)
+    return save_figure(fig, path)
+
+
+def _effect_panel(ax, groups: list[dict], title: str, xlabel: str, mulliganed: list[bool] | None = None,
+                  rule_label: str | None = None) -> None:
+    """The effect of mulliganing each group of hands (mulliganed minus kept, points), with its
+    interval; green: mulliganing them clearly helps, red: clearly hurts. ``mulliganed``: the
+    groups a learned rule throws back (shaded, and named in the legend)."""
+    x = np.arange(len(groups))
+    eff = [g["effect"] for g in groups]
+    d, err = _errs([e["gain"] for e in eff], [e["ci"][0] for e in eff], [e["ci"][1] for e in eff])
+    if mulliganed and any(mulliganed):
+        for xi, m in zip(x, mulliganed):
+            if m:
+                ax.axvspan(xi - 0.5, xi + 0.5, color="#f2c14e", alpha=0.25, lw=0)
+        ax.bar([], [], color="#f2c14e", alpha=0.4, label=rule_label or "the learned rule mulligans these")
+    ax.bar(x, np.nan_to_num(d), color=clear_colors([e["ci"][0] for e in eff], [e["ci"][1] for e in eff], 0.0),
+           alpha=0.85, width=0.65)
+    ax.errorbar(x, d, yerr=err, fmt="none", ecolor="#222222", capsize=3, lw=1)
+    ax.axhline(0, color="#444444", lw=1)
+    ax.set_xticks(x, [f"{g['group']}\nn={g['hands']}" for g in groups], fontsize=8.5)
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
+    lim = max(0.1, min(1.0, float(np.nanmax(np.abs(np.concatenate([d - err[0], d + err[1]])))) * 1.15
+                       if len(d) else 0.1))
+    ax.set_ylim(-lim, lim)
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="y", alpha=0.3)
+    if mulliganed and any(mulliganed):
+        ax.legend(loc="upper left", fontsize=7.5, framealpha=0.9)
+
+
+def mulligan_experiment_panel(deck: str, by_total: list[dict], by_cheap: list[dict], by_heavy: list[dict],
+                              shaded: dict[str, list[bool]], rule: str | None, path: Path, cheap_cost: int,
+                              heavy_cost: int) -> Path:
+    """The mulligan experiment: the effect of mulliganing hands by total cost, cheap plays and
+    expensive cards; ``shaded[panel]`` marks the groups the learned rule throws back."""
+    fig = Figure(figsize=(13, 4.4), layout="constrained")
+    axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.1, 1.0, 1.0]})
+    label = f"rule: {rule}" if rule else None
+    _effect_panel(axes[0], by_total, "by total cost of the dealt hand", "sum of the 5 cards' costs",
+                  shaded.get("total"), _wrap(label, 40) if label else None)
+    axes[0].set_ylabel("mulliganed − kept, points (95% interval)")
+    _effect_panel(axes[1], by_cheap, f"by cheap plays (cost ≤ {cheap_cost})", "cards of cost ≤ "
+                  f"{cheap_cost} in the dealt hand", shaded.get("cheap"), _wrap(label, 40) if label else None)
+    _effect_panel(axes[2], by_heavy, f"by expensive cards (cost ≥ {heavy_cost})", f"cards of cost ≥ {heavy_cost} "
+                  "in the dealt hand", shaded.get("heavy"), _wrap(label, 40) if label else None)
+    head = f"{deck}: what mulliganing a dealt hand is worth (each hand played both ways)"
+    fig.suptitle(head + ("\nadvice: " + rule if rule else "\nadvice: keep every hand"), fontsize=11.5)
     return save_figure(fig, path)

@@ -34,20 +34,53 @@ FIELD_SEED = 9  # fixed: the same database always gives the same report
 
 @dataclass(frozen=True)
 class Rate:
-    """k wins of n games, with a Wilson interval (NaN when n is 0)."""
+    """k wins of n games, with a Wilson interval (NaN when n is 0). A rate weighted by a field
+    (``weighted``) is Σ share·(wins/games) over the field's decks, ``parts`` its (share, wins,
+    games) per deck, and its interval the field's (``field_interval``)."""
 
     wins: int
     games: int
     low: float
     high: float
+    value: float | None = None  # the weighted rate, when the games are weighted by a field
+    parts: tuple = ()
 
     @property
     def rate(self) -> float:
+        if self.value is not None:
+            return self.value
         return self.wins / self.games if self.games else math.nan
 
     def to_dict(self) -> dict:
-        return {"wins": self.wins, "games": self.games, "win_rate": _num(self.rate),
-                "ci95": [_num(self.low), _num(self.high)]}
+        d = {"wins": self.wins, "games": self.games, "win_rate": _num(self.rate),
+             "ci95": [_num(self.low), _num(self.high)]}
+        if self.value is not None:
+            d["weighted_by_field"] = True
+        return d
+
+
+def weighted(parts, alpha: float = ALPHA) -> Rate:
+    """A rate over a field: ``parts`` are (share, wins, games) per deck of it; the decks without
+    games are left out and the others' shares renormalised. The interval is that of the sum of
+    the decks' Jeffreys posteriors (``field_interval``)."""
+    parts = tuple((float(w), int(k), int(n)) for w, k, n in parts if n > 0 and w > 0)
+    wins, games = sum(k for _, k, _ in parts), sum(n for _, _, n in parts)
+    if not parts:
+        return Rate(wins, games, math.nan, math.nan)
+    total = sum(w for w, _, _ in parts)
+    parts = tuple((w / total, k, n) for w, k, n in parts)
+    value = sum(w * k / n for w, k, n in parts)
+    if len(parts) == 1:
+        r = wilson(wins, games, alpha)
+        return Rate(wins, games, r.low, r.high, value, parts)
+    low, high = field_interval(parts, alpha=alpha)
+    return Rate(wins, games, low, high, value, parts)
+
+
+def _interval_at(r: Rate, alpha: float) -> tuple[float, float]:
+    if r.parts:
+        return (r.low, r.high) if alpha == ALPHA else (weighted(r.parts, alpha).low, weighted(r.parts, alpha).high)
+    return wilson_interval(r.wins, r.games, alpha)
 
 
 def _num(x: float) -> float | None:
@@ -83,8 +116,8 @@ def difference(a: Rate, b: Rate, alpha: float = ALPHA) -> Diff:
     if a.games == 0 or b.games == 0:
         return NO_DIFF
     p1, p2 = a.rate, b.rate
-    l1, u1 = wilson_interval(a.wins, a.games, alpha)
-    l2, u2 = wilson_interval(b.wins, b.games, alpha)
+    l1, u1 = _interval_at(a, alpha)
+    l2, u2 = _interval_at(b, alpha)
     d = p1 - p2
     low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)

@@ -153,7 +153,7 @@ def by_matchup(seats: pl.DataFrame) -> list[dict]:
 def compute(rd: RunData, field: dict[str, float], explicit: bool = True) -> dict:
     cells = matrix(rd)
     rates = {d: field_rate(cells, d, deck_field(field, d, explicit)) for d in rd.deck_names}
-    order = sorted(rd.deck_names, key=lambda d: (rates[d].rate is None, -(rates[d].rate or 0), d))
+    order = sorted(rd.deck_names, key=lambda d: (rates[d].rate is None, -(rates[d].rate or 0), d.casefold(), d))
     seats = rd.seats
     first = seats.filter(pl.col("first_edge"))
     overall_first = wilson(first["won"].sum(), first.height)
@@ -231,18 +231,24 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
 
     # the field
     shares = field_text(field)
-    field_rows = []
+    field_rows, unrated = [], []
     for d in order:
         if focus and d != focus:
             continue
         fr = rates[d]
+        if not fr.rated and not focus:  # said once below the table, not a row each
+            unrated.append(d)
+            continue
         why = ("never played " + ", ".join(fr.missing) if fr.missing
                else "" if fr.rated else "it is the whole field")
-        field_rows.append([d, pct(fr.rate), interval(fr.low, fr.high), str(fr.games), why])
+        field_rows.append([d, pct(fr.rate), interval(fr.low, fr.high), str(fr.games)] + ([why] if focus else []))
     how = ("Field: " + shares + (". A deck named in it meets itself there at 50%." if explicit else
                                  " (the run's opponents, equal shares; each deck is rated against the others)."))
-    field_table = Table("Win rate against the field", ["deck", "vs field", "95% CI", "games", "not rated because"],
-                        field_rows,
+    if unrated:
+        how += (f" Not rated: {', '.join(unrated)} (a deck is rated only when it played every other deck of the "
+                "field).")
+    field_table = Table("Win rate against the field", ["deck", "vs field", "95% CI", "games"]
+                        + (["not rated because"] if focus else []), field_rows,
                         note=how + " Interval: a field of one deck is that matchup's Wilson interval; a mixed "
                                    "field, the weighted sum of the matchups' Jeffreys posteriors (Monte Carlo).")
     shown = [d for d in order if rates[d].rate is not None and (not focus or d == focus)]
@@ -316,6 +322,8 @@ def report(rd: RunData, out: Path, *, field_spec: str | None = None, deck: str |
             summary.insert(0, f"{focus}: not rated against the field: it never played {', '.join(fr.missing)}.")
         else:
             summary.insert(0, f"{focus}: not rated against the field: it is the whole field (give --field).")
+    if unrated:
+        summary.append(f"Not rated against the field: {', '.join(unrated)} (each met only some of its decks).")
     summary.append(f"First Edge holder won {pct(fe.rate)} ({interval(fe.low, fe.high)}); "
                    f"{tb['decided_by_edge']} games went to the Edge tie-break.")
     numbers = {

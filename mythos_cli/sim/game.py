@@ -26,6 +26,7 @@ class Setup:
     key: str
     matchup: str
     builtin: bool = True  # both players are the core's own: the batch plays inside the core
+    mulligans: tuple[bool | None, bool | None] = (None, None)  # per seat, a forced mulligan answer
 
 
 def player(config: RunConfig, spec: str):
@@ -54,7 +55,8 @@ def game_setup(config: RunConfig, job: GameJob) -> Setup:
     players = (player(config, pols[0]), player(config, pols[1]))
     key = setup_key([m.label, decks[0].name, decks[0].hash, decks[1].name, decks[1].hash,
                      players[0].spec, players[1].spec])
-    return Setup(decks, pols, key, m.label, all(p.builtin for p in players))
+    return Setup(decks, pols, key, m.label, all(p.builtin for p in players),
+                 config.forced_mulligan(job.matchup, job.seat_of_deck))
 
 
 def play_game(config: RunConfig, job: GameJob, setup: Setup | None = None, *,
@@ -64,4 +66,5 @@ def play_game(config: RunConfig, job: GameJob, setup: Setup | None = None, *,
     replay`` uses to name units)."""
     setup = setup or game_setup(config, job)
     pa, pb = player(config, setup.policies[0]), player(config, setup.policies[1])
-    return play_match(setup.decks[0], setup.decks[1], pa, pb, job.seed, events=True, check=watch).game
+    return play_match(setup.decks[0], setup.decks[1], pa, pb, job.seed, events=True, check=watch,
+                      mulligans=setup.mulligans).game

@@ -29,9 +29,9 @@ from functools import lru_cache
 import numpy as np
 
 # The default player of simulations (`mythos simulate`, `mythos optimize`): one home, so a
-# stronger default changes every command at once. The search player at its default budget: the
-# strongest setting that plays at least 50 games/s on one core (64 in self-play on the sample
-# decks; it beats lookahead 67.8% of the time, benchmarks/ladder.md).
+# stronger default changes every command at once. The search player at its default budget (it
+# beats lookahead 67.8% of the time, benchmarks/ladder.md; about 20 to 25 games per CPU-second,
+# benchmarks/bench_default_player.py).
 DEFAULT_POLICY = "search"
 
 # Bounds of a run. A run's game numbers are 32-bit integers in the database, and a batch is
@@ -61,6 +61,10 @@ WORKERS_PER_CORE = 4  # local processes: more only adds memory and switching (a 
 def max_workers() -> int:
     """The most local worker processes a run may start on this machine."""
     return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+# the forced mulligan answers a plan may give a studied deck (``RunConfig.forced_mulligans``)
+FORCED_ANSWERS = {"keep": False, "mulligan": True, None: None}
 
 
 class PlanError(ValueError):
@@ -112,6 +116,9 @@ class RunConfig:
     round_robin: bool = False  # each pair of decks once (not A vs B and B vs A)
     # per studied deck (in ``studied`` order) its seed group, or None: every matchup its own seeds
     seed_groups: list[int] | None = None
+    # per studied deck (in ``studied`` order) its forced mulligan answer: "keep", "mulligan", or
+    # None (its player decides); the mulligan experiment plays each deal kept and mulliganed
+    forced_mulligans: list[str | None] | None = None
     matchups: list[Matchup] = field(default_factory=list)
     # Never stored, never read from a database: for each Python player of the run (its spec as
     # stored), the spec the user named for it on this command line; the only way a Python player
@@ -143,6 +150,11 @@ class RunConfig:
                 not isinstance(self.seed_groups, list) or len(self.seed_groups) != len(self.studied)
                 or not all(isinstance(g, int) and not isinstance(g, bool) and g >= 0 for g in self.seed_groups)):
             raise PlanError(f"seed_groups must list a whole number from 0 for each of the {len(self.studied)} "
+                            "studied decks")
+        if self.forced_mulligans is not None and (
+                not isinstance(self.forced_mulligans, list) or len(self.forced_mulligans) != len(self.studied)
+                or not all((f is None or isinstance(f, str)) and f in FORCED_ANSWERS for f in self.forced_mulligans)):
+            raise PlanError(f"forced_mulligans must give keep, mulligan or null for each of the {len(self.studied)} "
                             "studied decks")
         if not self.matchups:
             self.plan()
@@ -195,6 +207,17 @@ class RunConfig:
         opponent = {o: i for i, o in enumerate(self.opponents)}
         return [(group[m.deck], opponent[m.opponent]) for m in self.matchups]
 
+    def forced_mulligan(self, matchup: int, seat_of_deck: int) -> tuple[bool | None, bool | None]:
+        """Per seat, the mulligan answer the plan forces in a game of ``matchup`` (True: mulligan;
+        None: the seat's player decides). Only a studied deck's seat is ever forced."""
+        if self.forced_mulligans is None:
+            return (None, None)
+        if not self.matchups:
+            self.plan()
+        m = self.matchups[matchup]
+        answer = FORCED_ANSWERS[self.forced_mulligans[self.studied.index(m.deck)]]
+        return (answer, None) if seat_of_deck == 0 else (None, answer)
+
     def jobs(self) -> list[GameJob]:
         """Every game of the run (for small runs and tests: ``batch`` derives one batch at a time)."""
         return [job for b in self.batches() for job in b]
@@ -208,6 +231,8 @@ class RunConfig:
     def to_json(self) -> dict:
         d = asdict(self)
         d.pop("matchups", None)
+        if d.get("forced_mulligans") is None:  # the runs stored before it existed read the same
+            d.pop("forced_mulligans", None)
         d.pop("python_players", None)
         return d
 
@@ -248,7 +273,8 @@ class RunConfig:
                   policy_a=field_("policy_a", (str,)), policy_b=field_("policy_b", (str,)), mulligan=mulligan,
                   seed=field_("seed", (int,)), mirrors=field_("mirrors", (bool,), False),
                   batch_size=field_("batch_size", (int,), 50), round_robin=field_("round_robin", (bool,), False),
-                  seed_groups=field_("seed_groups", (list, type(None)), None))
+                  seed_groups=field_("seed_groups", (list, type(None)), None),
+                  forced_mulligans=field_("forced_mulligans", (list, type(None)), None))
         cfg.check()
         return cfg
 

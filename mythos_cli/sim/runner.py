@@ -20,7 +20,7 @@ import signal
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Callable
 
@@ -111,6 +111,7 @@ class MatchupSummary:
     low: float
     high: float
     ties_by_edge: int
+    players: dict = field(default_factory=dict)  # deck -> the player spec that played it
 
     @property
     def win_rate(self) -> float:
@@ -398,14 +399,28 @@ def _run_dask(store, run_id, config, cards, todo, scheduler, progress, client=No
 
 
 def summarize(store: Store, run_id: str) -> list[MatchupSummary]:
-    """Win rate of the studied deck per matchup with a Wilson 95% interval."""
+    """One row per pair of decks (whichever deck was studied, either seat), in plan order: the
+    win rate of the deck named first with a Wilson 95% interval, as ``report winrate`` counts a
+    pair. A mirror's row is 50% by construction."""
     from mythos_cli.stats import wilson_interval
 
     agg = store.matchup_results(run_id)  # aggregated in DuckDB: a million games cost no memory here
-    out = []
+    pairs: dict[frozenset, dict] = {}
     for row in agg.iter_rows(named=True):
-        low, high = wilson_interval(row["wins"], row["games"])
-        out.append(MatchupSummary(row["matchup"], row["games"], row["wins"], float(low), float(high), row["ties"]))
+        a, b = row["deck_0"], row["deck_1"]
+        p = pairs.setdefault(frozenset((a, b)), {"first": a, "second": b, "games": 0, "wins": 0, "ties": 0,
+                                                "players": {}})
+        p["games"] += row["games"]
+        p["ties"] += row["ties"]
+        p["wins"] += row["wins_0"] if a == p["first"] else row["games"] - row["wins_0"]
+        p["players"].setdefault(a, row["policy_0"])
+        p["players"].setdefault(b, row["policy_1"])
+    out = []
+    for p in pairs.values():
+        wins = p["games"] // 2 if p["first"] == p["second"] else p["wins"]  # a mirror game: one copy wins
+        low, high = (0.5, 0.5) if p["first"] == p["second"] else wilson_interval(wins, p["games"])
+        out.append(MatchupSummary(f"{p['first']} vs {p['second']}", p["games"], wins, float(low), float(high),
+                                  p["ties"], p["players"]))
     return out
 
 

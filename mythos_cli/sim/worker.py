@@ -47,7 +47,7 @@ def _core_batch(config: RunConfig, jobs: list[GameJob], setups: dict, cards: lis
     decks: list = []
     deck_index: dict = {}
     specs: list[str] = []
-    games = []
+    games, forced = [], []
     for job in jobs:
         s = setups[(job.matchup, job.seat_of_deck)]
         ix = []
@@ -63,4 +63,7 @@ def _core_batch(config: RunConfig, jobs: list[GameJob], setups: dict, cards: lis
                 specs.append(p)
             px.append(specs.index(p))
         games.append((ix[0], ix[1], px[0], px[1], job.seed, job.seat_of_deck))
-    return _core.play_batch(decks, games, specs, cards, mulligan=config.mulligan)
+        forced.append(s.mulligans)
+    if config.forced_mulligans is None:
+        return _core.play_batch(decks, games, specs, cards, mulligan=config.mulligan)
+    return _core.play_batch(decks, games, specs, cards, mulligan=config.mulligan, mulligans=forced)

@@ -352,6 +352,8 @@ class Store:
         self._writer: _WriterLock | None = None
         self._opened = time.monotonic()
         self._released_at: float | None = None
+        self._file = path  # the file the connection opens (a private copy: see ``snapshot``)
+        self.snapshot: Path | None = None  # the folder of that copy, while another process writes the file
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
@@ -360,7 +362,7 @@ class Store:
                 time.sleep(max(0.0, RELEASE_GAP - (time.monotonic() - self._released_at)))
             try:
                 # the same safe connection as open_store's, and the temporary views it made
-                con = _connect(self.path, self.read_only, self.export_dir,
+                con = _connect(self._file, self.read_only, self.export_dir,
                                () if self.read_only else WRITER_SETTINGS, wait=WRITE_WAIT)
                 try:
                     for stmt in self._views:
@@ -401,6 +403,11 @@ class Store:
         if self._writer is not None:
             self._writer.release()
             self._writer = None
+        if self.snapshot is not None:
+            import shutil
+
+            shutil.rmtree(self.snapshot, ignore_errors=True)
+            self.snapshot = None
 
     # -- runs ------------------------------------------------------------------------------
     def create_run(self, run_id: str, name: str, config: dict, *, seed: int, policy_a: str, policy_b: str,
@@ -630,11 +637,13 @@ class Store:
         return [target for _, target in staged]
 
     def matchup_results(self, run_id: str) -> pl.DataFrame:
-        """Per matchup, in plan order: games, wins of the studied deck, games decided by the Edge."""
+        """Per seating of two decks (seat 0's, seat 1's), in plan order: games, seat 0's wins,
+        games decided by the Edge, the first game's number and the players of each seat."""
         return self.query("""
-            SELECT matchup, count(*) AS games, count(*) FILTER (WHERE winner = studied_seat) AS wins,
-                   count(*) FILTER (WHERE tiebreak_by_edge) AS ties
-            FROM games WHERE run_id = ? GROUP BY matchup ORDER BY min(game_no)""", [run_id])
+            SELECT deck_0, deck_1, count(*) AS games, count(*) FILTER (WHERE winner = 0) AS wins_0,
+                   count(*) FILTER (WHERE tiebreak_by_edge) AS ties, min(game_no) AS first,
+                   min(policy_0) AS policy_0, min(policy_1) AS policy_1
+            FROM games WHERE run_id = ? GROUP BY deck_0, deck_1 ORDER BY min(game_no)""", [run_id])
 
     def _exec(self, sql: str, params: list[Any]) -> None:
         try:
@@ -666,10 +675,18 @@ def open_store(path: Path | str, *, read_only: bool = False, create: bool = True
             raise StoreError(f"{path}: the database is in use by another mythos process that writes to it (a "
                              "running simulation?). Wait for it to finish, or pass --db with another file; reports "
                              "and `mythos db runs` can read it meanwhile.")
+    snapshot = None
     try:
         # a reader waits for the writer's next gap; a writer only for a reader to finish
         con = _connect(path, read_only, write_dir, () if read_only else WRITER_SETTINGS, wait=READ_WAIT)
-    except (duckdb.Error, OSError) as exc:
+    except duckdb.Error as exc:
+        if not (read_only and write_dir is None and _is_lock(exc)):
+            if writer is not None:
+                writer.release()
+            raise _explain(path, exc) from None
+        # the writer kept the file past the wait (a long batch of a slow player): read a copy of it
+        con, snapshot = _snapshot(path, exc)
+    except OSError as exc:
         if writer is not None:
             writer.release()
         raise _explain(path, exc) from None
@@ -678,6 +695,8 @@ def open_store(path: Path | str, *, read_only: bool = False, create: bool = True
             writer.release()
         raise
     store = Store(path, con, read_only)
+    if snapshot is not None:
+        store._file, store.snapshot = snapshot / path.name, snapshot
     store._writer = writer
     store.export_dir = write_dir
     try:
@@ -713,6 +732,32 @@ def open_store(path: Path | str, *, read_only: bool = False, create: bool = True
     return store
 
 
+SNAPSHOT_TRIES = 4
+
+
+def _snapshot(path: Path, lock_error: Exception) -> tuple[duckdb.DuckDBPyConnection, Path]:
+    """A read-only connection to a private copy of a file another process holds (a running
+    simulation): reading while it is written must always work. The writer checkpoints every few
+    seconds, so the file alone holds all but its last seconds of games (its ``.wal`` is the
+    writer's). A copy taken in the middle of a checkpoint can fail its checksums: it is taken
+    again, a few times."""
+    import shutil
+
+    folder = Path(tempfile.mkdtemp(prefix="mythos-snapshot-"))  # private (0700), removed on close
+    copy = folder / path.name
+    last: Exception = lock_error
+    for attempt in range(SNAPSHOT_TRIES):
+        try:
+            shutil.copyfile(path, copy)
+            return _connect(copy, True), folder
+        except (duckdb.Error, OSError) as exc:
+            last = exc
+            copy.unlink(missing_ok=True)
+            time.sleep(0.2 * (attempt + 1))
+    shutil.rmtree(folder, ignore_errors=True)
+    raise _explain(path, last) from None
+
+
 # schema 1 as mythos wrote it (read as it is, upgraded on the first write)
 SCHEMA_1_DDL = BASE_DDL[:2] + [
     "CREATE TABLE batches (run_id VARCHAR, batch_no INTEGER, games INTEGER, stored_at TIMESTAMP, "
@@ -742,12 +787,14 @@ def expected_columns(version: int | str) -> dict[str, list[tuple[str, str]]]:
     """The tables of a schema and their (column, type) lists, as DuckDB itself spells them.
 
     ``version="optional"``: the tables mythos makes only when a feature is first used (issue
-    19's ``optimizations``); a file may lack them, and one that has them gets the same checks."""
+    19's ``optimizations``, the mulligan and mission experiments' ``experiments``); a file may lack
+    them, and one that has them gets the same checks."""
     if version not in _EXPECTED:
         if version == "optional":
-            from mythos_cli.store.optimize import DDL as OPTIMIZATIONS  # (it imports this module)
+            from mythos_cli.store.experiment import DDL as EXPERIMENTS  # (they import this module)
+            from mythos_cli.store.optimize import DDL as OPTIMIZATIONS
 
-            ddl = [OPTIMIZATIONS]
+            ddl = [OPTIMIZATIONS, EXPERIMENTS]
         else:
             ddl = SCHEMA_1_DDL if version == 1 else [d for d in DDL if d.lstrip().upper().startswith("CREATE TABLE")]
         con = duckdb.connect(":memory:", config=dict(SAFE_CONFIG, enable_external_access=False))

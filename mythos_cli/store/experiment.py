@@ -2,6 +2,14 @@
 
 An experiment's arms are ordinary runs, so these read the ``games`` view and the ``batches``
 table like any report; they live here so that no SQL sits outside ``store``.
+
+The mulligan and mission experiments also keep a row each in ``experiments`` (their settings,
+to resume them and to read them back in a report; their games are ordinary runs)::
+
+    experiments(exp_id, kind, name, config JSON, status, runs JSON, started_at, finished_at)
+
+It is created the first time such an experiment is stored: databases without it are read as
+they are.
 """
 
 from __future__ import annotations
@@ -11,7 +19,9 @@ from typing import Sequence
 import duckdb
 import polars as pl
 
-from mythos_cli.store.db import Store, _explain, _x
+import json
+
+from mythos_cli.store.db import Store, _explain, _now, _x
 
 
 def results(store: Store, run_id: str) -> pl.DataFrame:
@@ -50,4 +60,86 @@ def shared_seeds(store: Store, run_id: str, others: Sequence[str]) -> int:
     return int(rows[0][0])
 
 
-__all__ = ["results", "shared_seeds", "stored_games"]
+def dealt_hands(store: Store, run_id: str, deck: str) -> pl.DataFrame:
+    """Per game of ``deck`` in the run: ``game_no`` and ``hand``, the 5 cards it was dealt (before
+    any mulligan), in the order dealt."""
+    try:
+        return store.con.sql(
+            """SELECT game_no, list(card ORDER BY card) AS hand FROM card_events
+               WHERE run_id = $run AND deck = $deck AND event = 'dealt' GROUP BY game_no ORDER BY game_no""",
+            params={"run": run_id, "deck": deck}).pl()
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+
+
+# -- the experiments table -------------------------------------------------------------------
+DDL = """CREATE TABLE IF NOT EXISTS experiments (
+    exp_id VARCHAR PRIMARY KEY, kind VARCHAR, name VARCHAR, config JSON, status VARCHAR, runs JSON,
+    started_at TIMESTAMP, finished_at TIMESTAMP)"""
+
+
+def _has_table(store: Store) -> bool:
+    rows = _x(store.con, "SELECT count(*) FROM information_schema.tables WHERE table_name = 'experiments'")
+    return bool(rows[0][0])
+
+
+def get(store: Store, exp_id: str) -> dict | None:
+    """The experiment's row (config and runs parsed), or None."""
+    try:
+        if not _has_table(store):
+            return None
+        rel = store.con.execute("SELECT * FROM experiments WHERE exp_id = ?", [exp_id])
+        cols = [d[0] for d in rel.description]
+        rows = rel.fetchall()
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+    if not rows:
+        return None
+    row = dict(zip(cols, rows[0]))
+    for k in ("config", "runs"):
+        if isinstance(row[k], str):
+            row[k] = json.loads(row[k])
+    return row
+
+
+def create(store: Store, exp_id: str, kind: str, name: str, config: dict) -> None:
+    try:
+        _x(store.con, DDL)
+        _x(store.con, "INSERT INTO experiments VALUES (?, ?, ?, ?, 'running', '[]', ?, NULL)",
+           [exp_id, kind, name, json.dumps(config), _now()])
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+
+
+def set_status(store: Store, exp_id: str, status: str, runs: list[str] | None = None) -> None:
+    finished = _now() if status == "finished" else None
+    try:
+        if runs is None:
+            _x(store.con, "UPDATE experiments SET status = ?, finished_at = ? WHERE exp_id = ?",
+               [status, finished, exp_id])
+        else:
+            _x(store.con, "UPDATE experiments SET status = ?, runs = ?, finished_at = ? WHERE exp_id = ?",
+               [status, json.dumps(runs), finished, exp_id])
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+
+
+def listing(store: Store, kind: str | None = None) -> list[dict]:
+    """Every experiment (of ``kind``), oldest first, config parsed."""
+    try:
+        if not _has_table(store):
+            return []
+        rel = store.con.execute("SELECT * FROM experiments WHERE ? IS NULL OR kind = ? ORDER BY started_at, exp_id",
+                                [kind, kind])
+        cols = [d[0] for d in rel.description]
+        rows = [dict(zip(cols, r)) for r in rel.fetchall()]
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+    for row in rows:
+        for k in ("config", "runs"):
+            if isinstance(row[k], str):
+                row[k] = json.loads(row[k])
+    return rows
+
+
+__all__ = ["DDL", "create", "dealt_hands", "get", "listing", "results", "set_status", "shared_seeds", "stored_games"]

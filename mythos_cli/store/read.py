@@ -143,94 +143,113 @@ def opening_hands_rows(store: Store, run_id: str, costs: Mapping[str, int | None
 
 
 def first_seen(store: Store, run_id: str, costs: Mapping[str, int | None], cheap: int,
-               decks: Sequence[str] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+               decks: Sequence[str] | None = None, by_opponent: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
     """When each cost was first seen (the kept hand is round 0, then the rounds' draws).
 
     Two counts of game-seats: ``(deck, cost, first, n)``, and for any card of cost ≤
-    ``cheap``: ``(deck, first, n)``. A card of unknown cost counts as cost 0."""
+    ``cheap``: ``(deck, first, n)``; ``by_opponent``: ``opponent`` after ``deck``. A card of
+    unknown cost counts as cost 0."""
     if _dense(store):
-        return _first_seen_dense(store, run_id, costs, cheap, decks)
-    return first_seen_rows(store, run_id, costs, cheap, decks)
+        return _first_seen_dense(store, run_id, costs, cheap, decks, by_opponent)
+    return first_seen_rows(store, run_id, costs, cheap, decks, by_opponent)
 
 
 def first_seen_rows(store: Store, run_id: str, costs: Mapping[str, int | None], cheap: int,
-                    decks: Sequence[str] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                    decks: Sequence[str] | None = None, by_opponent: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``first_seen`` from the card_events rows (any schema)."""
     params: dict[str, Any] = {"run": run_id, "cheap": cheap}
+    o = ", opponent" if by_opponent else ""
     base = (f"WITH {_cost_table(costs, params)}, "
-            "f AS (SELECT e.game_no, e.seat, e.deck, coalesce(c.cost, 0) AS cost, "
+            f"g AS (SELECT game_no, deck_0::VARCHAR AS d0, deck_1::VARCHAR AS d1 FROM {GAMES} WHERE run_id = $run), "
+            "f AS (SELECT e.game_no, e.seat, e.deck, CASE WHEN e.seat = 0 THEN g.d1 ELSE g.d0 END AS opponent, "
+            "coalesce(c.cost, 0) AS cost, "
             "min(CASE WHEN e.event = 'opening' THEN 0 ELSE e.round END)::INTEGER AS first "
-            f"FROM {EVENTS} e LEFT JOIN c USING (card) "
+            f"FROM {EVENTS} e LEFT JOIN c USING (card) JOIN g USING (game_no) "
             f"WHERE e.run_id = $run AND e.event IN ('opening', 'drawn'){_decks_filter(decks, params, 'e.deck')} "
-            "GROUP BY e.game_no, e.seat, e.deck, coalesce(c.cost, 0)) ")
-    by_cost = _frame(store, base + "SELECT deck, cost, first, count(*)::INTEGER AS n FROM f "
-                                   "GROUP BY deck, cost, first ORDER BY deck, cost, first",
+            "GROUP BY e.game_no, e.seat, e.deck, opponent, coalesce(c.cost, 0)) ")
+    by_cost = _frame(store, base + f"SELECT deck{o}, cost, first, count(*)::INTEGER AS n FROM f "
+                                   f"GROUP BY deck{o}, cost, first ORDER BY deck{o}, cost, first",
                      {k: v for k, v in params.items() if k != "cheap"})
-    any_cheap = _frame(store, base + "SELECT deck, first, count(*)::INTEGER AS n FROM "
-                                     "(SELECT game_no, seat, deck, min(first) AS first FROM f WHERE cost <= $cheap "
-                                     "GROUP BY game_no, seat, deck) GROUP BY deck, first ORDER BY deck, first", params)
+    any_cheap = _frame(store, base + f"SELECT deck{o}, first, count(*)::INTEGER AS n FROM "
+                                     f"(SELECT game_no, seat, deck, opponent, min(first) AS first FROM f "
+                                     f"WHERE cost <= $cheap GROUP BY game_no, seat, deck, opponent) "
+                                     f"GROUP BY deck{o}, first ORDER BY deck{o}, first", params)
     return by_cost, any_cheap
 
 
-def card_counts(store: Store, run_id: str, decks: Sequence[str] | None = None) -> pl.DataFrame:
+def card_counts(store: Store, run_id: str, decks: Sequence[str] | None = None,
+                by_opponent: bool = False) -> pl.DataFrame:
     """Per (deck, card): game-seats where a copy was in the kept hand (``oh``), drawn later and
-    not in the kept hand (``gd``), each with the seat's wins (``_w``)."""
+    not in the kept hand (``gd``), each with the seat's wins (``_w``); ``by_opponent``: per
+    (deck, opponent, card)."""
     if _dense(store):
-        return _card_counts_dense(store, run_id, decks)
-    return card_counts_rows(store, run_id, decks)
+        return _card_counts_dense(store, run_id, decks, by_opponent)
+    return card_counts_rows(store, run_id, decks, by_opponent)
 
 
-def card_counts_rows(store: Store, run_id: str, decks: Sequence[str] | None = None) -> pl.DataFrame:
+def card_counts_rows(store: Store, run_id: str, decks: Sequence[str] | None = None,
+                     by_opponent: bool = False) -> pl.DataFrame:
     """``card_counts`` from the card_events rows (any schema; a hash table per game-seat-card)."""
     params: dict[str, Any] = {"run": run_id}
+    opp = "CASE WHEN f.seat = 0 THEN w.deck_1 ELSE w.deck_0 END"
+    keys = f"f.deck, {opp}, f.card" if by_opponent else "f.deck, f.card"
     sql = ("WITH f AS (SELECT game_no, seat, deck, card, bool_or(event = 'opening') AS opening, "
            "bool_or(event = 'drawn') AS drawn "
            f"FROM {EVENTS} WHERE run_id = $run AND event IN ('opening', 'drawn'){_decks_filter(decks, params)} "
            "GROUP BY game_no, seat, deck, card), "
-           f"w AS (SELECT game_no, winner FROM {GAMES} WHERE run_id = $run) "
-           "SELECT f.deck, f.card, "
+           f"w AS (SELECT game_no, winner, deck_0::VARCHAR AS deck_0, deck_1::VARCHAR AS deck_1 FROM {GAMES} "
+           "WHERE run_id = $run) "
+           "SELECT f.deck, " + (f"{opp} AS opponent, " if by_opponent else "") + "f.card, "
            "count(*) FILTER (WHERE opening)::INTEGER AS oh_n, "
            "count(*) FILTER (WHERE opening AND w.winner = f.seat)::INTEGER AS oh_w, "
            "count(*) FILTER (WHERE drawn AND NOT opening)::INTEGER AS gd_n, "
            "count(*) FILTER (WHERE drawn AND NOT opening AND w.winner = f.seat)::INTEGER AS gd_w "
-           "FROM f JOIN w USING (game_no) GROUP BY f.deck, f.card ORDER BY f.deck, f.card")
+           f"FROM f JOIN w USING (game_no) GROUP BY {keys} ORDER BY {keys}")
     return _frame(store, sql, params)
 
 
-def played_counts(store: Store, run_id: str, decks: Sequence[str] | None = None) -> pl.DataFrame:
+def played_counts(store: Store, run_id: str, decks: Sequence[str] | None = None,
+                  by_opponent: bool = False) -> pl.DataFrame:
     """Per (deck, card): game-seats where a copy was played (face up, hidden, as an upgrade or an
     attachment; a reveal is the same card again) ``n``, their wins ``w``, and the sum of the round
     of each seat's first play of it ``rounds`` (its mean: ``rounds / n``)."""
     if _dense(store):
-        return _played_counts_dense(store, run_id, decks)
-    return played_counts_rows(store, run_id, decks)
+        return _played_counts_dense(store, run_id, decks, by_opponent)
+    return played_counts_rows(store, run_id, decks, by_opponent)
 
 
-def played_counts_rows(store: Store, run_id: str, decks: Sequence[str] | None = None) -> pl.DataFrame:
+def played_counts_rows(store: Store, run_id: str, decks: Sequence[str] | None = None,
+                       by_opponent: bool = False) -> pl.DataFrame:
     """``played_counts`` from the card_events rows (any schema)."""
     params: dict[str, Any] = {"run": run_id}
+    opp = "CASE WHEN f.seat = 0 THEN w.deck_1 ELSE w.deck_0 END"
+    keys = f"f.deck, {opp}, f.card" if by_opponent else "f.deck, f.card"
     sql = ("WITH f AS (SELECT game_no, seat, deck, card, min(round) AS first "
            f"FROM {EVENTS} WHERE run_id = $run AND event = 'played' AND how <> 'reveal'"
            f"{_decks_filter(decks, params)} GROUP BY game_no, seat, deck, card), "
-           f"w AS (SELECT game_no, winner FROM {GAMES} WHERE run_id = $run) "
-           "SELECT f.deck, f.card, count(*)::INTEGER AS n, count(*) FILTER (WHERE w.winner = f.seat)::INTEGER AS w, "
-           "sum(f.first)::BIGINT AS rounds FROM f JOIN w USING (game_no) GROUP BY f.deck, f.card "
-           "ORDER BY f.deck, f.card")
+           f"w AS (SELECT game_no, winner, deck_0::VARCHAR AS deck_0, deck_1::VARCHAR AS deck_1 FROM {GAMES} "
+           "WHERE run_id = $run) "
+           "SELECT f.deck, " + (f"{opp} AS opponent, " if by_opponent else "") + "f.card, count(*)::INTEGER AS n, "
+           "count(*) FILTER (WHERE w.winner = f.seat)::INTEGER AS w, "
+           f"sum(f.first)::BIGINT AS rounds FROM f JOIN w USING (game_no) GROUP BY {keys} ORDER BY {keys}")
     return _frame(store, sql, params)
 
 
-def mission_counts(store: Store, run_id: str, decks: Sequence[str] | None = None) -> pl.DataFrame:
+def mission_counts(store: Store, run_id: str, decks: Sequence[str] | None = None,
+                   by_opponent: bool = False) -> pl.DataFrame:
     """Per (deck, mission): game-seats where one of the seat's own missions in play was that
-    mission ``n`` (a mission twice counts once), and their wins ``w``."""
+    mission ``n`` (a mission twice counts once), and their wins ``w``; ``by_opponent``: per
+    (deck, opponent, mission)."""
     params: dict[str, Any] = {"run": run_id}
     seats = " UNION ALL ".join(
-        f"SELECT deck_{s} AS deck, winner = {s} AS won, "
+        f"SELECT deck_{s}::VARCHAR AS deck, deck_{1 - s}::VARCHAR AS opponent, winner = {s} AS won, "
         f"list_distinct(list_filter(missions, lambda m, i: mission_owners[i] = {s})) AS own "
         f"FROM {GAMES} WHERE run_id = $run" for s in (0, 1))
-    sql = (f"WITH s AS ({seats}), m AS (SELECT deck, won, unnest(own) AS mission FROM s "
+    keys = "deck, opponent, mission" if by_opponent else "deck, mission"
+    sql = (f"WITH s AS ({seats}), m AS (SELECT deck, opponent, won, unnest(own) AS mission FROM s "
            f"WHERE true{_decks_filter(decks, params)}) "
-           "SELECT deck, mission, count(*)::INTEGER AS n, count(*) FILTER (WHERE won)::INTEGER AS w FROM m "
-           "GROUP BY deck, mission ORDER BY deck, mission")
+           f"SELECT {keys}, count(*)::INTEGER AS n, count(*) FILTER (WHERE won)::INTEGER AS w FROM m "
+           f"GROUP BY {keys} ORDER BY {keys}")
     return _frame(store, sql, params)
 
 
@@ -238,15 +257,23 @@ ROUND_MOMENTS = ("chakra_gained", "chakra_spent", "chakra_left")
 ROUND_MEANS = ("cards_drawn", "characters_in_play")
 
 
-def round_moments(store: Store, run_id: str, decks: Sequence[str] | None = None) -> pl.DataFrame:
+def round_moments(store: Store, run_id: str, decks: Sequence[str] | None = None,
+                  by_opponent: bool = False) -> pl.DataFrame:
     """Per (deck, round): the seat-rounds ``n``; for each of ``ROUND_MOMENTS`` its sum and sum
     of squares (``x_1``, ``x_2``: a mean and its interval without the rows); sums of
-    ``ROUND_MEANS``."""
+    ``ROUND_MEANS``; ``by_opponent``: per (deck, opponent, round)."""
     params: dict[str, Any] = {"run": run_id}
     moments = ", ".join(f"sum({c})::BIGINT AS {c}_1, sum({c}::BIGINT * {c})::BIGINT AS {c}_2" for c in ROUND_MOMENTS)
     sums = ", ".join(f"sum({c})::BIGINT AS {c}_1" for c in ROUND_MEANS)
-    sql = (f"SELECT deck, round::INTEGER AS round, count(*)::INTEGER AS n, {moments}, {sums} FROM {ROUNDS} "
-           f"WHERE run_id = $run{_decks_filter(decks, params)} GROUP BY deck, round ORDER BY deck, round")
+    if not by_opponent:
+        sql = (f"SELECT deck, round::INTEGER AS round, count(*)::INTEGER AS n, {moments}, {sums} FROM {ROUNDS} "
+               f"WHERE run_id = $run{_decks_filter(decks, params)} GROUP BY deck, round ORDER BY deck, round")
+        return _frame(store, sql, params)
+    sql = (f"WITH g AS (SELECT game_no, deck_0::VARCHAR AS d0, deck_1::VARCHAR AS d1 FROM {GAMES} WHERE run_id = $run), "
+           f"r AS (SELECT p.*, CASE WHEN p.seat = 0 THEN g.d1 ELSE g.d0 END AS opponent FROM {ROUNDS} p "
+           f"JOIN g USING (game_no) WHERE p.run_id = $run{_decks_filter(decks, params, 'p.deck')}) "
+           f"SELECT deck, opponent, round::INTEGER AS round, count(*)::INTEGER AS n, {moments}, {sums} FROM r "
+           "GROUP BY deck, opponent, round ORDER BY deck, opponent, round")
     return _frame(store, sql, params)
 
 
@@ -278,7 +305,8 @@ def _seats_sql(run_id_param: str, columns: str, decks: Sequence[str] | None, par
     if decks is not None:
         params["decks"] = list(decks)
         where = " WHERE list_contains($decks, deck)"
-    return (f"SELECT * FROM (SELECT {columns}, v.seat, CASE v.seat WHEN 0 THEN st.deck_0 ELSE st.deck_1 END AS deck "
+    return (f"SELECT * FROM (SELECT {columns}, v.seat, CASE v.seat WHEN 0 THEN st.deck_0 ELSE st.deck_1 END AS deck, "
+            "CASE v.seat WHEN 0 THEN st.deck_1 ELSE st.deck_0 END AS opponent "
             f"FROM game_data g CROSS JOIN (SELECT unnest([0, 1]) AS seat) v "
             f"JOIN run_setups st ON st.run_id = g.run_id AND st.setup = g.setup "
             f"WHERE g.run_id = {run_id_param}){where}")
@@ -289,41 +317,47 @@ def _seat_events(event: int) -> str:
     return f"list_transform(list_filter(events, lambda e: {_EVENT} = {event} AND {_SEAT} = seat), lambda e: {_CARD})"
 
 
-def _card_counts_dense(store: Store, run_id: str, decks: Sequence[str] | None) -> pl.DataFrame:
+def _card_counts_dense(store: Store, run_id: str, decks: Sequence[str] | None,
+                       by_opponent: bool = False) -> pl.DataFrame:
     params: dict[str, Any] = {"run": run_id}
     opening, drawn = L.EVENT_CODE["opening"], L.EVENT_CODE["drawn"]
-    sql = (f"WITH s AS (SELECT deck, {_WINNER} = seat AS won, list_distinct({_seat_events(opening)}) AS oh, "
+    keys = "u.deck, u.opponent, c.card" if by_opponent else "u.deck, c.card"
+    sql = (f"WITH s AS (SELECT deck, opponent, {_WINNER} = seat AS won, list_distinct({_seat_events(opening)}) AS oh, "
            f"list_distinct({_seat_events(drawn)}) AS dr "
            f"FROM ({_seats_sql('$run', 'g.flags, g.events', decks, params)})), "
-           "u AS (SELECT deck, won, unnest(oh) AS code, true AS opening FROM s "
-           "UNION ALL SELECT deck, won, unnest(list_filter(dr, lambda c: NOT list_contains(oh, c))) AS code, "
+           "u AS (SELECT deck, opponent, won, unnest(oh) AS code, true AS opening FROM s "
+           "UNION ALL SELECT deck, opponent, won, unnest(list_filter(dr, lambda c: NOT list_contains(oh, c))) AS code, "
            "false AS opening FROM s) "
-           "SELECT u.deck, c.card, count(*) FILTER (WHERE opening)::INTEGER AS oh_n, "
+           "SELECT u.deck, " + ("u.opponent, " if by_opponent else "") + "c.card, "
+           "count(*) FILTER (WHERE opening)::INTEGER AS oh_n, "
            "count(*) FILTER (WHERE opening AND won)::INTEGER AS oh_w, "
            "count(*) FILTER (WHERE NOT opening)::INTEGER AS gd_n, "
            "count(*) FILTER (WHERE NOT opening AND won)::INTEGER AS gd_w "
            "FROM u JOIN run_cards c ON c.run_id = $run AND c.code = u.code "
-           "GROUP BY u.deck, c.card ORDER BY u.deck, c.card")
+           f"GROUP BY {keys} ORDER BY {keys}")
     return _frame(store, sql, params)
 
 
 _HOW = L._field("e", L.HOW_SHIFT, 3)
 
 
-def _played_counts_dense(store: Store, run_id: str, decks: Sequence[str] | None) -> pl.DataFrame:
+def _played_counts_dense(store: Store, run_id: str, decks: Sequence[str] | None,
+                         by_opponent: bool = False) -> pl.DataFrame:
     params: dict[str, Any] = {"run": run_id}
     played, reveal = L.EVENT_CODE["played"], L.HOW_CODE["reveal"]
     # this seat's plays as (card code, round) packed in one integer; sorted, the first of a code
     # holds the round of its first play
     plays = (f"list_sort(list_transform(list_filter(events, lambda e: {_SEAT} = seat AND {_EVENT} = {played} "
              f"AND {_HOW} NOT IN (0, {reveal})), lambda e: {_CARD} * 8 + {_ROUND}))")
-    sql = (f"WITH s AS (SELECT deck, {_WINNER} = seat AS won, {plays} AS p "
+    keys = "m.deck, m.opponent, c.card" if by_opponent else "m.deck, c.card"
+    sql = (f"WITH s AS (SELECT deck, opponent, {_WINNER} = seat AS won, {plays} AS p "
            f"FROM ({_seats_sql('$run', 'g.flags, g.events', decks, params)})), "
-           "m AS (SELECT deck, won, unnest(list_filter(p, lambda x, i: i = 1 OR p[i - 1] // 8 <> x // 8)) AS x FROM s) "
-           "SELECT m.deck, c.card, count(*)::INTEGER AS n, count(*) FILTER (WHERE won)::INTEGER AS w, "
-           "sum(x % 8)::BIGINT AS rounds "
+           "m AS (SELECT deck, opponent, won, unnest(list_filter(p, lambda x, i: i = 1 OR p[i - 1] // 8 <> x // 8)) AS x "
+           "FROM s) "
+           "SELECT m.deck, " + ("m.opponent, " if by_opponent else "") + "c.card, count(*)::INTEGER AS n, "
+           "count(*) FILTER (WHERE won)::INTEGER AS w, sum(x % 8)::BIGINT AS rounds "
            "FROM m JOIN run_cards c ON c.run_id = $run AND c.code = m.x // 8 "
-           "GROUP BY m.deck, c.card ORDER BY m.deck, c.card")
+           f"GROUP BY {keys} ORDER BY {keys}")
     return _frame(store, sql, params)
 
 
@@ -333,7 +367,8 @@ def _cost_list(store: Store, run_id: str, costs: Mapping[str, int | None]) -> li
 
 
 def _first_seen_dense(store: Store, run_id: str, costs: Mapping[str, int | None], cheap: int,
-                      decks: Sequence[str] | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                      decks: Sequence[str] | None, by_opponent: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
+    o = ", opponent" if by_opponent else ""
     by_code = _cost_list(store, run_id, costs)
     params: dict[str, Any] = {"run": run_id, "cost": by_code, "cheap": cheap}
     opening, drawn = L.EVENT_CODE["opening"], L.EVENT_CODE["drawn"]
@@ -343,17 +378,18 @@ def _first_seen_dense(store: Store, run_id: str, costs: Mapping[str, int | None]
     seen = (f"list_transform(list_filter(events, lambda e: {_SEAT} = seat AND {_EVENT} IN ({opening}, {drawn})), "
             f"lambda e: {cost} * 8 + {first})")
     # sorted, the first pair of each cost holds its first round: keep those, one row each
-    sql = (f"WITH s AS (SELECT deck, list_sort({seen}) AS seen FROM ({_seats_sql('$run', 'g.events', decks, params)})), "
-           "m AS (SELECT deck, unnest(list_filter(seen, lambda x, i: i = 1 OR seen[i - 1] // 8 <> x // 8)) AS x "
-           "FROM s) "
-           "SELECT deck, (x // 8)::INTEGER AS cost, (x % 8)::INTEGER AS first, count(*)::INTEGER AS n FROM m "
-           "GROUP BY deck, cost, first ORDER BY deck, cost, first")
+    sql = (f"WITH s AS (SELECT deck, opponent, list_sort({seen}) AS seen "
+           f"FROM ({_seats_sql('$run', 'g.events', decks, params)})), "
+           "m AS (SELECT deck, opponent, unnest(list_filter(seen, lambda x, i: i = 1 OR seen[i - 1] // 8 <> x // 8)) "
+           "AS x FROM s) "
+           f"SELECT deck{o}, (x // 8)::INTEGER AS cost, (x % 8)::INTEGER AS first, count(*)::INTEGER AS n FROM m "
+           f"GROUP BY deck{o}, cost, first ORDER BY deck{o}, cost, first")
     by_cost = _frame(store, sql, {k: v for k, v in params.items() if k not in ("cheap", "top")})
-    sql = (f"WITH s AS (SELECT deck, {seen} AS seen FROM ({_seats_sql('$run', 'g.events', decks, params)})), "
-           "m AS (SELECT deck, list_min(list_transform(list_filter(seen, lambda x: x // 8 <= $cheap), "
+    sql = (f"WITH s AS (SELECT deck, opponent, {seen} AS seen FROM ({_seats_sql('$run', 'g.events', decks, params)})), "
+           "m AS (SELECT deck, opponent, list_min(list_transform(list_filter(seen, lambda x: x // 8 <= $cheap), "
            "lambda x: x % 8)) AS first FROM s) "
-           "SELECT deck, first::INTEGER AS first, count(*)::INTEGER AS n FROM m WHERE first IS NOT NULL "
-           "GROUP BY deck, first ORDER BY deck, first")
+           f"SELECT deck{o}, first::INTEGER AS first, count(*)::INTEGER AS n FROM m WHERE first IS NOT NULL "
+           f"GROUP BY deck{o}, first ORDER BY deck{o}, first")
     any_cheap = _frame(store, sql, params)
     return by_cost, any_cheap
 

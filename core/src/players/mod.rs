@@ -194,6 +194,24 @@ pub fn play_match_with(
     seed: i128,
     events: bool,
 ) -> Result<GameState, ApplyError> {
+    play_match_forced(cat, a, b, pa, pb, seed, events, [None, None])
+}
+
+/// The same game with a seat's mulligan answer forced (`Some(true)`: mulligan, `Some(false)`:
+/// keep) while its player answers every other decision: the mulligan experiment plays each
+/// dealt hand both ways from the same seed. A forced answer asks the player nothing, so two
+/// games that differ only in it are the same deal, the same opponent and the same seeds.
+#[allow(clippy::too_many_arguments)]
+pub fn play_match_forced(
+    cat: &'static Catalog,
+    a: &GameDeck,
+    b: &GameDeck,
+    pa: &mut dyn Player,
+    pb: &mut dyn Player,
+    seed: i128,
+    events: bool,
+    mulligans: [Option<bool>; 2],
+) -> Result<GameState, ApplyError> {
     let mut g = setup::new_game(cat, a, b, seed, events, None).map_err(|e| ApplyError::Illegal(e.0))?;
     pa.reset(seed * 2 + 1);
     pb.reset(seed * 2 + 2);
@@ -202,7 +220,12 @@ pub fn play_match_with(
             return Err(ApplyError::Stall(format!("no decision in round {}, phase {}", g.round, g.phase.as_str())));
         };
         let player = d.player;
-        let action = if player == 0 { pa.decide(&g, player) } else { pb.decide(&g, player) };
+        let forced = if d.kind == DecisionKind::Mulligan { mulligans[player as usize] } else { None };
+        let action = match forced {
+            Some(take) => Action::Choose(crate::state::Opt::Bool(take)),
+            None if player == 0 => pa.decide(&g, player),
+            None => pb.decide(&g, player),
+        };
         apply::apply(&mut g, action)?;
     }
     Ok(g)
@@ -289,6 +312,33 @@ mod tests {
             }
             assert_eq!(history[0], history[1], "{spec}");
             assert_ne!(history[0], history[2], "{spec}");
+        }
+    }
+
+    #[test]
+    fn a_forced_mulligan_answer_overrides_the_seat_and_nothing_else() {
+        let cat = Catalog::bundled();
+        let d = test_decks(2, 3);
+        for seed in 0..8 {
+            for seat in 0..2usize {
+                let play = |forced: [Option<bool>; 2]| {
+                    let mut a = make_player("greedy", None).unwrap();
+                    let mut b = make_player("greedy", None).unwrap();
+                    play_match_forced(cat, &d[0], &d[1], &mut *a, &mut *b, seed, false, forced).unwrap()
+                };
+                let own = play([None, None]);
+                let took = own.players[seat].mulliganed;
+                let mut same = [None, None];
+                same[seat] = Some(took);
+                // forcing the answer the player would give changes nothing (greedy's rule draws no random number)
+                assert_eq!(play(same).history, own.history, "seed {seed} seat {seat}");
+                let mut other = [None, None];
+                other[seat] = Some(!took);
+                let g = play(other);
+                assert_eq!(g.players[seat].mulliganed, !took);
+                // the other seat judges its own dealt hand, the same in both games
+                assert_eq!(g.players[1 - seat].mulliganed, own.players[1 - seat].mulliganed);
+            }
         }
     }
 

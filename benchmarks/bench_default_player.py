@@ -1,0 +1,69 @@
+"""The default player's speed in games per CPU-second, on the sample decks and on random legal decks.
+
+    python benchmarks/bench_default_player.py --games 120
+    python benchmarks/bench_default_player.py --games 120 --policy greedy
+
+Plays ``--games`` games of the player against itself inside the core (one thread,
+``_core.play_matches``) on (a) the six sample decks, (b) ``--decks`` random legal decks drawn from
+the whole catalog (15 different characters or attachments twice and 3 different missions: legal
+Mythos lists by construction), and prints games per CPU-second (the process's
+CPU time, so another program's load slows it less than a wall clock), decisions per game and
+the mean cost of the decks, with the load average. What the speed depends on: the decisions a
+game takes (each one searched with playouts: effects with targets and choices add decisions),
+and the players' playouts themselves, longer where more cards can be played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from mythos_cli import _core  # noqa: E402
+from mythos_cli.catalog import default_catalog  # noqa: E402
+from mythos_cli.sim.decks import default_gauntlet, load_specs  # noqa: E402
+
+
+def random_decks(n: int, seed: int) -> list[tuple[list[str], list[str]]]:
+    cat = default_catalog()
+    rng = random.Random(seed)
+    cards = sorted(c.id for c in cat.cards if c.type in ("character", "attachment"))
+    missions = sorted(c.id for c in cat.cards if c.type == "mission")
+    return [(sorted(rng.sample(cards, 15)) * 2, rng.sample(missions, 3)) for _ in range(n)]
+
+
+def measure(decks: list[tuple[list[str], list[str]]], policy: str, games: int) -> tuple[float, float, float]:
+    n = len(decks)
+    plan = [(i % n, (i * 5 + 1) % n if n > 1 else 0, 1000 + i) for i in range(games)]
+    cpu, wall = time.process_time(), time.perf_counter()
+    rows = _core.play_matches(decks, plan, policy, policy)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return games / cpu, games / wall, sum(r[3] for r in rows) / games
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--policy", default="search")
+    ap.add_argument("--games", type=int, default=120)
+    ap.add_argument("--decks", type=int, default=12, help="random legal decks from the catalog")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    cat = default_catalog()
+    samples = [(list(d.cards), list(d.missions)) for d in load_specs(default_gauntlet())]
+    randoms = random_decks(args.decks, args.seed)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for label, decks in (("sample decks", samples), (f"{args.decks} random legal decks", randoms)):
+        cost = sum((cat.by_id[c].cost or 0) for d, _ in decks for c in d) / sum(len(d) for d, _ in decks)
+        per_cpu, per_wall, decisions = measure(decks, args.policy, args.games)
+        print(f"{args.policy:8} {label:24} {per_cpu:6.1f} games per CPU-second ({per_wall:5.1f} a wall-clock second), "
+              f"{decisions:5.0f} decisions a game, mean card cost {cost:.2f}")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
