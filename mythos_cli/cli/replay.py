@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 from rich.rule import Rule
 
+from mythos_cli import _core, stops
 from mythos_cli.cli.output import NO, err, fail, out, plain, print_json
 from mythos_cli.cli.simulate import DEFAULT_DB, MULLIGAN_HELP, POLICY_HELP, _deck_error
 from mythos_cli.sim.plan import DEFAULT_POLICY
@@ -58,7 +59,10 @@ def replay(
             given = ctx.get_parameter_source("policy")
             named = policy if given is not None and given.name not in ("DEFAULT", "DEFAULT_MAP") else None
             try:
-                result = replay_stored(store, args[0], int(args[1]), policy=named, policy_b=policy_b)
+                with stops.stopping():
+                    result = replay_stored(store, args[0], int(args[1]), policy=named, policy_b=policy_b)
+            except (KeyboardInterrupt, _core.Cancelled):
+                _stopped()
             except ReplayMismatch as exc:
                 fail(exc.message, exc.hint, code=NO)
             except ReplayError as exc:
@@ -78,13 +82,22 @@ def replay(
             a, b = load_specs(list(args))
         except DeckError as exc:
             _deck_error(exc)
-        result = replay_seed(a, b, seed, policy_a=policy, policy_b=policy_b, mulligan=mulligan)
+        try:
+            with stops.stopping():
+                result = replay_seed(a, b, seed, policy_a=policy, policy_b=policy_b, mulligan=mulligan)
+        except (KeyboardInterrupt, _core.Cancelled):
+            _stopped()
     for note in result.notes:
         err.print(plain(note), highlight=False)
     if as_json:
         print_json(result.to_json())
         return
     render(result)
+
+
+def _stopped() -> None:
+    stop = stops.Stopped(stops.last_signal())
+    fail(f"replay {stop.how}: nothing is stored by a replay", "run it again to see the game", code=stop.code)
 
 
 def render(r: Replay) -> None:

@@ -9,6 +9,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
+from mythos_cli import stops
 from mythos_cli.cli.output import err, fail, out, plain, print_json
 from mythos_cli.reports import MIN_GAMES, ReportError, ReportResult, make_report
 from mythos_cli.reports.doc import inline_tokens
@@ -83,9 +84,9 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
     workers = check_workers(workers)  # 0: all cores, at most 4 a core (issue 20's bound)
     try:
         if check_policy:
-            with Progress(TextColumn("[bold]checking with " + plain(check_policy)), BarColumn(),
-                          MofNCompleteColumn(), TextColumn("games"), TimeRemainingColumn(), console=err,
-                          transient=True) as bar:
+            with stops.stopping(), Progress(TextColumn("[bold]checking with " + plain(check_policy)), BarColumn(),
+                                            MofNCompleteColumn(), TextColumn("games"), TimeRemainingColumn(),
+                                            console=err, transient=True) as bar:
                 task = bar.add_task("check", total=None)
                 result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
                                      examples=examples, check_policy=check_policy, check_games=check_games,
@@ -95,6 +96,9 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
                                  examples=examples, mulligan_run=mulligan_run, missions_run=missions_run)
     except ReportError as exc:
         fail(exc.message, exc.hint, code=exc.code)  # fail() escapes: escaping twice showed backslashes
+    except stops.Stopped as exc:  # Ctrl-C or SIGTERM while the check played: its workers are gone
+        fail(f"report {kind} {exc.how} while checking with {check_policy}: {exc.done:,} of {exc.total:,} games "
+             "played again, no report written", "run it again to check (a check stores nothing)", code=exc.code)
     _render(result, as_json)
 
 
@@ -196,4 +200,7 @@ def compare(deck_a: str = typer.Argument(..., metavar="DECK_A", help="The first 
                              out=out_dir, field=field)
     except ReportError as exc:
         fail(exc.message, exc.hint, code=exc.code)  # fail() escapes: escaping twice showed backslashes
+    except stops.Stopped as exc:  # Ctrl-C or SIGTERM while the check played: its workers are gone
+        fail(f"report {kind} {exc.how} while checking with {check_policy}: {exc.done:,} of {exc.total:,} games "
+             "played again, no report written", "run it again to check (a check stores nothing)", code=exc.code)
     _render(result, as_json)

@@ -25,11 +25,13 @@ workers or the backend, and resuming it replays the stored stages and plays what
 from __future__ import annotations
 
 import math
+import signal
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
+from mythos_cli import stops
 from mythos_cli.optimize import variants as V
 from mythos_cli.optimize.pool import Pool
 from mythos_cli.experiment.arms import PREFIX, ExperimentError, Progress, compare, pair, play_arms, same_json
@@ -184,6 +186,10 @@ class Outcome:
         return self.confirmation is not None and self.confirmation.significant
 
 
+# at most this many variants in the screen (each variant's games grow with the budget instead)
+MAX_SCREEN_VARIANTS = 8192
+
+
 def _stage_seed(seed: int, *key: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=key).generate_state(1, dtype=np.uint64)[0] % (2 ** 63))
 
@@ -234,9 +240,12 @@ class Search:
         cfg = self.cfg
         per = cfg.unit(1)  # one variant, each field deck once in each seat
         group = cfg.screen_group
-        n_groups = budget // (per * group)
+        n_groups = min(budget // (per * group), MAX_SCREEN_VARIANTS // group)
         if n_groups < 2:
             return None
+        # a large budget plays each variant more often, not more variants: a plan, and the run's
+        # stored configuration, hold every variant (10,000,000 games made 250,000 of them: 1.6 GB)
+        rounds = max(1, budget // (per * group * n_groups))
         rng = np.random.default_rng(np.random.SeedSequence(cfg.seed, spawn_key=(4,)))
         specs: list[DeckSpec] = []
         features: list[list[tuple[str, str, bool]]] = []
@@ -265,7 +274,7 @@ class Search:
             return None
         specs, features, groups = specs[:n_groups * group], features[:n_groups * group], groups[:n_groups * group]
         run_id = f"{self.opt_id}-screen"
-        results = self._play(run_id, f"screen: {len(specs)} random variants", "screen", specs, 2,
+        results = self._play(run_id, f"screen: {len(specs)} random variants", "screen", specs, 2 * rounds,
                              _stage_seed(cfg.seed, 1), groups)
         cells: dict[tuple, int] = {}
         per_variant = []
@@ -518,36 +527,41 @@ def optimize(store: Store, config: OptimizeConfig, opt_id: str, *, name: str | N
 
     Raises ``OptimizeError`` for settings the user can fix and ``OptimizeInterrupted`` on
     Ctrl-C (the stored games are kept: call again with the same id and config to resume)."""
-    search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress,
-                    python_players=python_players)
-    search.preflight()
-    row = ostore.get(store, opt_id)
-    stored_config = config.to_json()
-    if row is None:
-        ostore.create(store, opt_id, name or opt_id, stored_config)
-    elif not same_json(row["config"], stored_config):
-        raise OptimizeError(f"an optimization {opt_id!r} with other settings is stored in {store.path}",
-                            f"resume it with `mythos optimize --resume {opt_id}`, or choose another --name")
-    else:
-        ostore.set_status(store, opt_id, "running")
-    try:
-        outcome = search.run()
-    except OptimizeInterrupted:
-        ostore.set_status(store, opt_id, "interrupted")
-        raise
-    except StoreError:
-        ostore.set_status(store, opt_id, "interrupted")
-        raise
-    except BaseException:
+    with stops.stopping() as stop:  # one stop for every stage (each stage's run shares it)
+        search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress,
+                        python_players=python_players)
+        search.preflight()
+        row = ostore.get(store, opt_id)
+        stored_config = config.to_json()
+        if row is None:
+            ostore.create(store, opt_id, name or opt_id, stored_config)
+        elif not same_json(row["config"], stored_config):
+            raise OptimizeError(f"an optimization {opt_id!r} with other settings is stored in {store.path}",
+                                f"resume it with `mythos optimize --resume {opt_id}`, or choose another --name")
+        else:
+            ostore.set_status(store, opt_id, "running")
         try:
+            outcome = search.run()
+        except KeyboardInterrupt:  # a stop while planning a stage: the stages played are stored
             ostore.set_status(store, opt_id, "interrupted")
+            raise OptimizeInterrupted(opt_id, search.spent, config.budget,
+                                      None if stop.signal in (None, signal.SIGINT) else stop.signal) from None
+        except OptimizeInterrupted:
+            ostore.set_status(store, opt_id, "interrupted")
+            raise
         except StoreError:
-            pass
-        raise
-    from mythos_cli.optimize.report import outcome_json
+            ostore.set_status(store, opt_id, "interrupted")
+            raise
+        except BaseException:
+            try:
+                ostore.set_status(store, opt_id, "interrupted")
+            except StoreError:
+                pass
+            raise
+        from mythos_cli.optimize.report import outcome_json
 
-    ostore.set_status(store, opt_id, "finished", outcome_json(outcome))
-    return outcome
+        ostore.set_status(store, opt_id, "finished", outcome_json(outcome))
+        return outcome
 
 
 def check(config: OptimizeConfig) -> int:

@@ -48,6 +48,8 @@ def play_match(deck_a: Deck, deck_b: Deck, policy_a: Policy, policy_b: Policy, s
     policy_b.reset(seed * 2 + 2)
     policies = (policy_a, policy_b)
     while not g.is_terminal:
+        if _core.cancelled():  # a stop (Ctrl-C, SIGTERM: ``mythos_cli.stops``): the searches gave up, so the game
+            raise _core.Cancelled("stopped during a game")  # is not the one it would be
         player = g.current_player
         policy = policies[player]
         if mulligans[player] is not None and g.pending()["kind"] == "mulligan":
@@ -58,6 +60,8 @@ def play_match(deck_a: Deck, deck_b: Deck, policy_a: Policy, policy_b: Policy, s
             _python_decision(g, player, policy)
         if check is not None:
             check(g)
+    if _core.cancelled():
+        raise _core.Cancelled("stopped during a game")
     return MatchResult(g.winner, tuple(g.scores()), g)
 
 
