@@ -56,8 +56,44 @@ class Cheats:
 
     def decide(self, obs):
         return ("reveal", 999)
+
+
+class ResetRaises:
+    def reset(self, seed):
+        raise ValueError("no seed for me")
+
+    def decide(self, obs):
+        return obs.legal[0]
+
+
+class Exits:
+    def reset(self, seed):
+        pass
+
+    def decide(self, obs):
+        raise SystemExit(0)
+
+
+class Sleeps:
+    def reset(self, seed):
+        pass
+
+    def decide(self, obs):
+        import time
+        while True:
+            time.sleep(1)
+
+
+class Endless:
+    def reset(self, seed):
+        pass
+
+    def decide(self, obs):
+        import itertools
+        return itertools.count()
 """
 SAMPLE = str(next(p for p in sample_paths() if p.stem == "leaf-team7"))
+SAND = str(next(p for p in sample_paths() if p.stem == "sand-village"))
 TRACEBACKS = ("Traceback (most recent call last)", "panicked at", "RUST_BACKTRACE")
 
 
@@ -108,6 +144,42 @@ class Env:
             for i in range(3 * 4096 + 64, 3 * 4096 + 4096):
                 data[i] ^= 0x5A
         return self.file(f"{how}.duckdb", bytes(data))
+
+    def folder(self, name: str) -> str:
+        p = self.tmp / name
+        p.mkdir(exist_ok=True)
+        return str(p)
+
+    def decks(self, *paths: str) -> str:
+        d = Path(self.folder("decks"))
+        for p in paths:
+            shutil.copy(p, d)
+        return str(d)
+
+    def run_config(self, name: str, change: Callable[[dict], None]) -> str:
+        """A copy of the battery's database whose run's stored configuration ``change`` edited."""
+        db = self.db_copy(name)
+        con = duckdb.connect(db)
+        cfg = json.loads(con.execute("SELECT config FROM runs WHERE run_id = ?", [kit.RUN]).fetchone()[0])
+        change(cfg)
+        con.execute("UPDATE runs SET config = ? WHERE run_id = ?", [json.dumps(cfg), kit.RUN])
+        con.close()
+        return db
+
+    def deep_config(self, name: str, depth: int, inside_deck: bool = False) -> str:
+        """The run's configuration (or its first deck's card list) nested ``depth`` deep."""
+        db = self.db_copy(name)
+        con = duckdb.connect(db)
+        cfg = con.execute("SELECT config FROM runs WHERE run_id = ?", [kit.RUN]).fetchone()[0]
+        deep = "[" * depth + "]" * depth
+        if inside_deck:
+            start = cfg.index('"cards": [') + len('"cards": ')
+            cfg = cfg[:start] + deep + cfg[cfg.index("]", start) + 1:]
+        else:
+            cfg = deep
+        con.execute("UPDATE runs SET config = ? WHERE run_id = ?", [cfg, kit.RUN])
+        con.close()
+        return db
 
     @property
     def missing(self) -> str:
@@ -452,7 +524,45 @@ OPTIMIZE = [
          "named pipe (fifo), not a database", process=True),
 ]
 
-CASES = DECKS + SCENARIOS + SIMULATE + DATABASES + REPORTS + COMPARE + REPLAY + OPTIMIZE
+def _player(e: "Env", name: str) -> str:
+    return e.file("p.py", PLAYERS) + ":" + name
+
+
+def _sim_player(name: str, *extra: str):
+    return lambda e: ["simulate", SAMPLE, "--vs", SAND, "--games", "2", "--db", e.tmp / "p.duckdb", "--policy-a",
+                      _player(e, name), "--policy-b", "random", "--workers", "1", *extra]
+
+
+def _stored_status(status: str):
+    def check(env: Env) -> None:
+        con = duckdb.connect(str(env.tmp / "p.duckdb"), read_only=True)
+        try:
+            assert con.execute("SELECT status FROM runs").fetchall() == [(status,)]
+        finally:
+            con.close()
+    return check
+
+
+# issue 30: players written in Python, stored data that was crafted, and the worst poor answers
+ISSUE_30 = [
+    # point 5: everything a Python player does is said as its failure
+    Case("player-reset-raises", _sim_player("ResetRaises"), 1, "failed in reset(seed), before the game: valueerror",
+         "mythos simulate --resume", after=_stored_status("interrupted")),
+    Case("player-system-exit", _sim_player("Exits"), 1, "failed in round 0 (mulligan decision): systemexit",
+         "fix the player", after=_stored_status("interrupted")),
+    Case("player-never-returns", _sim_player("Sleeps", "--player-timeout", "1"), 1, "did not answer within 1 s",
+         "--player-timeout", process=True, after=_stored_status("interrupted")),
+    Case("player-endless-iterator", _sim_player("Endless"), 1, "an answer of more than 16 values",
+         "fix the player"),
+    Case("replay-seed-player-raises", lambda e: ["replay", "--seed", "1", SAMPLE, SAND, "--policy",
+                                                 _player(e, "Raises"), "--policy-b", "random"], 1,
+         "failed in round 1", "fix the player"),
+    Case("replay-seed-reset-raises", lambda e: ["replay", "--seed", "1", SAMPLE, SAND, "--policy",
+                                                _player(e, "ResetRaises")], 1, "failed in reset(seed)"),
+    Case("player-timeout-negative", lambda e: ["simulate", "--player-timeout", "-1"], 2, "--player-timeout"),
+]
+
+CASES = DECKS + SCENARIOS + SIMULATE + DATABASES + REPORTS + COMPARE + REPLAY + OPTIMIZE + ISSUE_30
 
 
 def test_the_battery_covers_at_least_sixty_classes():

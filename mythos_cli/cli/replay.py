@@ -14,6 +14,7 @@ from mythos_cli.cli.simulate import DEFAULT_DB, MULLIGAN_HELP, POLICY_HELP, _dec
 from mythos_cli.sim.plan import DEFAULT_POLICY
 from mythos_cli.decks import DeckError
 from mythos_cli.policies import PolicySpecError, make_policy
+from mythos_cli.policies.match import PlayerError
 from mythos_cli.sim.decks import load_specs
 from mythos_cli.sim.plan import MAX_SEED
 from mythos_cli.sim.replay import Replay, ReplayError, ReplayMismatch, replay_seed, replay_stored
@@ -63,6 +64,8 @@ def replay(
                     result = replay_stored(store, args[0], int(args[1]), policy=named, policy_b=policy_b)
             except (KeyboardInterrupt, _core.Cancelled):
                 _stopped()
+            except PlayerError as exc:  # the Python player named again on this command line
+                fail(str(exc), "fix the player, then replay the game again", code=NO)
             except ReplayMismatch as exc:
                 fail(exc.message, exc.hint, code=NO)
             except ReplayError as exc:
@@ -87,6 +90,8 @@ def replay(
                 result = replay_seed(a, b, seed, policy_a=policy, policy_b=policy_b, mulligan=mulligan)
         except (KeyboardInterrupt, _core.Cancelled):
             _stopped()
+        except PlayerError as exc:
+            fail(str(exc), "fix the player, then replay the game again", code=NO)
     for note in result.notes:
         err.print(plain(note), highlight=False)
     if as_json:

@@ -18,6 +18,7 @@ from mythos_cli.decks import DeckError
 from mythos_cli.files import out_hint
 from mythos_cli.policies import MULLIGANS, POLICY_NAMES, PolicySpecError, make_policy
 from mythos_cli.policies.players import StoredPythonPlayer, stand_ins
+from mythos_cli.policies.match import DEFAULT_PLAYER_TIMEOUT, PLAYER_TIMEOUT_ENV
 from mythos_cli.sim import DEFAULT_POLICY, Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
 from mythos_cli.sim.plan import (FAST_BATCH, FAST_PLAYERS, MAX_BATCH, MAX_GAMES, MAX_SEED, SLOW_BATCH, WORKERS_PER_CORE,
                                  PlanError, default_batch_size, max_workers)
@@ -83,6 +84,9 @@ def simulate(
                                                   f"{FAST_BATCH} when both players are fast built-in ones "
                                                   f"({', '.join(FAST_PLAYERS)}), else {SLOW_BATCH}."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    player_timeout: float = typer.Option(DEFAULT_PLAYER_TIMEOUT, "--player-timeout", min=0.1, max=86_400,
+                                         help="Seconds a player written in Python has for each decision (and for "
+                                              "reset): one that takes longer stops the run with an error."),
     quiet: bool = QUIET,
 ) -> None:
     """Play many games between decks and store every game in DuckDB.
@@ -103,6 +107,7 @@ def simulate(
     """
     if backend not in ("local", "dask"):
         fail(f"unknown backend {backend!r}", "use --backend local or --backend dask", code=2)
+    os.environ[PLAYER_TIMEOUT_ENV] = repr(player_timeout)  # (the worker processes inherit it)
     if backend == "dask":
         try:
             require_dask()
