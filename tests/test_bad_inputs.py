@@ -301,6 +301,8 @@ SIMULATE = [
     Case("workers-negative", lambda e: ["simulate", "--workers", "-3", "--db", e.tmp / "w.duckdb"], 2,
          "cannot be negative", "give 1 to"),
     Case("ladder-workers", lambda e: ["ladder", "--workers", "999"], 2, "at most"),
+    Case("ladder-decks-empty", lambda e: ["ladder", "--decks", e.folder("empty")], 2, "no deck lists in",
+         "--decks"),
     Case("games-zero", lambda e: ["simulate", "--games", "0"], 2, "--games"),
     Case("games-huge", lambda e: ["simulate", "--games", "1000000000000"], 2, "--games"),
     Case("seed-negative", lambda e: ["simulate", "--seed", "-1"], 2, "--seed"),
@@ -560,6 +562,26 @@ ISSUE_30 = [
     Case("replay-seed-reset-raises", lambda e: ["replay", "--seed", "1", SAMPLE, SAND, "--policy",
                                                 _player(e, "ResetRaises")], 1, "failed in reset(seed)"),
     Case("player-timeout-negative", lambda e: ["simulate", "--player-timeout", "-1"], 2, "--player-timeout"),
+    # point 6: stored data that would have been a traceback
+    Case("db-runs-deep-config", lambda e: ["db", "runs", "--db", e.deep_config("d.duckdb", 100_000)], 0, "syn"),
+    Case("report-deep-config", lambda e: ["report", "winrate", "--db", e.deep_config("d.duckdb", 100_000),
+                                          "--out", e.tmp], 2, "nested too deeply"),
+    Case("replay-deep-config", lambda e: ["replay", kit.RUN, "1", "--db", e.deep_config("d.duckdb", 100_000)], 2,
+         "nested too deeply"),
+    Case("resume-deep-config", lambda e: ["simulate", "--resume", kit.RUN, "--db", e.deep_config("d.duckdb", 100_000)],
+         2, "nested too deeply"),
+    Case("replay-deep-deck", lambda e: ["replay", kit.RUN, "1", "--db", e.deep_config("d.duckdb", 5_000, True)], 2,
+         "nested too deeply"),
+    Case("report-check-deep-deck", lambda e: ["report", "winrate", "--db", e.deep_config("d.duckdb", 5_000, True),
+                                              "--check-policy", "random", "--out", e.tmp], 2, "nested too deeply"),
+    Case("replay-unknown-stored-policy", lambda e: ["replay", kit.RUN, "1", "--db", e.run_config(
+        "u.duckdb", lambda c: c.update(policy_a="alphazero"))], 2, "unknown policy 'alphazero'",
+         "replay it with its own players"),
+    Case("resume-unknown-stored-policy", lambda e: ["simulate", "--resume", kit.RUN, "--db", e.run_config(
+        "u.duckdb", lambda c: c.update(policy_b="alphazero"))], 2, "unknown policy 'alphazero'"),
+    Case("replay-unknown-stored-card", lambda e: ["replay", kit.RUN, "1", "--db", e.run_config(
+        "c.duckdb", lambda c: c["decks"][0]["cards"].__setitem__(0, "KS-999"))], 2,
+         "holds 'ks-999', a card this mythos does not know", "can still be reported"),
 ]
 
 CASES = DECKS + SCENARIOS + SIMULATE + DATABASES + REPORTS + COMPARE + REPLAY + OPTIMIZE + ISSUE_30
@@ -735,3 +757,4 @@ def test_a_link_in_place_of_a_report_file_is_replaced_not_followed(good_db, tmp_
     assert res.exit_code == 0, res.output
     assert victim.read_text() == "precious"
     assert not (out / kit.RUN / "curve.md").is_symlink() and "Curve" in (out / kit.RUN / "curve.md").read_text()
+

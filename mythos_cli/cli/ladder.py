@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from mythos_cli import stops
-from mythos_cli.cli.output import err, fail, out, print_json
+from mythos_cli.cli.output import err, fail, out, plain, print_json
 from mythos_cli.decks import DeckError
 from mythos_cli.policies import PolicySpecError
 from mythos_cli.policies.ladder import run_ladder
@@ -49,6 +49,9 @@ def ladder(
 
         _deck_error(exc)
     game_decks = list(deck_specs)
+    if not game_decks:  # (a ladder over no deck divided by zero)
+        fail(f"--decks {plain(str(decks))}: no deck lists in it", "give a folder holding deck files, or leave --decks "
+             "out for the sample decks", code=2)
     total = games * len(specs) * (len(specs) - 1) // 2
     try:
         with stops.stopping(), Progress(TextColumn("[bold]ladder"), BarColumn(), MofNCompleteColumn(),

@@ -153,6 +153,14 @@ def replay_stored(store, run_id: str, game_no: int, *, policy: str | None = None
         config = load_config(store, run_id)
     except StoreError as exc:
         raise ReplayError(str(exc)) from None
+    known = default_catalog().by_id
+    for deck in config.decks:  # a stored deck is data: a card the catalog lacks is said, not a ValueError
+        unknown = next((c for c in (*deck.cards, *deck.missions) if c not in known), None)
+        if unknown is not None:
+            raise ReplayError(f"run {run_id}: its stored deck {deck.name!r} holds {unknown!r}, a card this mythos does "
+                              "not know, so its games cannot be played again",
+                              "the database was changed by hand or written by a mythos with more cards; its games "
+                              "can still be reported")
     from mythos_cli.policies.players import PolicySpecError, StoredPythonPlayer, stand_ins
     from mythos_cli.sim.game import check_players
 

@@ -28,7 +28,7 @@ from mythos_cli.catalog.loader import data_dir
 from mythos_cli.policies.match import PlayerError
 from mythos_cli.sim.plan import RunConfig
 from mythos_cli.sim.worker import run_batch
-from mythos_cli.store.db import Store, StoreError, card_list
+from mythos_cli.store.db import Store, StoreError, card_list, stored_json
 from mythos_cli.store.layout import LayoutError
 
 # at most this many games in one transaction (a writer that fell behind catches up in steps)
@@ -115,14 +115,12 @@ def start_run(store: Store, config: RunConfig, run_id: str, name: str) -> None:
 
 
 def load_config(store: Store, run_id: str) -> RunConfig:
-    import json
-
     run = store.run(run_id)
     if run is None:
         raise StoreError(f"{store.path}: no run {run_id!r}; `mythos db runs` lists them")
     cfg = run["config"]
     try:
-        return RunConfig.from_json(json.loads(cfg) if isinstance(cfg, str) else cfg)
+        return RunConfig.from_json(stored_json(cfg))
     except (ValueError, TypeError) as exc:  # json's errors and PlanError are ValueErrors
         raise StoreError(f"{store.path}: the stored configuration of run {run_id} is damaged ({exc}), so it cannot "
                          "be resumed; start a new run (its stored games can still be reported)") from None

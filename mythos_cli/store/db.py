@@ -88,6 +88,19 @@ GAME_DATA_COLUMNS = tuple(c for c, _ in layout.GAME_DATA)
 WRITTEN_COLUMNS = tuple(c for c, _ in layout.WRITTEN)
 
 
+def stored_json(text):
+    """JSON read from a database (a run's or an experiment's stored settings): ``ValueError`` for
+    anything that is not JSON, arrays or objects nested too deeply among them (a crafted file
+    gave ``RecursionError`` in every command that read it)."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        return text
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("arrays or objects nested too deeply to be settings mythos stored (the database was "
+                         "changed by hand)") from None
+
+
 def card_list(config: dict) -> list[str]:
     """A run's card list (the codes of its card events): every card and mission of its decks, sorted."""
     return sorted({c for d in config.get("decks", []) for c in (*d.get("cards", ()), *d.get("missions", ()))})
@@ -931,7 +944,7 @@ def _migrate_1_to_2(con: duckdb.DuckDBPyConnection) -> None:
             seen.setdefault(run_id, set()).add(card)
     for run_id, cfg in _x(con, "SELECT run_id, config FROM runs"):
         try:
-            config = json.loads(cfg) if isinstance(cfg, str) else (cfg or {})
+            config = stored_json(cfg) or {}
         except ValueError:
             config = {}
         seen[run_id] = set(card_list(config)) | seen.get(run_id, set())

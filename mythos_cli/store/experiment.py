@@ -21,7 +21,7 @@ import polars as pl
 
 import json
 
-from mythos_cli.store.db import Store, _explain, _now, _x
+from mythos_cli.store.db import Store, _explain, _now, _x, stored_json
 
 
 def results(store: Store, run_id: str) -> pl.DataFrame:
@@ -98,7 +98,7 @@ def get(store: Store, exp_id: str) -> dict | None:
     row = dict(zip(cols, rows[0]))
     for k in ("config", "runs"):
         if isinstance(row[k], str):
-            row[k] = json.loads(row[k])
+            row[k] = stored_json(row[k])
     return row
 
 
@@ -138,7 +138,7 @@ def listing(store: Store, kind: str | None = None) -> list[dict]:
     for row in rows:
         for k in ("config", "runs"):
             if isinstance(row[k], str):
-                row[k] = json.loads(row[k])
+                row[k] = stored_json(row[k])
     return rows
 
 
