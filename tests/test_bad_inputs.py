@@ -296,11 +296,14 @@ SCENARIOS = [
 ]
 
 SIMULATE = [
-    Case("workers-too-many", lambda e: ["simulate", "--workers", "1000", "--db", e.tmp / "w.duckdb"], 2,
-         "at most", "--backend dask", after=_no_file(lambda e: e.tmp / "w.duckdb")),
+    Case("workers-too-many", lambda e: ["simulate", SAMPLE, "--vs", SAND, "--games", "2", "--policy", "random",
+                                        "--workers", "1000", "--db", e.tmp / "w.duckdb"], 0,
+         f"--workers 1000: this machine has {os.cpu_count()} core", "--backend dask"),
     Case("workers-negative", lambda e: ["simulate", "--workers", "-3", "--db", e.tmp / "w.duckdb"], 2,
          "cannot be negative", "give 1 to"),
-    Case("ladder-workers", lambda e: ["ladder", "--workers", "999"], 2, "at most"),
+    Case("ladder-workers", lambda e: ["ladder", "--workers", "999", "--games", "2", "--policies", "random,greedy",
+                                      "--decks", e.decks(SAMPLE, SAND)], 0,
+         f"so {os.cpu_count()} process", "more processes than cores only add memory"),
     Case("ladder-decks-empty", lambda e: ["ladder", "--decks", e.folder("empty")], 2, "no deck lists in",
          "--decks"),
     Case("games-zero", lambda e: ["simulate", "--games", "0"], 2, "--games"),
@@ -429,8 +432,12 @@ REPORTS = [
     Case("report-min-games", lambda e: ["report", "cards", "--db", e.good_db, "--min-games", "0"], 2,
          "--min-games"),
     # issue 18's --check-policy plays games again: the same bounds as simulate
-    Case("report-check-workers", lambda e: ["report", "winrate", "--db", e.good_db, "--check-policy", "greedy",
-                                            "--workers", "1000", "--out", e.tmp], 2, "at most", "--backend dask"),
+    Case("report-check-workers", lambda e: ["report", "winrate", "--db", e.good_db, "--check-policy", "random",
+                                            "--check-games", "1", "--workers", "1000", "--out", e.tmp], 0,
+         "--workers 1000: this machine has", "--backend dask"),
+    Case("report-check-out-is-file", lambda e: ["report", "prep", "Alpha", "--db", e.good_db, "--check-policy",
+                                                "search:time=60", "--out", e.file("f", "x")], 2,
+         "cannot create the report folder", "is a file, not a folder"),
     Case("report-check-policy-bad", lambda e: ["report", "winrate", "--db", e.good_db, "--check-policy",
                                                "lookahead:width=0", "--out", e.tmp], 2, "width is from 1 to 50"),
     Case("report-check-games-zero", lambda e: ["report", "winrate", "--db", e.good_db, "--check-policy", "greedy",
@@ -490,8 +497,9 @@ OPTIMIZE = [
          "no such database", after=_no_file(lambda e: e.tmp / "none.duckdb")),
     Case("optimize-resume-unknown", lambda e: ["optimize", "--resume", "nope", "--db", e.db_copy()], 2,
          "no optimization 'nope'", "mythos optimize deck"),
-    Case("optimize-workers-too-many", lambda e: ["optimize", SAMPLE, "--workers", "1000", "--db", e.tmp / "o.duckdb"],
-         2, "at most", "--backend dask", after=_no_file(lambda e: e.tmp / "o.duckdb")),
+    Case("optimize-out-is-file", lambda e: ["optimize", SAMPLE, "--out", e.file("f.txt", "x"), "--db",
+                                            e.tmp / "o.duckdb"], 2, "is a file, not a folder",
+         "choose a folder with --out", after=_no_file(lambda e: e.tmp / "o.duckdb")),
     Case("optimize-workers-negative", lambda e: ["optimize", SAMPLE, "--workers", "-3"], 2, "cannot be negative"),
     Case("optimize-seed-negative", lambda e: ["optimize", SAMPLE, "--seed", "-1"], 2, "--seed"),
     Case("optimize-seed-too-big", lambda e: ["optimize", SAMPLE, "--seed", str(2**64)], 2, "--seed"),
@@ -582,6 +590,19 @@ ISSUE_30 = [
     Case("replay-unknown-stored-card", lambda e: ["replay", kit.RUN, "1", "--db", e.run_config(
         "c.duckdb", lambda c: c["decks"][0]["cards"].__setitem__(0, "KS-999"))], 2,
          "holds 'ks-999', a card this mythos does not know", "can still be reported"),
+    # point 7: scenario steps no game can have, refused before the board is set up
+    Case("scenario-auto-round-99", lambda e: ["scenario", "run", e.file("t.toml", _scenario(
+        "steps = ['auto until round 99']\n[board]\nround = 1\n[expect]\nround = 2\n"))], 1,
+         "step 1 ('auto until round 99'): a game has rounds 1 to 4"),
+    Case("scenario-auto-until-what", lambda e: ["scenario", "run", e.file("t.toml", _scenario(
+        "steps = ['auto until lunch']\n[board]\nround = 1\n[expect]\nround = 2\n"))], 1,
+         "auto runs until end, evaluation or round n"),
+    Case("scenario-choose-huge", lambda e: ["scenario", "run", e.file("t.toml", _scenario(
+        "steps = ['p2: choose 99999999999999999999999']\n[board]\nround = 1\n[expect]\nround = 2\n"))], 1,
+         "more than any decision offers: choose a number from 0 to 999"),
+    Case("scenario-play-on-mission-9", lambda e: ["scenario", "run", e.file("t.toml", _scenario(
+        "steps = ['play KS-009 on 9']\n[board]\nround = 1\n[expect]\nround = 2\n"))], 1,
+         "missions in play are numbered 1 to 4, not 9"),
 ]
 
 CASES = DECKS + SCENARIOS + SIMULATE + DATABASES + REPORTS + COMPARE + REPLAY + OPTIMIZE + ISSUE_30
@@ -758,3 +779,27 @@ def test_a_link_in_place_of_a_report_file_is_replaced_not_followed(good_db, tmp_
     assert victim.read_text() == "precious"
     assert not (out / kit.RUN / "curve.md").is_symlink() and "Curve" in (out / kit.RUN / "curve.md").read_text()
 
+
+# -- issue 30, point 7: the worst poor answers -------------------------------------------------
+@pytest.fixture(scope="module")
+def played_db(tmp_path_factory):
+    """A real run of 4 greedy games (its replays give the stored games back)."""
+    db = tmp_path_factory.mktemp("played") / "p.duckdb"
+    res = runner.invoke(app, ["simulate", SAMPLE, "--vs", SAND, "--games", "4", "--policy", "greedy", "--run-name",
+                              "real", "--workers", "1", "--db", str(db), "--quiet"])
+    assert res.exit_code == 0, res.output
+    return db
+
+
+def test_a_tampered_stored_game_is_said_to_be_tampered(played_db, tmp_path):
+    db = Path(shutil.copy(played_db, tmp_path / "t.duckdb"))
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE game_data SET score_0 = score_0 + 1 WHERE run_id = 'real' AND game_no = 1")
+    con.close()
+    res = runner.invoke(app, ["replay", "real", "1", "--db", str(db)])
+    text = " ".join(res.output.split())
+    assert res.exit_code == 1 and "score_0" in text, res.output
+    assert "the stored game was changed after it was stored" in text and "trust no figure of this run" in text
+    assert "with the mythos that played it" not in text  # (it is this one)
+    res = runner.invoke(app, ["replay", "real", "2", "--db", str(db)])  # an untouched game still replays
+    assert res.exit_code == 0, res.output

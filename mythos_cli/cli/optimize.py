@@ -12,6 +12,7 @@ from typing import Optional
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from mythos_cli.files import out_problem
 from mythos_cli.cli.output import err, fail, plain, print_json
 from mythos_cli.cli.report import _render
 from mythos_cli.cli.simulate import UNREADABLE, WORKERS_HELP, check_workers
@@ -142,6 +143,9 @@ def optimize_cmd(
         fail("--resume continues a stored optimization with its own deck and settings: give one or the other",
              code=2)
     workers = check_workers(workers)
+    problem = out_problem(out_dir)  # before any game: the whole budget was played, then the report failed
+    if problem:
+        fail(f"--out {problem[0]}", problem[1], code=2)
     if name is not None:
         _check_name(name)
     if resume is not None and not resume.strip():

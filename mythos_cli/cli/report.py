@@ -34,8 +34,8 @@ CHECK = typer.Option(None, "--check-policy", metavar="POLICY",
                      help="Replay a sample of the run's matchups (same seeds) with this player for both sides and "
                           "show how far each matchup moves, e.g. lookahead.")
 CHECK_GAMES = typer.Option(30, "--check-games", min=1, help="Games per matchup for --check-policy.")
-WORKERS = typer.Option(0, "--workers", "-w", help="Processes for --check-policy (0, the default: all cores; at most "
-                       "4 per core).")
+WORKERS = typer.Option(0, "--workers", "-w", help="Processes for --check-policy (0, the default: all cores; more "
+                       "than the cores play as many as the cores).")
 MIN = typer.Option(MIN_GAMES, "--min-games", min=1, help="Fewer games than this: a rate is flagged and not ranked.")
 
 
@@ -81,7 +81,13 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
          mulligan_run: Optional[str] = None, missions_run: Optional[str] = None) -> None:
     from mythos_cli.cli.simulate import check_workers
 
-    workers = check_workers(workers)  # 0: all cores, at most 4 a core (issue 20's bound)
+    workers = check_workers(workers)  # 0: all cores, and no more than the cores
+    if check_policy:  # before the check plays its games (they were played, then the report failed)
+        from mythos_cli.files import out_problem
+
+        problem = out_problem(out_dir)
+        if problem:
+            fail(f"cannot create the report folder under {out_dir}: {problem[0]}", problem[1], code=2)
     try:
         if check_policy:
             with stops.stopping(), Progress(TextColumn("[bold]checking with " + plain(check_policy)), BarColumn(),

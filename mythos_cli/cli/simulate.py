@@ -20,7 +20,7 @@ from mythos_cli.policies import MULLIGANS, POLICY_NAMES, PolicySpecError, make_p
 from mythos_cli.policies.players import StoredPythonPlayer, stand_ins
 from mythos_cli.policies.match import DEFAULT_PLAYER_TIMEOUT, PLAYER_TIMEOUT_ENV
 from mythos_cli.sim import DEFAULT_POLICY, Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
-from mythos_cli.sim.plan import (FAST_BATCH, FAST_PLAYERS, MAX_BATCH, MAX_GAMES, MAX_SEED, SLOW_BATCH, WORKERS_PER_CORE,
+from mythos_cli.sim.plan import (FAST_BATCH, FAST_PLAYERS, MAX_BATCH, MAX_GAMES, MAX_SEED, SLOW_BATCH,
                                  PlanError, default_batch_size, max_workers)
 from mythos_cli.sim.runner import BackendError, RunFailed, dask_client, run_name_problem
 from mythos_cli.sim.decks import default_gauntlet, unplayable_cards
@@ -32,7 +32,7 @@ POLICY_HELP = f"Choices: {', '.join(POLICY_NAMES)}; parameters after a colon, e.
 MULLIGAN_HELP = (f"Mulligan rule for every player: {', '.join(MULLIGANS)} (default: each policy's own). keep: never "
                  "mulligan; never: the same as keep; heuristic: mulligan a hand with fewer than 2 plays of cost ≤ 3, "
                  "too little Power or 3 cards of cost ≥ 6; always: take every mulligan.")
-WORKERS_HELP = f"Processes (0, the default: all cores; at most {WORKERS_PER_CORE} per core)."
+WORKERS_HELP = "Processes (0, the default: one per core; more than the cores play as many as the cores)."
 QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar or hints on stderr; results and errors only.")
 # deck inputs that could not be read at all (exit 2, as in `mythos validate`); an illegal list is exit 1
 UNREADABLE = {"missing", "directory", "unreadable", "too-large", "empty", "not-text", "binary"}
@@ -166,16 +166,16 @@ def _given(ctx: typer.Context, *names: tuple[str, str]) -> list[str]:
 
 
 def check_workers(workers: int) -> int:
-    """``--workers``: 0 is every core; more than ``WORKERS_PER_CORE`` a core is refused."""
-    cores = os.cpu_count() or 1
-    cap = max_workers()
+    """``--workers``: 0 is every core; more than the cores are as many as the cores, said."""
+    cores = max_workers()
     if workers < 0:
         fail(f"--workers {workers}: the number of processes cannot be negative",
-             f"give 1 to {cap} (0 or nothing: one per core, {cores} here)", code=2)
-    if workers > cap:
-        fail(f"--workers {workers}: at most {cap} processes on this machine ({WORKERS_PER_CORE} per core, "
-             f"{cores} cores)", f"give 1 to {cap} (0: one per core); for more, add machines with --backend dask",
-             code=2)
+             f"give 1 to {cores} (0 or nothing: one per core, {cores} here)", code=2)
+    if workers > cores:
+        err.print(f"[yellow]warning:[/] --workers {workers}: this machine has {cores} core(s), so {cores} process(es) "
+                  "play; more processes than cores only add memory (for more, add machines with --backend dask)",
+                  highlight=False)
+        return cores
     return workers or cores
 
 
