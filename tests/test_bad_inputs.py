@@ -781,6 +781,25 @@ def test_a_link_in_place_of_a_report_file_is_replaced_not_followed(good_db, tmp_
 
 
 # -- issue 30, point 7: the worst poor answers -------------------------------------------------
+def test_a_full_disk_is_blamed_on_the_disk_not_the_database(tmp_path):
+    """DuckDB's words for a full disk, as an export into a full folder and a full database disk
+    give them (measured on a 2 MB tmpfs): the folder is named, the database is not damaged, and
+    nobody is told to `simulate --resume` an export."""
+    from mythos_cli.store.db import _explain
+
+    db = tmp_path / "m.duckdb"
+    export = duckdb.IOException('IO Error: Async write failed for range [offset=186, size=1535807]: {"exception_type":'
+                                '"IO","exception_message":"Could not write file \\"/mnt/full/x/tmp_.player_rounds.8v40'
+                                'id1c.tmp\\": No space left on device","errno":"28"}')
+    text = str(_explain(db, export))
+    assert text.startswith("/mnt/full/x: the disk is full") and f"The database {db} is not damaged" in text, text
+    assert "simulate --resume" not in text and "no partial file was left" in text
+    own = duckdb.IOException(f'IO Error: Could not write file "{db}.wal": No space left on device')
+    text = str(_explain(db, own))
+    assert text.startswith(f"{db}: the disk that holds the database is full") and "not damaged" in text, text
+    assert "continue with --resume" in text
+
+
 @pytest.fixture(scope="module")
 def played_db(tmp_path_factory):
     """A real run of 4 greedy games (its replays give the stored games back)."""

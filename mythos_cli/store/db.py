@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tempfile
 import time
@@ -147,8 +148,18 @@ def _explain(path: Path, exc: Exception) -> StoreError:
                           f"MYTHOS_DUCKDB_MEMORY=1GB, or free disk space in {spill_dir()}, where it spills "
                           "(TMPDIR chooses that folder).")
     if "no space" in low or "disk" in low and "full" in low:
-        return StoreError(f"{path}: the disk is full. Free some space or pass --db on another disk; "
-                          "finished batches are kept and `mythos simulate --resume RUN` continues.")
+        # the file DuckDB could not write: the database's own (or its .wal), or another one (an
+        # export's, a spill file), whose disk is then the one to blame
+        named = re.search(r'file \\?"(.+?)\\?"', text)
+        other = Path(named.group(1)) if named else None
+        if other is not None and not str(other).startswith(str(path)):
+            temporary = other.name.startswith(("tmp_", ".")) and other.name.endswith(".tmp")
+            return StoreError(f"{other.parent}: the disk is full (writing {other.name} failed). The database {path} is "
+                              "not damaged" + (", and no partial file was left" if temporary else "") +
+                              f". Free some space in {other.parent}, or write to another disk.")
+        return StoreError(f"{path}: the disk that holds the database is full. The database is not damaged (what was "
+                          "committed is kept): free some space or pass --db on another disk, then continue with "
+                          "--resume.")
     if "read-only" in low or "read only" in low or "permission denied" in low:
         return StoreError(f"{path}: cannot write here (read-only file or folder). Pass --db with a writable path.")
     return StoreError(f"{path}: database error: {text}")
