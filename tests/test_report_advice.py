@@ -37,10 +37,10 @@ def test_mission_picks_need_games_and_an_interval_clear_of_zero(db, tmp_path):
             assert (lo, hi) != tuple(m["difference"]["ci95"]) and lo <= m["difference"]["ci95"][0]
             assert m["difference"]["verdict"] == ("better" if lo > 0 else "worse" if hi < 0 else "unclear")
     res = make_report("prep", db, deck="Alpha", out=tmp_path)
-    line = next(s for s in res.summary if s.startswith("Missions:"))
+    line = next(s for s in res.summary if s.startswith("Missions in play (observed):"))
     assert "too few games" in line and "best" not in line
     res = make_report("prep", db, deck="Alpha", out=tmp_path, min_games=5)
-    line = next(s for s in res.summary if s.startswith("Missions:"))
+    line = next(s for s in res.summary if s.startswith("Missions in play (observed):"))
     verdicts = {m["difference"]["verdict"] for m in res.numbers["missions"]}
     assert ("clearly better" in line or "clearly worse" in line) == bool(verdicts & {"better", "worse"})
     assert "best with" not in line

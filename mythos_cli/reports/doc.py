@@ -150,7 +150,7 @@ _MD_LINE_START = re.compile(r"^(\s*)(?:([#>+-])|(\d+)([.)]))")  # … and these 
 
 
 def md_text(text: str, line_start: bool = True) -> str:
-    """Plain text as Markdown that shows it as written (no emphasis, link, HTML or table cell).
+    r"""Plain text as Markdown that shows it as written (no emphasis, link, HTML or table cell).
 
     ``line_start``: the text opens a line, where ``#``, ``>``, ``-``, ``+`` and ``1.`` would start
     a block. Only ASCII punctuation can be escaped in CommonMark, so ``1.`` becomes ``1\.``
