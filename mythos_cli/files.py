@@ -12,6 +12,7 @@ import errno
 import os
 import stat
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass
@@ -107,6 +108,23 @@ def out_hint(exc: OSError, option: str = "--out") -> str:
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return f"this folder is not writable: choose a writable folder with {option}"
     return f"choose a writable folder with {option}"
+
+
+def out_problem(path: str | os.PathLike, option: str = "--out") -> tuple[str, str] | None:
+    """Why an output folder could not be written (``(problem, hint)``), or None: checked before a
+    long command plays anything (its games were lost to an ``--out`` that was a file). Nothing
+    is created; the nearest folder that exists must be writable."""
+    p = Path(path)
+    for q in (p, *p.parents):
+        if q.exists() or q.is_symlink():
+            if not q.is_dir():
+                what = "" if q == p else f" ({q} of it)"
+                return (f"{p}{what} is a file, not a folder",
+                        f"a part of the {option} path is a file, not a folder: choose a folder with {option}")
+            if not os.access(q, os.W_OK | os.X_OK):
+                return f"{q} is not writable", f"this folder is not writable: choose a writable folder with {option}"
+            return None
+    return None
 
 
 def write_regular(path: str | os.PathLike, text: str, what: str = "file") -> None:

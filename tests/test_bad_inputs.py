@@ -56,8 +56,44 @@ class Cheats:
 
     def decide(self, obs):
         return ("reveal", 999)
+
+
+class ResetRaises:
+    def reset(self, seed):
+        raise ValueError("no seed for me")
+
+    def decide(self, obs):
+        return obs.legal[0]
+
+
+class Exits:
+    def reset(self, seed):
+        pass
+
+    def decide(self, obs):
+        raise SystemExit(0)
+
+
+class Sleeps:
+    def reset(self, seed):
+        pass
+
+    def decide(self, obs):
+        import time
+        while True:
+            time.sleep(1)
+
+
+class Endless:
+    def reset(self, seed):
+        pass
+
+    def decide(self, obs):
+        import itertools
+        return itertools.count()
 """
 SAMPLE = str(next(p for p in sample_paths() if p.stem == "leaf-team7"))
+SAND = str(next(p for p in sample_paths() if p.stem == "sand-village"))
 TRACEBACKS = ("Traceback (most recent call last)", "panicked at", "RUST_BACKTRACE")
 
 
@@ -108,6 +144,42 @@ class Env:
             for i in range(3 * 4096 + 64, 3 * 4096 + 4096):
                 data[i] ^= 0x5A
         return self.file(f"{how}.duckdb", bytes(data))
+
+    def folder(self, name: str) -> str:
+        p = self.tmp / name
+        p.mkdir(exist_ok=True)
+        return str(p)
+
+    def decks(self, *paths: str) -> str:
+        d = Path(self.folder("decks"))
+        for p in paths:
+            shutil.copy(p, d)
+        return str(d)
+
+    def run_config(self, name: str, change: Callable[[dict], None]) -> str:
+        """A copy of the battery's database whose run's stored configuration ``change`` edited."""
+        db = self.db_copy(name)
+        con = duckdb.connect(db)
+        cfg = json.loads(con.execute("SELECT config FROM runs WHERE run_id = ?", [kit.RUN]).fetchone()[0])
+        change(cfg)
+        con.execute("UPDATE runs SET config = ? WHERE run_id = ?", [json.dumps(cfg), kit.RUN])
+        con.close()
+        return db
+
+    def deep_config(self, name: str, depth: int, inside_deck: bool = False) -> str:
+        """The run's configuration (or its first deck's card list) nested ``depth`` deep."""
+        db = self.db_copy(name)
+        con = duckdb.connect(db)
+        cfg = con.execute("SELECT config FROM runs WHERE run_id = ?", [kit.RUN]).fetchone()[0]
+        deep = "[" * depth + "]" * depth
+        if inside_deck:
+            start = cfg.index('"cards": [') + len('"cards": ')
+            cfg = cfg[:start] + deep + cfg[cfg.index("]", start) + 1:]
+        else:
+            cfg = deep
+        con.execute("UPDATE runs SET config = ? WHERE run_id = ?", [cfg, kit.RUN])
+        con.close()
+        return db
 
     @property
     def missing(self) -> str:
@@ -224,11 +296,16 @@ SCENARIOS = [
 ]
 
 SIMULATE = [
-    Case("workers-too-many", lambda e: ["simulate", "--workers", "1000", "--db", e.tmp / "w.duckdb"], 2,
-         "at most", "--backend dask", after=_no_file(lambda e: e.tmp / "w.duckdb")),
+    Case("workers-too-many", lambda e: ["simulate", SAMPLE, "--vs", SAND, "--games", "2", "--policy", "random",
+                                        "--workers", "1000", "--db", e.tmp / "w.duckdb"], 0,
+         f"--workers 1000: this machine has {os.cpu_count()} core", "--backend dask"),
     Case("workers-negative", lambda e: ["simulate", "--workers", "-3", "--db", e.tmp / "w.duckdb"], 2,
          "cannot be negative", "give 1 to"),
-    Case("ladder-workers", lambda e: ["ladder", "--workers", "999"], 2, "at most"),
+    Case("ladder-workers", lambda e: ["ladder", "--workers", "999", "--games", "2", "--policies", "random,greedy",
+                                      "--decks", e.decks(SAMPLE, SAND)], 0,
+         f"so {os.cpu_count()} process", "more processes than cores only add memory"),
+    Case("ladder-decks-empty", lambda e: ["ladder", "--decks", e.folder("empty")], 2, "no deck lists in",
+         "--decks"),
     Case("games-zero", lambda e: ["simulate", "--games", "0"], 2, "--games"),
     Case("games-huge", lambda e: ["simulate", "--games", "1000000000000"], 2, "--games"),
     Case("seed-negative", lambda e: ["simulate", "--seed", "-1"], 2, "--seed"),
@@ -355,8 +432,12 @@ REPORTS = [
     Case("report-min-games", lambda e: ["report", "cards", "--db", e.good_db, "--min-games", "0"], 2,
          "--min-games"),
     # issue 18's --check-policy plays games again: the same bounds as simulate
-    Case("report-check-workers", lambda e: ["report", "winrate", "--db", e.good_db, "--check-policy", "greedy",
-                                            "--workers", "1000", "--out", e.tmp], 2, "at most", "--backend dask"),
+    Case("report-check-workers", lambda e: ["report", "winrate", "--db", e.good_db, "--check-policy", "random",
+                                            "--check-games", "1", "--workers", "1000", "--out", e.tmp], 0,
+         "--workers 1000: this machine has", "--backend dask"),
+    Case("report-check-out-is-file", lambda e: ["report", "prep", "Alpha", "--db", e.good_db, "--check-policy",
+                                                "search:time=60", "--out", e.file("f", "x")], 2,
+         "cannot create the report folder", "is a file, not a folder"),
     Case("report-check-policy-bad", lambda e: ["report", "winrate", "--db", e.good_db, "--check-policy",
                                                "lookahead:width=0", "--out", e.tmp], 2, "width is from 1 to 50"),
     Case("report-check-games-zero", lambda e: ["report", "winrate", "--db", e.good_db, "--check-policy", "greedy",
@@ -416,8 +497,9 @@ OPTIMIZE = [
          "no such database", after=_no_file(lambda e: e.tmp / "none.duckdb")),
     Case("optimize-resume-unknown", lambda e: ["optimize", "--resume", "nope", "--db", e.db_copy()], 2,
          "no optimization 'nope'", "mythos optimize deck"),
-    Case("optimize-workers-too-many", lambda e: ["optimize", SAMPLE, "--workers", "1000", "--db", e.tmp / "o.duckdb"],
-         2, "at most", "--backend dask", after=_no_file(lambda e: e.tmp / "o.duckdb")),
+    Case("optimize-out-is-file", lambda e: ["optimize", SAMPLE, "--out", e.file("f.txt", "x"), "--db",
+                                            e.tmp / "o.duckdb"], 2, "is a file, not a folder",
+         "choose a folder with --out", after=_no_file(lambda e: e.tmp / "o.duckdb")),
     Case("optimize-workers-negative", lambda e: ["optimize", SAMPLE, "--workers", "-3"], 2, "cannot be negative"),
     Case("optimize-seed-negative", lambda e: ["optimize", SAMPLE, "--seed", "-1"], 2, "--seed"),
     Case("optimize-seed-too-big", lambda e: ["optimize", SAMPLE, "--seed", str(2**64)], 2, "--seed"),
@@ -452,7 +534,78 @@ OPTIMIZE = [
          "named pipe (fifo), not a database", process=True),
 ]
 
-CASES = DECKS + SCENARIOS + SIMULATE + DATABASES + REPORTS + COMPARE + REPLAY + OPTIMIZE
+def _player(e: "Env", name: str) -> str:
+    return e.file("p.py", PLAYERS) + ":" + name
+
+
+def _sim_player(name: str, *extra: str):
+    return lambda e: ["simulate", SAMPLE, "--vs", SAND, "--games", "2", "--db", e.tmp / "p.duckdb", "--policy-a",
+                      _player(e, name), "--policy-b", "random", "--workers", "1", *extra]
+
+
+def _stored_status(status: str):
+    def check(env: Env) -> None:
+        con = duckdb.connect(str(env.tmp / "p.duckdb"), read_only=True)
+        try:
+            assert con.execute("SELECT status FROM runs").fetchall() == [(status,)]
+        finally:
+            con.close()
+    return check
+
+
+# issue 30: players written in Python, stored data that was crafted, and the worst poor answers
+ISSUE_30 = [
+    # point 5: everything a Python player does is said as its failure
+    Case("player-reset-raises", _sim_player("ResetRaises"), 1, "failed in reset(seed), before the game: valueerror",
+         "mythos simulate --resume", after=_stored_status("interrupted")),
+    Case("player-system-exit", _sim_player("Exits"), 1, "failed in round 0 (mulligan decision): systemexit",
+         "fix the player", after=_stored_status("interrupted")),
+    Case("player-never-returns", _sim_player("Sleeps", "--player-timeout", "1"), 1, "did not answer within 1 s",
+         "--player-timeout", process=True, after=_stored_status("interrupted")),
+    Case("player-endless-iterator", _sim_player("Endless"), 1, "an answer of more than 16 values",
+         "fix the player"),
+    Case("replay-seed-player-raises", lambda e: ["replay", "--seed", "1", SAMPLE, SAND, "--policy",
+                                                 _player(e, "Raises"), "--policy-b", "random"], 1,
+         "failed in round 1", "fix the player"),
+    Case("replay-seed-reset-raises", lambda e: ["replay", "--seed", "1", SAMPLE, SAND, "--policy",
+                                                _player(e, "ResetRaises")], 1, "failed in reset(seed)"),
+    Case("player-timeout-negative", lambda e: ["simulate", "--player-timeout", "-1"], 2, "--player-timeout"),
+    # point 6: stored data that would have been a traceback
+    Case("db-runs-deep-config", lambda e: ["db", "runs", "--db", e.deep_config("d.duckdb", 100_000)], 0, "syn"),
+    Case("report-deep-config", lambda e: ["report", "winrate", "--db", e.deep_config("d.duckdb", 100_000),
+                                          "--out", e.tmp], 2, "nested too deeply"),
+    Case("replay-deep-config", lambda e: ["replay", kit.RUN, "1", "--db", e.deep_config("d.duckdb", 100_000)], 2,
+         "nested too deeply"),
+    Case("resume-deep-config", lambda e: ["simulate", "--resume", kit.RUN, "--db", e.deep_config("d.duckdb", 100_000)],
+         2, "nested too deeply"),
+    Case("replay-deep-deck", lambda e: ["replay", kit.RUN, "1", "--db", e.deep_config("d.duckdb", 5_000, True)], 2,
+         "nested too deeply"),
+    Case("report-check-deep-deck", lambda e: ["report", "winrate", "--db", e.deep_config("d.duckdb", 5_000, True),
+                                              "--check-policy", "random", "--out", e.tmp], 2, "nested too deeply"),
+    Case("replay-unknown-stored-policy", lambda e: ["replay", kit.RUN, "1", "--db", e.run_config(
+        "u.duckdb", lambda c: c.update(policy_a="alphazero"))], 2, "unknown policy 'alphazero'",
+         "replay it with its own players"),
+    Case("resume-unknown-stored-policy", lambda e: ["simulate", "--resume", kit.RUN, "--db", e.run_config(
+        "u.duckdb", lambda c: c.update(policy_b="alphazero"))], 2, "unknown policy 'alphazero'"),
+    Case("replay-unknown-stored-card", lambda e: ["replay", kit.RUN, "1", "--db", e.run_config(
+        "c.duckdb", lambda c: c["decks"][0]["cards"].__setitem__(0, "KS-999"))], 2,
+         "holds 'ks-999', a card this mythos does not know", "can still be reported"),
+    # point 7: scenario steps no game can have, refused before the board is set up
+    Case("scenario-auto-round-99", lambda e: ["scenario", "run", e.file("t.toml", _scenario(
+        "steps = ['auto until round 99']\n[board]\nround = 1\n[expect]\nround = 2\n"))], 1,
+         "step 1 ('auto until round 99'): a game has rounds 1 to 4"),
+    Case("scenario-auto-until-what", lambda e: ["scenario", "run", e.file("t.toml", _scenario(
+        "steps = ['auto until lunch']\n[board]\nround = 1\n[expect]\nround = 2\n"))], 1,
+         "auto runs until end, evaluation or round n"),
+    Case("scenario-choose-huge", lambda e: ["scenario", "run", e.file("t.toml", _scenario(
+        "steps = ['p2: choose 99999999999999999999999']\n[board]\nround = 1\n[expect]\nround = 2\n"))], 1,
+         "more than any decision offers: choose a number from 0 to 999"),
+    Case("scenario-play-on-mission-9", lambda e: ["scenario", "run", e.file("t.toml", _scenario(
+        "steps = ['play KS-009 on 9']\n[board]\nround = 1\n[expect]\nround = 2\n"))], 1,
+         "missions in play are numbered 1 to 4, not 9"),
+]
+
+CASES = DECKS + SCENARIOS + SIMULATE + DATABASES + REPORTS + COMPARE + REPLAY + OPTIMIZE + ISSUE_30
 
 
 def test_the_battery_covers_at_least_sixty_classes():
@@ -515,3 +668,157 @@ def test_dask_backend_without_dask(command, tmp_path, monkeypatch):
     assert "needs Dask" in text and 'pip install "mythos[cluster]"' in text and "Traceback" not in text
     assert "dask scheduler" not in text  # not the hint for a missing scheduler
     assert not (tmp_path / "d.duckdb").exists()
+
+
+# -- issue 30, point 2: stored strings reach neither the terminal nor a file raw ---------------
+EVIL_RUN = "ev\x1b]0;pwned\x07il\x1b[2J\nerror: forged line\x00\u202e"
+EVIL_DECK = "Al\x1b[31mpha\x9b2J\rX $\\foo$"  # and a formula matplotlib cannot parse
+# every control character ``mythos_cli.text.shown`` escapes (the newline is checked apart)
+RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def _evil_db(good_db: Path, dest: Path) -> Path:
+    """The battery's database, its finished run renamed EVIL_RUN and its deck Alpha EVIL_DECK."""
+    shutil.copy(good_db, dest)
+    con = duckdb.connect(str(dest))
+    cfg = json.loads(con.execute("SELECT config FROM runs WHERE run_id = ?", [kit.RUN]).fetchone()[0])
+    for d in cfg["decks"]:
+        d["name"] = d["name"].replace("Alpha", EVIL_DECK)
+    con.execute("UPDATE runs SET config = ?, name = ? WHERE run_id = ?", [json.dumps(cfg), EVIL_RUN, kit.RUN])
+    for t in ("runs", "game_data", "batches", "run_cards", "run_setups"):
+        con.execute(f"UPDATE {t} SET run_id = ? WHERE run_id = ?", [EVIL_RUN, kit.RUN])
+    con.execute("UPDATE run_setups SET deck_0 = replace(deck_0, 'Alpha', ?), deck_1 = replace(deck_1, 'Alpha', ?), "
+                "matchup = replace(matchup, 'Alpha', ?)", [EVIL_DECK] * 3)
+    con.close()
+    return dest
+
+
+def _no_raw_controls(text: str, where: str) -> None:
+    found = RAW.search(text)
+    assert found is None, f"{where}: raw U+{ord(found.group()):04X} in {text[max(0, found.start() - 40):found.end() + 40]!r}"
+    assert not [line for line in text.splitlines() if line.lstrip(" │┃").startswith("error: forged")], \
+        f"{where}: a stored newline forged a line\n{text}"
+
+
+STORED_STRING_COMMANDS = [
+    ("db-runs", lambda db, out: ["db", "runs", "--db", db]),
+    ("db-runs-json", lambda db, out: ["db", "runs", "--db", db, "--json"]),
+    ("db-show", lambda db, out: ["db", "show", EVIL_RUN, "--db", db]),
+    ("db-show-json", lambda db, out: ["db", "show", EVIL_RUN, "--db", db, "--json"]),
+    ("db-show-unknown", lambda db, out: ["db", "show", EVIL_RUN + "x", "--db", db]),
+    ("report-winrate", lambda db, out: ["report", "winrate", "--db", db, "--run", EVIL_RUN, "--out", out,
+                                        "--examples"]),
+    ("report-winrate-json", lambda db, out: ["report", "winrate", "--db", db, "--run", EVIL_RUN, "--out", out,
+                                             "--json"]),
+    ("report-prep", lambda db, out: ["report", "prep", "Beta", "--db", db, "--run", EVIL_RUN, "--out", out]),
+    ("report-cards", lambda db, out: ["report", "cards", "--db", db, "--run", EVIL_RUN, "--out", out]),
+    ("report-unknown-deck", lambda db, out: ["report", "cards", "--db", db, "--run", EVIL_RUN, "--deck", "Zeta",
+                                             "--out", out]),
+    ("report-compare", lambda db, out: ["report", "compare", "Beta", "Gamma", "--db", db, "--run", EVIL_RUN,
+                                        "--out", out]),
+]
+
+
+@pytest.mark.parametrize("name,argv", STORED_STRING_COMMANDS, ids=[c[0] for c in STORED_STRING_COMMANDS])
+def test_stored_strings_reach_no_terminal_or_file_raw(name, argv, good_db, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    db = _evil_db(good_db, tmp_path / "evil.duckdb")
+    out = tmp_path / "reports"
+    res = runner.invoke(app, [str(a) for a in argv(db, out)])
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert res.exit_code in (0, 1, 2) and "Traceback" not in res.output, res.output
+    _no_raw_controls(res.output, name)
+    if name.endswith("-json") and res.exit_code == 0:
+        json.loads(res.output[res.output.index("[" if name.startswith("db-runs") else "{"):])  # still JSON
+    for f in out.rglob("*") if out.exists() else ():
+        if f.suffix in (".md", ".html", ".txt"):
+            _no_raw_controls(f.read_text(encoding="utf-8"), str(f))
+    if name == "db-runs":  # the id shows as written, its controls as escapes
+        assert "\\x1b]0;pwned\\x07il" in res.output, res.output
+
+
+def test_a_scenario_name_reaches_the_terminal_escaped(tmp_path):
+    path = tmp_path / "evil.toml"
+    path.write_text('name = "be\\u001b]0;pwned\\u0007fore\\nerror: forged line"\n[board]\nround = 1\n'
+                    '[expect]\nround = 2\n', encoding="utf-8")
+    for argv in (["scenario", "run", str(path)], ["scenario", "run", str(path), "--json"]):
+        res = runner.invoke(app, argv)
+        assert res.exit_code == 1, res.output
+        _no_raw_controls(res.output, " ".join(argv))
+
+
+def test_shown_escapes_every_control_character():
+    from mythos_cli.text import shown
+
+    assert shown("a\x1b[2Jb\x07\x00\x9b\u202e\u2028\t") == "a\\x1b[2Jb\\x07\\x00\\x9b\\u202e\\u2028\\t"
+    assert shown("two\nlines") == "two\\nlines" and shown("two\nlines", lines=True) == "two\nlines"
+    assert shown("Kakashi Hatake – 写輪眼 ✓") == "Kakashi Hatake – 写輪眼 ✓"  # printable text is untouched
+
+
+# -- issue 30, point 3: --out never writes through a link placed inside it ---------------------
+def test_report_refuses_a_link_under_out(good_db, tmp_path):
+    out, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (out / kit.RUN).symlink_to(elsewhere)
+    res = runner.invoke(app, ["report", "curve", "--db", str(good_db), "--out", str(out)])
+    text = " ".join(res.output.split()).lower()
+    assert res.exit_code == 2 and "is a symbolic link" in text and "remove the link" in text, res.output
+    assert list(elsewhere.iterdir()) == [], "the report was written through the link"
+    assert not [p for p in out.iterdir() if p.name != kit.RUN], "a staging folder was left behind"
+
+
+def test_a_link_in_place_of_a_report_file_is_replaced_not_followed(good_db, tmp_path):
+    out = tmp_path / "work"
+    (out / kit.RUN).mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (out / kit.RUN / "curve.md").symlink_to(victim)
+    res = runner.invoke(app, ["report", "curve", "--db", str(good_db), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert victim.read_text() == "precious"
+    assert not (out / kit.RUN / "curve.md").is_symlink() and "Curve" in (out / kit.RUN / "curve.md").read_text()
+
+
+# -- issue 30, point 7: the worst poor answers -------------------------------------------------
+def test_a_full_disk_is_blamed_on_the_disk_not_the_database(tmp_path):
+    """DuckDB's words for a full disk, as an export into a full folder and a full database disk
+    give them (measured on a 2 MB tmpfs): the folder is named, the database is not damaged, and
+    nobody is told to `simulate --resume` an export."""
+    from mythos_cli.store.db import _explain
+
+    db = tmp_path / "m.duckdb"
+    export = duckdb.IOException('IO Error: Async write failed for range [offset=186, size=1535807]: {"exception_type":'
+                                '"IO","exception_message":"Could not write file \\"/mnt/full/x/tmp_.player_rounds.8v40'
+                                'id1c.tmp\\": No space left on device","errno":"28"}')
+    text = str(_explain(db, export))
+    assert text.startswith("/mnt/full/x: the disk is full") and f"The database {db} is not damaged" in text, text
+    assert "simulate --resume" not in text and "no partial file was left" in text
+    own = duckdb.IOException(f'IO Error: Could not write file "{db}.wal": No space left on device')
+    text = str(_explain(db, own))
+    assert text.startswith(f"{db}: the disk that holds the database is full") and "not damaged" in text, text
+    assert "continue with --resume" in text
+
+
+@pytest.fixture(scope="module")
+def played_db(tmp_path_factory):
+    """A real run of 4 greedy games (its replays give the stored games back)."""
+    db = tmp_path_factory.mktemp("played") / "p.duckdb"
+    res = runner.invoke(app, ["simulate", SAMPLE, "--vs", SAND, "--games", "4", "--policy", "greedy", "--run-name",
+                              "real", "--workers", "1", "--db", str(db), "--quiet"])
+    assert res.exit_code == 0, res.output
+    return db
+
+
+def test_a_tampered_stored_game_is_said_to_be_tampered(played_db, tmp_path):
+    db = Path(shutil.copy(played_db, tmp_path / "t.duckdb"))
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE game_data SET score_0 = score_0 + 1 WHERE run_id = 'real' AND game_no = 1")
+    con.close()
+    res = runner.invoke(app, ["replay", "real", "1", "--db", str(db)])
+    text = " ".join(res.output.split())
+    assert res.exit_code == 1 and "score_0" in text, res.output
+    assert "the stored game was changed after it was stored" in text and "trust no figure of this run" in text
+    assert "with the mythos that played it" not in text  # (it is this one)
+    res = runner.invoke(app, ["replay", "real", "2", "--db", str(db)])  # an untouched game still replays
+    assert res.exit_code == 0, res.output

@@ -125,13 +125,13 @@ def test_compare_two_lists_side_by_side(db, tmp_path):
 def figures(monkeypatch):
     """The figures the reports draw, by file name (each is still saved)."""
     drawn = {}
-    real = plots._save
+    real = plots.save_figure
 
     def keep(fig, path):
         drawn[Path(path).name] = fig
         return real(fig, path)
 
-    monkeypatch.setattr(plots, "_save", keep)
+    monkeypatch.setattr(plots, "save_figure", keep)
     return drawn
 
 

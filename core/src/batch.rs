@@ -37,6 +37,8 @@ pub enum BatchError {
     Game { index: usize, seed: i128, message: String },
     /// a finished game does not fit the stored layout
     Layout { index: usize, message: String },
+    /// a stop was asked ([`crate::cancel`]) before game `index`: the games before it are played
+    Cancelled { index: usize },
 }
 
 impl std::fmt::Display for BatchError {
@@ -47,6 +49,7 @@ impl std::fmt::Display for BatchError {
                 write!(f, "game {index} of the batch (seed {seed}): {message}")
             }
             BatchError::Layout { index, message } => write!(f, "game {index} of the batch: {message}"),
+            BatchError::Cancelled { index } => write!(f, "stopped before game {index} of the batch"),
         }
     }
 }
@@ -77,6 +80,9 @@ pub fn play_batch(
         make(s, mulligan).map_err(BatchError::Player)?;
     }
     for (index, p) in games.iter().enumerate() {
+        if crate::cancel::requested() {
+            return Err(BatchError::Cancelled { index });
+        }
         let (Some(a), Some(b)) = (decks.get(p.decks[0]), decks.get(p.decks[1])) else {
             return Err(BatchError::Player(format!("game {index} names a deck the batch does not have")));
         };
@@ -100,6 +106,9 @@ pub fn play_batch(
                 return Err(BatchError::Game { index, seed: p.seed, message: format!("engine panic: {message}") });
             }
         };
+        if crate::cancel::requested() {
+            return Err(BatchError::Cancelled { index }); // its searches gave up: not the game it is
+        }
         rows.add_game(&g, p.studied_seat).map_err(|LayoutError(message)| BatchError::Layout { index, message })?;
         done.fetch_add(1, Ordering::Relaxed);
     }

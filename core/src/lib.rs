@@ -9,6 +9,7 @@ pub mod apply;
 pub mod attachments;
 pub mod batch;
 pub mod board;
+pub mod cancel;
 pub mod cards;
 pub mod control;
 pub mod determinize;

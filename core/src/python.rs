@@ -22,14 +22,25 @@ use crate::setup::{self, GameDeck};
 use crate::state::{Action, DecisionKind, Ev, FrameStep, GameState, Opt, Prompt};
 
 pyo3::create_exception!(
-    _core,
+    mythos_cli._core,
     IllegalAction,
     PyValueError,
     "The action is not legal in this state; the state is left untouched."
 );
-pyo3::create_exception!(_core, EngineError, PyRuntimeError, "The engine failed (a bug): the message says where.");
 pyo3::create_exception!(
-    _core,
+    mythos_cli._core,
+    EngineError,
+    PyRuntimeError,
+    "The engine failed (a bug): the message says where."
+);
+pyo3::create_exception!(
+    mythos_cli._core,
+    Cancelled,
+    pyo3::exceptions::PyException,
+    "A stop was asked (`cancel()`, Ctrl-C or SIGTERM): the batch stopped between games; nothing of it is kept."
+);
+pyo3::create_exception!(
+    mythos_cli._core,
     LayoutMismatch,
     PyValueError,
     "A finished game does not fit the database layout (an engine change the layout does not know)."
@@ -733,6 +744,7 @@ fn play_batch(
         BatchError::Player(m) => PyValueError::new_err(m),
         BatchError::Layout { .. } => LayoutMismatch::new_err(e.to_string()),
         BatchError::Game { .. } => EngineError::new_err(e.to_string()),
+        BatchError::Cancelled { .. } => Cancelled::new_err(e.to_string()),
     })?;
     Ok(columns(py, &rows))
 }
@@ -1052,6 +1064,26 @@ fn register_search(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
+/// Ask whatever runs in the core in this process to stop (a signal's watcher thread calls it
+/// while a batch runs with the interpreter released): searches give up at once, batches stop
+/// between games with `Cancelled`.
+#[pyfunction]
+fn cancel() {
+    crate::cancel::request();
+}
+
+/// Forget a stop asked before: the next batch plays.
+#[pyfunction]
+fn uncancel() {
+    crate::cancel::clear();
+}
+
+/// Whether a stop was asked.
+#[pyfunction]
+fn cancelled() -> bool {
+    crate::cancel::requested()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
@@ -1068,6 +1100,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     m.add("LayoutMismatch", m.py().get_type::<LayoutMismatch>())?;
+    m.add("Cancelled", m.py().get_type::<Cancelled>())?;
+    m.add_function(wrap_pyfunction!(cancel, m)?)?;
+    m.add_function(wrap_pyfunction!(uncancel, m)?)?;
+    m.add_function(wrap_pyfunction!(cancelled, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
@@ -1116,8 +1152,13 @@ impl PyPlayer {
             return Err(IllegalAction::new_err("no decision is pending"));
         };
         let player = d.player;
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let a = guard("decide", || Ok(inner.decide(&game.g, player)))?;
+        // the interpreter released while the player thinks (a search may take seconds): a signal's
+        // watcher thread can then raise the stop (`cancel`), which the search polls. It thinks on a
+        // copy of the state (the state's caches are not shared across threads).
+        let state = game.g.clone();
+        let a = py.detach(move || {
+            guard("decide", || Ok(self.inner.lock().unwrap_or_else(|e| e.into_inner()).decide(&state, player)))
+        })?;
         action_to_py(py, &a)
     }
 
@@ -1150,7 +1191,25 @@ fn play_matches(
     }
     let mut pa = crate::players::make_player(player_a, mulligan_a).map_err(PyValueError::new_err)?;
     let mut pb = crate::players::make_player(player_b, mulligan_b).map_err(PyValueError::new_err)?;
-    let results = py.detach(|| crate::players::play_matches(cat(), &decks, &games, &mut *pa, &mut *pb));
+    // one game at a time, so that a stop asked meanwhile (`cancel`) ends the list between games; the
+    // game it interrupted (its searches gave up) is not counted
+    let results = py.detach(|| {
+        let mut out = Vec::with_capacity(games.len());
+        for game in &games {
+            if crate::cancel::requested() {
+                break;
+            }
+            let r = crate::players::play_matches(cat(), &decks, std::slice::from_ref(game), &mut *pa, &mut *pb);
+            if crate::cancel::requested() {
+                break;
+            }
+            out.extend(r);
+        }
+        out
+    });
+    if crate::cancel::requested() {
+        return Err(Cancelled::new_err(format!("stopped after {} of {} games", results.len(), games.len())));
+    }
     results
         .into_iter()
         .enumerate()

@@ -8,14 +8,13 @@ from typing import Optional
 
 import typer
 from rich.cells import cell_len
-from rich.markup import escape
 from rich.table import Table
 
 from mythos_cli.catalog import Card, CatalogError, default_catalog
 from mythos_cli.catalog.coverage import coverage, special_uses
 from mythos_cli.catalog.model import CARD_TYPES, SET_NAMES, SETS, TIMING_LABELS
 from mythos_cli.catalog.render import describe
-from mythos_cli.cli.output import fail, out, print_json
+from mythos_cli.cli.output import fail, out, plain, print_json
 
 app = typer.Typer(help="Browse the card catalog of both sets.", no_args_is_help=True)
 
@@ -100,13 +99,13 @@ def _show_one(c: Card, printing: str | None) -> None:
         for label, line in zip(labels, c.effects):
             rows = wrap_text(describe(line, c), width)
             if cell_len(label) > lw:  # a long DUEL label stands on its own line
-                out.print(f"  [cyan]{escape(label)}[/]", highlight=False, soft_wrap=True)
+                out.print(f"  [cyan]{plain(label)}[/]", highlight=False, soft_wrap=True)
                 head = " " * lw
             else:
                 head = label + " " * (lw - cell_len(label))
             for i, row in enumerate(rows):
-                lead = f"[cyan]{escape(head)}[/]" if i == 0 else " " * lw
-                out.print(f"  {lead}  {escape(row)}", highlight=False, soft_wrap=True)
+                lead = f"[cyan]{plain(head)}[/]" if i == 0 else " " * lw
+                out.print(f"  {lead}  {plain(row)}", highlight=False, soft_wrap=True)
         notes = []
         if any(line.kind == "instant" or (line.facts is not None and line.facts.triggers) for line in c.effects):
             notes.append(CONVENTION)
@@ -114,7 +113,7 @@ def _show_one(c: Card, printing: str | None) -> None:
             notes.append(YOURS)
         for note in notes:
             for row in wrap_text(note, max(out.width - 2, 30)):
-                out.print(f"  [dim]{escape(row)}[/]", highlight=False, soft_wrap=True)
+                out.print(f"  [dim]{plain(row)}[/]", highlight=False, soft_wrap=True)
     else:
         out.print("effects: none (a vanilla card)")
 

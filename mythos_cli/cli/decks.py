@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from mythos_cli.catalog import CatalogError
-from mythos_cli.cli.output import err, fail, out, print_json
+from mythos_cli.cli.output import err, fail, out, plain, print_json
 from mythos_cli.decks import Problem, Verdict, check_input, convert, deck_stats, exit_code
 from mythos_cli.files import FileProblem, write_regular
 
@@ -59,26 +58,26 @@ def _counts(v: Verdict) -> str:
 
 def _problem(p: Problem, console=out) -> None:
     colour = "red" if p.is_error else "yellow"
-    where = f"{escape(p.location)}: " if p.location else ""
-    console.print(f"  {where}[{colour}]{p.severity}[/]: {escape(p.message)} [dim]\\[{p.code}][/]", highlight=False, soft_wrap=True)
+    where = f"{plain(p.location)}: " if p.location else ""
+    console.print(f"  {where}[{colour}]{p.severity}[/]: {plain(p.message)} [dim]\\[{p.code}][/]", highlight=False, soft_wrap=True)
     if p.hint:
         label = "fix" if p.is_error else "hint"
-        console.print(f"      [cyan]{label}:[/] {escape(p.hint)}", highlight=False, soft_wrap=True)
+        console.print(f"      [cyan]{label}:[/] {plain(p.hint)}", highlight=False, soft_wrap=True)
 
 
 def _verdict(v: Verdict) -> None:
-    name = f' "{escape(v.deck.name)}"' if v.deck is not None and v.deck.name else ""
+    name = f' "{plain(v.deck.name)}"' if v.deck is not None and v.deck.name else ""
     if not v.readable:
-        out.print(f"[bold red]✗[/] {escape(v.source)}: unreadable", highlight=False, soft_wrap=True)
+        out.print(f"[bold red]✗[/] {plain(v.source)}: unreadable", highlight=False, soft_wrap=True)
     elif v.valid:
         extra = f", {len(v.warnings)} warning{'s' if len(v.warnings) != 1 else ''}" if v.warnings else ""
-        out.print(f"[bold green]✓[/] {escape(v.source)}: legal {v.construction} deck{name} ({_counts(v)}){extra}",
+        out.print(f"[bold green]✓[/] {plain(v.source)}: legal {v.construction} deck{name} ({_counts(v)}){extra}",
                   highlight=False, soft_wrap=True)
     else:
         e, w = len(v.errors), len(v.warnings)
         tally = f"{e} error{'s' if e != 1 else ''}" + (f", {w} warning{'s' if w != 1 else ''}" if w else "")
         counts = f" ({_counts(v)})" if v.counts else ""
-        out.print(f"[bold red]✗[/] {escape(v.source)}: not a legal {v.construction} deck{name}{counts}: {tally}",
+        out.print(f"[bold red]✗[/] {plain(v.source)}: not a legal {v.construction} deck{name}{counts}: {tally}",
                   highlight=False, soft_wrap=True)
     if v.readable and v.construction_from == "sections":
         out.print(f"  [dim]validated as {v.construction}, the format its sections belong to (--format to choose)[/]",
@@ -130,7 +129,7 @@ def convert_cmd(
     result = _guarded(convert, file, to.value, _fmt(construction))
     if not result.ok:
         v = result.verdict
-        err.print(f"[bold red]error:[/] cannot convert {escape(v.source)}", highlight=False, soft_wrap=True)
+        err.print(f"[bold red]error:[/] cannot convert {plain(v.source)}", highlight=False, soft_wrap=True)
         for p in result.problems:
             _problem(p, err)
         # A list the output format cannot say is a usage error, like an unreadable input.
@@ -144,10 +143,10 @@ def convert_cmd(
     try:  # whole or not at all; a FIFO or device as --out is refused (writing to a FIFO waits forever)
         write_regular(out_path, result.text, "deck list file")
     except FileProblem as exc:
-        err.print(f"[bold red]error:[/] cannot write {escape(str(out_path))}: {escape(exc.message)}", highlight=False)
-        err.print(f"  [cyan]fix:[/] {escape(exc.hint or 'give a writable file path with --out')}", highlight=False)
+        err.print(f"[bold red]error:[/] cannot write {plain(str(out_path))}: {plain(exc.message)}", highlight=False)
+        err.print(f"  [cyan]fix:[/] {plain(exc.hint or 'give a writable file path with --out')}", highlight=False)
         raise typer.Exit(2)
-    err.print(f"wrote {escape(str(out_path))} ({to.value})", highlight=False)
+    err.print(f"wrote {plain(str(out_path))} ({to.value})", highlight=False)
 
 
 def _table(title: str, rows: dict, label: str, bar: bool = False) -> Table:
@@ -157,7 +156,7 @@ def _table(title: str, rows: dict, label: str, bar: bool = False) -> Table:
     if bar:
         table.add_column("")
     for key, n in rows.items():
-        cells = [escape(str(key)), str(n)] + (["█" * n] if bar else [])
+        cells = [plain(str(key)), str(n)] + (["█" * n] if bar else [])
         table.add_row(*cells)
     return table
 
@@ -178,7 +177,7 @@ def _card_list(deck) -> Table:
     for e in sorted(rows, key=key):
         c = e.card
         name = c.full_name if c is not None else (e.label or e.ref)
-        table.add_row(str(e.qty), e.printing or (c.id if c else ""), escape(name),
+        table.add_row(str(e.qty), e.printing or (c.id if c else ""), plain(name),
                       "" if c is None or c.cost is None else str(c.cost),
                       "" if c is None or c.power is None else str(c.power), c.type if c else "",
                       e.section if len(sections) > 1 else "")
@@ -215,7 +214,7 @@ def show(
                   "power": e.card.power if e.card else None} for e in v.deck.entries]
         print_json({"verdict": v.to_dict(), "stats": stats.to_dict(), "cards": cards})
         return
-    title = escape(stats.name or v.source)
+    title = plain(stats.name or v.source)
     out.print(f"[bold]{title}[/] — {v.construction} list, {_counts(v)}", highlight=False, soft_wrap=True)
     out.print(_card_list(v.deck))
     if stats.curve:
@@ -240,7 +239,7 @@ def show(
         for col in ("id", "mission", "points"):
             missions.add_column(col)
         for m in stats.missions:
-            missions.add_row(m["id"], escape(m["name"]), str(m["points"]) + (f" (×{m['qty']})" if m["qty"] != 1 else ""))
+            missions.add_row(m["id"], plain(m["name"]), str(m["points"]) + (f" (×{m['qty']})" if m["qty"] != 1 else ""))
         out.print(missions)
     if v.valid:
         note = f", {len(v.warnings)} warning(s) — `mythos validate` lists them" if v.warnings else ""

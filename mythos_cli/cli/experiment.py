@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from mythos_cli.cli.output import err, fail, print_json
+from mythos_cli.cli.output import err, fail, plain, print_json
 from mythos_cli.cli.report import _render
 from mythos_cli.cli.simulate import WORKERS_HELP, _deck_error, check_workers
 from mythos_cli.decks import DeckError
@@ -48,7 +47,7 @@ class _Bar(ArmsProgress):
         self.played = 0
 
     def stage(self, label: str, planned: int, stored: int) -> None:
-        self.bar.update(self.task, description=escape(label), advance=stored)
+        self.bar.update(self.task, description=plain(label), advance=stored)
 
     def games(self, n: int) -> None:
         self.played += n

@@ -9,7 +9,8 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from mythos_cli.cli.output import err, fail, out, print_json
+from mythos_cli import stops
+from mythos_cli.cli.output import err, fail, out, plain, print_json
 from mythos_cli.decks import DeckError
 from mythos_cli.policies import PolicySpecError
 from mythos_cli.policies.ladder import run_ladder
@@ -48,15 +49,21 @@ def ladder(
 
         _deck_error(exc)
     game_decks = list(deck_specs)
+    if not game_decks:  # (a ladder over no deck divided by zero)
+        fail(f"--decks {plain(str(decks))}: no deck lists in it", "give a folder holding deck files, or leave --decks "
+             "out for the sample decks", code=2)
     total = games * len(specs) * (len(specs) - 1) // 2
     try:
-        with Progress(TextColumn("[bold]ladder"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=err, disable=quiet) as bar:
+        with stops.stopping(), Progress(TextColumn("[bold]ladder"), BarColumn(), MofNCompleteColumn(),
+                                        TimeRemainingColumn(), console=err, disable=quiet) as bar:
             task = bar.add_task("ladder", total=total)
             result = run_ladder(game_decks, specs, games, seed, workers=workers,
                                 progress=lambda n: bar.advance(task, n))
     except PolicySpecError as exc:
         fail(str(exc), code=2)
+    except stops.Stopped as exc:  # Ctrl-C or SIGTERM: its workers are gone, no rating from part of the games
+        fail(f"ladder {exc.how}: {exc.done:,} of {exc.total:,} games were played, and nothing is kept",
+             "run it again (with --games fewer, or quicker players, it ends sooner)", code=exc.code)
     if as_json:
         print_json({"games": result.games, "ratings": [r.__dict__ for r in result.ratings],
                     "pairwise": [{"policy": p, "opponent": q, "wins": w, "games": n}

@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from mythos_cli.cli.output import err, fail, out, print_json
+from mythos_cli.cli.output import err, fail, out, plain, print_json
 from mythos_cli.cli.report import _rich
 from mythos_cli.cli.simulate import WORKERS_HELP, check_workers
 from mythos_cli.decks import DeckError
@@ -50,7 +49,7 @@ class _Bar(PlayProgress):
         self.played = 0
 
     def stage(self, label: str, planned: int, stored: int) -> None:
-        self.task = self.bar.add_task(escape(label), total=planned, completed=stored, rate="-")
+        self.task = self.bar.add_task(plain(label), total=planned, completed=stored, rate="-")
 
     def games(self, n: int) -> None:
         self.played += n
@@ -60,17 +59,17 @@ class _Bar(PlayProgress):
 
 def _field_error(exc: FieldError) -> None:
     """The field's problem, then the problems of the list it names (each with its line), then the fix."""
-    err.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
+    err.print(f"[bold red]error:[/] {plain(exc.message)}", highlight=False)
     for line in exc.details:
-        err.print(f"  [red]{escape(line)}[/]", highlight=False)
+        err.print(f"  [red]{plain(line)}[/]", highlight=False)
     if exc.hint:
-        err.print(f"  [yellow]hint:[/] {escape(exc.hint)}", highlight=False)
+        err.print(f"  [yellow]hint:[/] {plain(exc.hint)}", highlight=False)
     raise typer.Exit(2)
 
 
 def _deck_error(exc: DeckError) -> None:
     for p in exc.problems[:8]:
-        err.print(f"[red]{escape(p.location or exc.source or '')}[/]: {escape(p.message)}", highlight=False)
+        err.print(f"[red]{plain(p.location or exc.source or '')}[/]: {plain(p.message)}", highlight=False)
     fail(f"--deck {exc.source or ''}: cannot be used as a list (nothing was played)",
          "`mythos validate FILE` explains every problem", code=2)
 
@@ -120,8 +119,8 @@ def _run_field(store, run: str, db: Path) -> tuple[Field, str | None]:
         fail(f"no run {run!r} in {db}", "`mythos db runs` lists them", code=2)
     info = store.run(run)
     if info["engine_version"] != __version__ or info["catalog_hash"] != catalog_hash():
-        err.print(f"[yellow]warning:[/] run {escape(run)} was played by mythos {escape(str(info['engine_version']))} "
-                  f"on card catalog {escape(str(info['catalog_hash']))}; this is {__version__} on {catalog_hash()}: "
+        err.print(f"[yellow]warning:[/] run {plain(run)} was played by mythos {plain(str(info['engine_version']))} "
+                  f"on card catalog {plain(str(info['catalog_hash']))}; this is {__version__} on {catalog_hash()}: "
                   "its games cannot be reused, its lists are played again", highlight=False)
     cfg = load_config(store, run)
     seen: dict[str, DeckSpec] = {}
@@ -247,7 +246,7 @@ def meta_cmd(
             fail(f"{field}: no such field file or folder", "give the path of a field file (one line a list: "
                  "30% lists/leaf.txt) or of a folder of lists", code=2)
         for w in the_field.warnings if not quiet else ():
-            err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
+            err.print(f"[yellow]warning:[/] {plain(w)}", highlight=False)
         if len(the_field.decks) < 2:
             fail(f"{field}: a field of one list has no matchup to play", "add the lists it meets", code=2)
     meta_id = name or f"meta-{datetime.now():%Y%m%d-%H%M%S}-{os.getpid() % 1000:03d}"
@@ -350,7 +349,7 @@ def _summary(o, result, header) -> None:
         v = x["vs_field"]
         nash = x["nash"]
         cut = x["swiss"].get("top_cut")
-        table.add_row(escape(_short(n)), f"{100 * x['share']:.0f}%",
+        table.add_row(plain(_short(n)), f"{100 * x['share']:.0f}%",
                       f"{100 * v['win_rate']:.1f} {100 * v['ci95'][0]:.1f}–{100 * v['ci95'][1]:.1f}", str(x["tier"]),
                       f"{100 * x['best_response_chance']:.0f}%",
                       f"{100 * nash['weight']:.0f} {100 * nash['ci95'][0]:.0f}–{100 * nash['ci95'][1]:.0f}",

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from mythos_cli.cli.output import err, fail, print_json
+from mythos_cli.files import out_problem
+from mythos_cli.cli.output import err, fail, plain, print_json
 from mythos_cli.cli.report import _render
 from mythos_cli.cli.simulate import UNREADABLE, WORKERS_HELP, check_workers
 from mythos_cli.decks import DeckError
@@ -68,7 +68,7 @@ class _Bar(SearchProgress):
             fits = "the largest round budget that fits at the speeds measured" \
                 if plan.seconds(rates) <= 60 * minutes else \
                 f"the least this search needs, more than {minutes:g} minutes at the speeds measured"
-            self.bar.console.print(escape(f"--minutes {minutes:g}: a budget of {plan.budget:,} games of {plan.policy}, "
+            self.bar.console.print(plain(f"--minutes {minutes:g}: a budget of {plan.budget:,} games of {plan.policy}, "
                                           f"{fits}; `--budget {plan.budget}` with the same --seed gives this answer "
                                           "on any machine"), highlight=False)
 
@@ -85,7 +85,7 @@ class _Bar(SearchProgress):
             secs = plan.seconds(self.rates)
             total = (f": about {secs / 60:.1f} minutes in all" if secs >= 60 else f": about {secs:.0f} s in all") \
                 if known else ""
-            self.bar.console.print(escape(f"measured in the calibration: {speeds}{total}"), highlight=False)
+            self.bar.console.print(plain(f"measured in the calibration: {speeds}{total}"), highlight=False)
         if known:
             done = sum(n / self.rates[p] for p, n in self.games_of.items() if self.rates.get(p))
             self.bar.update(self.task, total=max(plan.seconds(self.rates), done), completed=done)
@@ -99,7 +99,7 @@ class _Bar(SearchProgress):
 
         self.games_of[self.policy] += stored
         fixed = self.rates.get(STAGE_SECONDS, 0.0)
-        self.bar.update(self.task, description=escape(label),
+        self.bar.update(self.task, description=plain(label),
                         advance=self._cost(stored) + fixed if self.planned else 0, games=self._games())
 
     def games(self, n: int) -> None:
@@ -109,8 +109,8 @@ class _Bar(SearchProgress):
 
 def _deck_error(exc: DeckError) -> None:
     for p in exc.problems[:8]:
-        err.print(f"[red]{escape(p.location or exc.source or '')}[/]: {escape(p.message)}"
-                  + (f"  [yellow]→ {escape(p.hint)}[/]" if p.hint else ""), highlight=False)
+        err.print(f"[red]{plain(p.location or exc.source or '')}[/]: {plain(p.message)}"
+                  + (f"  [yellow]→ {plain(p.hint)}[/]" if p.hint else ""), highlight=False)
     if exc.unreadable or any(p.code in UNREADABLE for p in exc.problems):  # no list at all (a FIFO, missing …)
         fail(f"cannot read the deck {exc.source or ''}: nothing was played",
              "give a deck list file or a deck code; check the path (`mythos validate FILE` says what is wrong)",
@@ -148,7 +148,7 @@ def _stand_in(config: OptimizeConfig, policy: str | None, command: str) -> dict[
         fail(f"the optimization's player: {exc}", "resume it with its own player; a Python player's file is "
              "named with --policy FILE.py:CLASS", code=2)
     for line in lines:
-        err.print(escape(line), highlight=False)
+        err.print(plain(line), highlight=False)
     return named
 
 
@@ -220,6 +220,9 @@ def optimize_cmd(
     if resume and (budget is not None or minutes is not None):
         fail("--resume continues a stored optimization with its own budget: leave out --budget and --minutes", code=2)
     workers = check_workers(workers)
+    problem = out_problem(out_dir)  # before any game: the whole budget was played, then the report failed
+    if problem:
+        fail(f"--out {problem[0]}", problem[1], code=2)
     if name is not None:
         _check_name(name)
     if resume is not None and not resume.strip():

@@ -6,14 +6,15 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.rule import Rule
 
-from mythos_cli.cli.output import NO, err, fail, out, print_json
+from mythos_cli import _core, stops
+from mythos_cli.cli.output import NO, err, fail, out, plain, print_json
 from mythos_cli.cli.simulate import DEFAULT_DB, MULLIGAN_HELP, POLICY_HELP, _deck_error
 from mythos_cli.sim.plan import DEFAULT_POLICY
 from mythos_cli.decks import DeckError
 from mythos_cli.policies import PolicySpecError, make_policy
+from mythos_cli.policies.match import PlayerError
 from mythos_cli.sim.decks import load_specs
 from mythos_cli.sim.plan import MAX_SEED
 from mythos_cli.sim.replay import Replay, ReplayError, ReplayMismatch, replay_seed, replay_stored
@@ -59,7 +60,12 @@ def replay(
             given = ctx.get_parameter_source("policy")
             named = policy if given is not None and given.name not in ("DEFAULT", "DEFAULT_MAP") else None
             try:
-                result = replay_stored(store, args[0], int(args[1]), policy=named, policy_b=policy_b)
+                with stops.stopping():
+                    result = replay_stored(store, args[0], int(args[1]), policy=named, policy_b=policy_b)
+            except (KeyboardInterrupt, _core.Cancelled):
+                _stopped()
+            except PlayerError as exc:  # the Python player named again on this command line
+                fail(str(exc), "fix the player, then replay the game again", code=NO)
             except ReplayMismatch as exc:
                 fail(exc.message, exc.hint, code=NO)
             except ReplayError as exc:
@@ -79,28 +85,39 @@ def replay(
             a, b = load_specs(list(args))
         except DeckError as exc:
             _deck_error(exc)
-        result = replay_seed(a, b, seed, policy_a=policy, policy_b=policy_b, mulligan=mulligan)
+        try:
+            with stops.stopping():
+                result = replay_seed(a, b, seed, policy_a=policy, policy_b=policy_b, mulligan=mulligan)
+        except (KeyboardInterrupt, _core.Cancelled):
+            _stopped()
+        except PlayerError as exc:
+            fail(str(exc), "fix the player, then replay the game again", code=NO)
     for note in result.notes:
-        err.print(escape(note), highlight=False)
+        err.print(plain(note), highlight=False)
     if as_json:
         print_json(result.to_json())
         return
     render(result)
 
 
+def _stopped() -> None:
+    stop = stops.Stopped(stops.last_signal())
+    fail(f"replay {stop.how}: nothing is stored by a replay", "run it again to see the game", code=stop.code)
+
+
 def render(r: Replay) -> None:
     where = f"run {r.run_id}, game {r.game_no}" if r.run_id else "a new game"
-    out.print(f"[bold]{escape(where)}[/] · seed {r.seed}" + (f" · {escape(r.matchup)}" if r.matchup else ""),
+    out.print(f"[bold]{plain(where)}[/] · seed {r.seed}" + (f" · {plain(r.matchup)}" if r.matchup else ""),
               highlight=False)
     for s, seat in enumerate(r.seats):
-        out.print(f"  [{COLOURS[s]}]P{s + 1}[/] {escape(seat['deck'])} · player {escape(seat['policy'])}",
+        out.print(f"  [{COLOURS[s]}]P{s + 1}[/] {plain(seat['deck'])} · player {plain(seat['policy'])}",
                   highlight=False)
     current = None
     for step in r.steps:
         if step.round != current:
             current = step.round
             out.print(Rule("setup and mulligans" if current == 0 else f"round {current}", align="left"))
-        text = escape(step.text)
+        text = plain(step.text)
         if step.effect:
             out.print(f"    [dim]→[/] {text}", highlight=False)
         elif step.kind in ("score", "game_over", "mission"):

@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
-from mythos_cli.cli.output import err, fail, out, print_json
+from mythos_cli import stops
+from mythos_cli.cli.output import err, fail, out, plain, print_json
 from mythos_cli.reports import MIN_GAMES, ReportError, ReportResult, make_report
 from mythos_cli.reports.doc import inline_tokens
 
@@ -34,8 +34,8 @@ CHECK = typer.Option(None, "--check-policy", metavar="POLICY",
                      help="Replay a sample of the run's matchups (same seeds) with this player for both sides and "
                           "show how far each matchup moves, e.g. lookahead.")
 CHECK_GAMES = typer.Option(30, "--check-games", min=1, help="Games per matchup for --check-policy.")
-WORKERS = typer.Option(0, "--workers", "-w", help="Processes for --check-policy (0, the default: all cores; at most "
-                       "4 per core).")
+WORKERS = typer.Option(0, "--workers", "-w", help="Processes for --check-policy (0, the default: all cores; more "
+                       "than the cores play as many as the cores).")
 MIN = typer.Option(MIN_GAMES, "--min-games", min=1, help="Fewer games than this: a rate is flagged and not ranked.")
 
 
@@ -48,7 +48,7 @@ def _rich(text: str) -> str:
             out.append("[/bold]" if bold else "[bold]")
             bold = not bold
         else:
-            out.append(escape(piece if kind == "text" else f"`{piece}`"))
+            out.append(plain(piece if kind == "text" else f"`{piece}`"))
     if bold:
         out.append("[/bold]")
     return "".join(out)
@@ -56,17 +56,17 @@ def _rich(text: str) -> str:
 
 def rich_table(t) -> RichTable:
     """A report's table (``reports.doc.Table``) for the terminal."""
-    table = RichTable(title=escape(t.title), title_justify="left")
+    table = RichTable(title=plain(t.title), title_justify="left")
     for i, c in enumerate(t.columns):
-        table.add_column(escape(c), justify="left" if i < t.left else "right", overflow="fold")
+        table.add_column(plain(c), justify="left" if i < t.left else "right", overflow="fold")
     for row in t.rows:
-        table.add_row(*[escape(str(c)) for c in row])
+        table.add_row(*[plain(str(c)) for c in row])
     return table
 
 
 def _render(result: ReportResult, as_json: bool) -> None:
     for w in result.warnings:
-        err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
+        err.print(f"[yellow]warning:[/] {plain(w)}", highlight=False)
     if as_json:
         print_json(result.to_json())
         return
@@ -86,21 +86,31 @@ def _run(kind: str, db: Path, run: Optional[str], deck: Optional[str], out_dir: 
          mulligan_run: Optional[str] = None, missions_run: Optional[str] = None) -> None:
     from mythos_cli.cli.simulate import check_workers
 
-    workers = check_workers(workers)  # 0: all cores, at most 4 a core (issue 20's bound)
+    workers = check_workers(workers)  # 0: all cores, and no more than the cores
+    if check_policy:  # before the check plays its games (they were played, then the report failed)
+        from mythos_cli.files import out_problem
+
+        problem = out_problem(out_dir)
+        if problem:
+            fail(f"cannot create the report folder under {out_dir}: {problem[0]}", problem[1], code=2)
     try:
         if check_policy:
-            with Progress(TextColumn("[bold]checking with " + escape(check_policy)), BarColumn(),
-                          MofNCompleteColumn(), TextColumn("games"), TimeRemainingColumn(), console=err,
-                          transient=True) as bar:
+            with stops.stopping(), Progress(TextColumn("[bold]checking with " + plain(check_policy)), BarColumn(),
+                                            MofNCompleteColumn(), TextColumn("games"), TimeRemainingColumn(),
+                                            console=err, transient=True) as bar:
                 task = bar.add_task("check", total=None)
                 result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
                                      examples=examples, check_policy=check_policy, check_games=check_games,
-                                     workers=workers, progress=lambda n: bar.advance(task, n))
+                                     workers=workers, progress=lambda n: bar.advance(task, n),
+                                     mulligan_run=mulligan_run, missions_run=missions_run)
         else:
             result = make_report(kind, db, run=run, deck=deck, out=out_dir, field=field, min_games=min_games,
                                  examples=examples, mulligan_run=mulligan_run, missions_run=missions_run)
     except ReportError as exc:
         fail(exc.message, exc.hint, code=exc.code)  # fail() escapes: escaping twice showed backslashes
+    except stops.Stopped as exc:  # Ctrl-C or SIGTERM while the check played: its workers are gone
+        fail(f"report {kind} {exc.how} while checking with {check_policy}: {exc.done:,} of {exc.total:,} games "
+             "played again, no report written", "run it again to check (a check stores nothing)", code=exc.code)
     _render(result, as_json)
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from mythos_cli.cli.output import err, fail, out, print_json
+from mythos_cli.cli.output import err, fail, out, plain, print_json
 from mythos_cli.scenario import run_paths
 
 app = typer.Typer(help="Scripted rules scenarios: a board, actions, expected outcomes.", no_args_is_help=True)
@@ -51,12 +50,12 @@ def run(
             table.add_column(col, justify=just, overflow="fold")
         for folder, rs in sorted(folders.items()):
             bad = sum(not r.passed for r in rs)
-            table.add_row(escape(folder), str(len(rs) - bad), f"[red]{bad}[/]" if bad else "0")
+            table.add_row(plain(folder), str(len(rs) - bad), f"[red]{bad}[/]" if bad else "0")
         out.print(table)
         for r in results:
             if not r.passed:
                 detail = r.error or "; ".join(f"{c.what}: {c.detail}" for c in r.checks if not c.ok)
-                out.print(f"[red]✗[/] {escape(str(r.path))}: {escape(detail)}", highlight=False, soft_wrap=True)
+                out.print(f"[red]✗[/] {plain(str(r.path))}: {plain(detail)}", highlight=False, soft_wrap=True)
         passed = sum(r.passed for r in results)
         err.print(f"{passed} passed, {len(results) - passed} failed")
     else:
@@ -65,15 +64,15 @@ def run(
             table.add_column(col, overflow="fold")
         for r in results:
             if r.error:
-                table.add_row("[red]ERROR[/]", escape(r.name), escape(r.error))  # ("[board]" is text)
+                table.add_row("[red]ERROR[/]", plain(r.name), plain(r.error))  # ("[board]" is text)
                 continue
             bad = [c for c in r.checks if not c.ok]
-            table.add_row("[green]pass[/]" if not bad else "[red]FAIL[/]", escape(r.name),
+            table.add_row("[green]pass[/]" if not bad else "[red]FAIL[/]", plain(r.name),
                           f"{len(r.checks)} expectation(s)" if not bad
-                          else escape("; ".join(f"{c.what}: {c.detail}" for c in bad)))
+                          else plain("; ".join(f"{c.what}: {c.detail}" for c in bad)))
             if verbose:
                 for c in r.checks:
-                    table.add_row("", escape(f"  {'✓' if c.ok else '✗'} {c.what}"), escape(c.detail) if not c.ok else "")
+                    table.add_row("", plain(f"  {'✓' if c.ok else '✗'} {c.what}"), plain(c.detail) if not c.ok else "")
         out.print(table)
         passed = sum(r.passed for r in results)
         err.print(f"{passed} passed, {len(results) - passed} failed")

@@ -10,17 +10,17 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from mythos_cli.cli.output import err, fail, out, print_json
+from mythos_cli.cli.output import err, fail, out, plain, print_json
 from mythos_cli.decks import DeckError
 from mythos_cli.files import out_hint
 from mythos_cli.policies import MULLIGANS, POLICY_NAMES, PolicySpecError, make_policy
 from mythos_cli.policies.players import StoredPythonPlayer, stand_ins
+from mythos_cli.policies.match import DEFAULT_PLAYER_TIMEOUT, PLAYER_TIMEOUT_ENV
 from mythos_cli.sim import DEFAULT_POLICY, Interrupted, RunConfig, execute, load_config, load_specs, new_run_id, start_run, summarize
-from mythos_cli.sim.plan import (FAST_BATCH, FAST_PLAYERS, MAX_BATCH, MAX_GAMES, MAX_SEED, SLOW_BATCH, WORKERS_PER_CORE,
+from mythos_cli.sim.plan import (FAST_BATCH, FAST_PLAYERS, MAX_BATCH, MAX_GAMES, MAX_SEED, SLOW_BATCH,
                                  PlanError, default_batch_size, max_workers)
 from mythos_cli.sim.runner import BackendError, RunFailed, dask_client, run_name_problem
 from mythos_cli.sim.decks import default_gauntlet, unplayable_cards
@@ -32,7 +32,7 @@ POLICY_HELP = f"Choices: {', '.join(POLICY_NAMES)}; parameters after a colon, e.
 MULLIGAN_HELP = (f"Mulligan rule for every player: {', '.join(MULLIGANS)} (default: each policy's own). keep: never "
                  "mulligan; never: the same as keep; heuristic: mulligan a hand with fewer than 2 plays of cost ≤ 3, "
                  "too little Power or 3 cards of cost ≥ 6; always: take every mulligan.")
-WORKERS_HELP = f"Processes (0, the default: all cores; at most {WORKERS_PER_CORE} per core)."
+WORKERS_HELP = "Processes (0, the default: one per core; more than the cores play as many as the cores)."
 QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar or hints on stderr; results and errors only.")
 # deck inputs that could not be read at all (exit 2, as in `mythos validate`); an illegal list is exit 1
 UNREADABLE = {"missing", "directory", "unreadable", "too-large", "empty", "not-text", "binary"}
@@ -40,8 +40,8 @@ UNREADABLE = {"missing", "directory", "unreadable", "too-large", "empty", "not-t
 
 def _deck_error(exc: DeckError) -> None:
     for p in exc.problems[:8]:
-        err.print(f"[red]{escape(p.location or exc.source or '')}[/]: {escape(p.message)}"
-                  + (f"  [yellow]→ {escape(p.hint)}[/]" if p.hint else ""), highlight=False)
+        err.print(f"[red]{plain(p.location or exc.source or '')}[/]: {plain(p.message)}"
+                  + (f"  [yellow]→ {plain(p.hint)}[/]" if p.hint else ""), highlight=False)
     if exc.unreadable or any(p.code in UNREADABLE for p in exc.problems):  # no list at all: exit 2, as `validate`
         fail(f"cannot read the deck {exc.source or ''}: nothing was simulated",
              "give a deck list file, a deck code, or a folder of lists; check the path "
@@ -84,6 +84,9 @@ def simulate(
                                                   f"{FAST_BATCH} when both players are fast built-in ones "
                                                   f"({', '.join(FAST_PLAYERS)}), else {SLOW_BATCH}."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    player_timeout: float = typer.Option(DEFAULT_PLAYER_TIMEOUT, "--player-timeout", min=0.1, max=86_400,
+                                         help="Seconds a player written in Python has for each decision (and for "
+                                              "reset): one that takes longer stops the run with an error."),
     quiet: bool = QUIET,
 ) -> None:
     """Play many games between decks and store every game in DuckDB.
@@ -104,6 +107,7 @@ def simulate(
     """
     if backend not in ("local", "dask"):
         fail(f"unknown backend {backend!r}", "use --backend local or --backend dask", code=2)
+    os.environ[PLAYER_TIMEOUT_ENV] = repr(player_timeout)  # (the worker processes inherit it)
     if backend == "dask":
         try:
             require_dask()
@@ -162,16 +166,16 @@ def _given(ctx: typer.Context, *names: tuple[str, str]) -> list[str]:
 
 
 def check_workers(workers: int) -> int:
-    """``--workers``: 0 is every core; more than ``WORKERS_PER_CORE`` a core is refused."""
-    cores = os.cpu_count() or 1
-    cap = max_workers()
+    """``--workers``: 0 is every core; more than the cores are as many as the cores, said."""
+    cores = max_workers()
     if workers < 0:
         fail(f"--workers {workers}: the number of processes cannot be negative",
-             f"give 1 to {cap} (0 or nothing: one per core, {cores} here)", code=2)
-    if workers > cap:
-        fail(f"--workers {workers}: at most {cap} processes on this machine ({WORKERS_PER_CORE} per core, "
-             f"{cores} cores)", f"give 1 to {cap} (0: one per core); for more, add machines with --backend dask",
-             code=2)
+             f"give 1 to {cores} (0 or nothing: one per core, {cores} here)", code=2)
+    if workers > cores:
+        err.print(f"[yellow]warning:[/] --workers {workers}: this machine has {cores} core(s), so {cores} process(es) "
+                  "play; more processes than cores only add memory (for more, add machines with --backend dask)",
+                  highlight=False)
+        return cores
     return workers or cores
 
 
@@ -226,7 +230,7 @@ def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed
     except PlanError as exc:
         fail(str(exc), code=2)
     for name, cards in unplayable_cards(all_specs).items() if not quiet else ():
-        err.print(f"[yellow]warning:[/] {escape(name)}: {len(cards)} card(s) with effects the engine cannot play yet "
+        err.print(f"[yellow]warning:[/] {plain(name)}: {len(cards)} card(s) with effects the engine cannot play yet "
                   f"(played as vanilla): {', '.join(cards[:6])}{' …' if len(cards) > 6 else ''}", highlight=False)
     return config
 
@@ -248,7 +252,7 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
                     run_id = resume
                     _stand_ins(config, named or {}, f"mythos simulate --resume {resume} --db {db}")
                     if store.run(run_id)["status"] == "finished":
-                        err.print(f"run {escape(run_id)} is already finished", highlight=False)
+                        err.print(f"run {plain(run_id)} is already finished", highlight=False)
                 else:
                     run_id = new_run_id(run_name)
                     start_run(store, config, run_id, run_name or run_id)
@@ -289,8 +293,8 @@ def _simulate(db: Path, config: RunConfig | None, resume: str | None, run_name: 
         return
     out.print(summary_table(run_id, rows, config))
     if not quiet:
-        err.print(f"stored in {escape(str(db))} as run {escape(run_id)}; next: mythos report winrate --db "
-                  f"{escape(str(db))} --run {escape(run_id)}", highlight=False)
+        err.print(f"stored in {plain(str(db))} as run {plain(run_id)}; next: mythos report winrate --db "
+                  f"{plain(str(db))} --run {plain(run_id)}", highlight=False)
 
 
 def summary_table(run_id: str, rows, config: RunConfig | None) -> Table:
@@ -302,13 +306,13 @@ def summary_table(run_id: str, rows, config: RunConfig | None) -> Table:
         specs |= {config.policy_a, config.policy_b}
     who = (f"played by {policy_label(next(iter(specs)))}" if len(specs) == 1 else
            "players: " + "; ".join(policy_label(p) for p in sorted(specs)))
-    table = Table(title=f"run {escape(run_id)}: win rate of the first deck of each pair (all its games against the "
-                        f"other, either seat), 95% Wilson interval; {escape(who)}", title_justify="left")
+    table = Table(title=f"run {plain(run_id)}: win rate of the first deck of each pair (all its games against the "
+                        f"other, either seat), 95% Wilson interval; {plain(who)}", title_justify="left")
     for col in ("pair", "games", "win rate", "95% CI", "ties by Edge"):
         table.add_column(col, justify="left" if col == "pair" else "right", overflow="fold")
     for r in rows:
         mirror = r.matchup.split(" vs ")[0] == r.matchup.split(" vs ")[-1]
-        table.add_row(escape(r.matchup), str(r.games), "50.0% (mirror)" if mirror else f"{100 * r.win_rate:.1f}%",
+        table.add_row(plain(r.matchup), str(r.games), "50.0% (mirror)" if mirror else f"{100 * r.win_rate:.1f}%",
                       f"{100 * r.low:.1f}–{100 * r.high:.1f}%", str(r.ties_by_edge))
     return table
 
@@ -329,7 +333,7 @@ def _stand_ins(config: RunConfig, named: dict, command: str) -> None:
         fail(f"the run's players: {exc}", "resume with the run's own players; a Python player's file is named "
              "with --policy-a/--policy-b FILE.py:CLASS", code=2)
     for line in lines:
-        err.print(escape(line), highlight=False)
+        err.print(plain(line), highlight=False)
 
 
 db_app = typer.Typer(help="Inspect and manage the simulation database.", no_args_is_help=True)
@@ -372,12 +376,12 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", hel
         owner = ostore.stage_runs(store)
         opts = ostore.summaries(store)
         if store.snapshot is not None:
-            err.print(f"note: {escape(str(db))} is being written by another process: these are the runs of a copy "
+            err.print(f"note: {plain(str(db))} is being written by another process: these are the runs of a copy "
                       "of it, a few seconds old", highlight=False)
     if as_json:
         print_json([r | decks.get(r["run_id"], {}) | {"optimization": owner.get(r["run_id"])} for r in df.to_dicts()])
         return
-    table = Table(title=escape(f"runs in {db}"), title_justify="left")
+    table = Table(title=plain(f"runs in {db}"), title_justify="left")
     table.add_column("run", no_wrap=True, style="bold")
     table.add_column("status")
     table.add_column("games", justify="right")
@@ -397,9 +401,9 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", hel
             variants = len({n for x in mine for n in decks.get(x["run_id"], {}).get("studied", [])}
                            - {"opt:base", "opt:proposal"})
             opponents = ", ".join(o.get("field", []))
-            table.add_row(escape(opt), escape(f"optimize: {o.get('status', '?')}"),
+            table.add_row(plain(opt), plain(f"optimize: {o.get('status', '?')}"),
                           f"{sum(x['stored_games'] for x in mine)}/{sum(x['planned_games'] for x in mine)}",
-                          escape(who), escape(f"{o.get('deck', '?')} and {variants:,} variants vs {opponents} "
+                          plain(who), plain(f"{o.get('deck', '?')} and {variants:,} variants vs {opponents} "
                                               f"({len(mine)} stage runs {opt}-…)"))
         if opt is not None and not stages:
             continue
@@ -408,9 +412,9 @@ def db_runs(db: Path = DB_OPT, as_json: bool = typer.Option(False, "--json", hel
         pa, pb = (str(r["policy_a"] or "").split(":")[0], str(r["policy_b"] or "").split(":")[0])
         mine_studied = ", ".join(studied) if len(studied) <= 3 else f"{studied[0]} and {len(studied) - 1:,} variants"
         who = "round robin: " + ", ".join(studied) if studied == opps else f"{mine_studied} vs {', '.join(opps)}"
-        table.add_row(("  " if opt else "") + escape(str(r["run_id"])), escape(str(r["status"])),
-                      f"{r['stored_games']}/{r['planned_games']}", escape(pa if pa == pb else f"{pa} vs {pb}"),
-                      escape(who))
+        table.add_row(("  " if opt else "") + plain(str(r["run_id"])), plain(str(r["status"])),
+                      f"{r['stored_games']}/{r['planned_games']}", plain(pa if pa == pb else f"{pa} vs {pb}"),
+                      plain(who))
     out.print(table)
 
 
@@ -429,7 +433,7 @@ def db_show(run: str, db: Path = DB_OPT, as_json: bool = typer.Option(False, "--
     grid = Table.grid(padding=(0, 2))
     for k in ("run_id", "status", "policy_a", "policy_b", "mulligan", "seed", "planned_games", "engine_version",
               "catalog_hash", "started_at", "finished_at"):
-        grid.add_row(k, escape(str(info[k])))
+        grid.add_row(k, plain(str(info[k])))
     out.print(grid)
     out.print(summary_table(run, rows, None))
 

@@ -15,10 +15,11 @@ from matplotlib.patches import Rectangle
 
 import matplotlib
 
-from mythos_cli.reports.plots import DPI, LOSS, MUTED, NEUTRAL, WIN
+from mythos_cli.reports.plots import LOSS, MUTED, NEUTRAL, WIN, save_figure, tick_label
 
 def _wrap(label: str, width: int) -> str:
     """A label on lines of ``width``, never cut at a card id's hyphen (SS-053)."""
+    label = tick_label(label)  # a name read from a file or a database: drawn as written
     return "\n".join(textwrap.wrap(label, width, break_on_hyphens=False, break_long_words=False)) or label
 
 
@@ -26,9 +27,7 @@ TIER_COLORS = ("#2f7d4f", "#7fae5a", "#c9b458", "#d98c4a", "#b23a3a", "#7a2f2f")
 
 
 def _save(fig: Figure, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=DPI, facecolor="white")
-    return path
+    return save_figure(fig, path)  # names drawn as written: controls escaped, a $ never a formula
 
 
 def heatmap(names: Sequence[str], cells: dict, path: Path, title: str) -> Path:

@@ -24,7 +24,7 @@ from mythos_cli.optimize.plan import STAGE_SECONDS, Plan
 from mythos_cli.optimize.search import Arm, Candidate, Outcome, Race
 from mythos_cli.reports.base import ReportResult, _clean, run_folder, write_document
 from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, pct, pp
-from mythos_cli.reports.plots import DPI, LOSS, MUTED, NEUTRAL, WIN
+from mythos_cli.reports.plots import LOSS, MUTED, NEUTRAL, WIN, save_figure, tick_label
 from mythos_cli.reports.stats import field_interval, wilson
 
 RUNNERS_UP = 5
@@ -282,10 +282,7 @@ def outcome_json(o: Outcome) -> dict:
 
 # -- the page ----------------------------------------------------------------------------------
 def _bars(o: Outcome, rates: dict, path: Path) -> Path:
-    fig = win_rate_figure(o, rates)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=DPI, facecolor="white")
-    return path
+    return save_figure(win_rate_figure(o, rates), path)
 
 
 def win_rate_figure(o: Outcome, rates: dict) -> Figure:
@@ -306,7 +303,7 @@ def win_rate_figure(o: Outcome, rates: dict) -> Figure:
         ax.bar([i + shift for i in x], r, width=0.38, color=colour, label=name, yerr=[lo, hi], capsize=3,
                ecolor="#444444")
     ax.axhline(0.5, color=LOSS, linewidth=0.8, linestyle=":", label="50%")
-    ax.set_xticks(x, [lab if len(lab) < 18 else lab[:16] + "…" for lab in labels], rotation=20, ha="right")
+    ax.set_xticks(x, [tick_label(lab if len(lab) < 18 else lab[:16] + "…") for lab in labels], rotation=20, ha="right")
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_ylabel("win rate (95% interval)")

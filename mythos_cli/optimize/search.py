@@ -41,12 +41,14 @@ their sizes are ``optimize.plan``'s:
 from __future__ import annotations
 
 import math
+import signal
 import time
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
+from mythos_cli import stops
 from mythos_cli.experiment.arms import PREFIX, ExperimentError, Progress, compare, pair, play_arms, same_json
 from mythos_cli.experiment.stats import (Gain, Pairs, RankAgreement, ScreenFit, fit_screen, gain, rank_agreement,
                                          shortlist_size)
@@ -818,42 +820,47 @@ def optimize(store: Store, config: OptimizeConfig, opt_id: str, *, name: str | N
 
     Raises ``OptimizeError`` for settings the user can fix and ``OptimizeInterrupted`` on
     Ctrl-C (the stored games are kept: call again with the same id and config to resume)."""
-    row = ostore.get(store, opt_id)
-    stored_config = config.to_json()
-    if row is not None and config.minutes is not None and config.budget is None:
-        # the same --minutes again: the budget it chose then is the optimization's
-        chosen = {k: v for k, v in row["config"].items() if k not in ("budget", "rates")}
-        if same_json(chosen, {k: v for k, v in stored_config.items() if k not in ("budget", "rates")}):
-            config = OptimizeConfig.from_json(row["config"])
-            stored_config = row["config"]
-    search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler, progress=progress,
-                    python_players=python_players)
-    search.preflight()
-    if row is None:
-        ostore.create(store, opt_id, name or opt_id, stored_config)
-    elif not same_json(row["config"], stored_config):
-        raise OptimizeError(f"an optimization {opt_id!r} with other settings is stored in {store.path}",
-                            f"resume it with `mythos optimize --resume {opt_id}`, or choose another --name")
-    else:
-        ostore.set_status(store, opt_id, "running")
-    try:
-        outcome = search.run()
-    except OptimizeInterrupted:
-        ostore.set_status(store, opt_id, "interrupted")
-        raise
-    except StoreError:
-        ostore.set_status(store, opt_id, "interrupted")
-        raise
-    except BaseException:
+    with stops.stopping() as stop:  # one stop for every stage (each stage's run shares it)
+        row = ostore.get(store, opt_id)
+        stored_config = config.to_json()
+        if row is not None and config.minutes is not None and config.budget is None:
+            # the same --minutes again: the budget it chose then is the optimization's
+            chosen = {k: v for k, v in row["config"].items() if k not in ("budget", "rates")}
+            if same_json(chosen, {k: v for k, v in stored_config.items() if k not in ("budget", "rates")}):
+                config = OptimizeConfig.from_json(row["config"])
+                stored_config = row["config"]
+        search = Search(store, opt_id, config, workers=workers, backend=backend, scheduler=scheduler,
+                        progress=progress, python_players=python_players)
+        search.preflight()
+        if row is None:
+            ostore.create(store, opt_id, name or opt_id, stored_config)
+        elif not same_json(row["config"], stored_config):
+            raise OptimizeError(f"an optimization {opt_id!r} with other settings is stored in {store.path}",
+                                f"resume it with `mythos optimize --resume {opt_id}`, or choose another --name")
+        else:
+            ostore.set_status(store, opt_id, "running")
         try:
+            outcome = search.run()
+        except KeyboardInterrupt:  # a stop while planning a stage: the stages played are stored
             ostore.set_status(store, opt_id, "interrupted")
+            raise OptimizeInterrupted(opt_id, search.spent, config.budget,
+                                      None if stop.signal in (None, signal.SIGINT) else stop.signal) from None
+        except OptimizeInterrupted:
+            ostore.set_status(store, opt_id, "interrupted")
+            raise
         except StoreError:
-            pass
-        raise
-    from mythos_cli.optimize.report import outcome_json
+            ostore.set_status(store, opt_id, "interrupted")
+            raise
+        except BaseException:
+            try:
+                ostore.set_status(store, opt_id, "interrupted")
+            except StoreError:
+                pass
+            raise
+        from mythos_cli.optimize.report import outcome_json
 
-    ostore.set_status(store, opt_id, "finished", outcome_json(outcome))
-    return outcome
+        ostore.set_status(store, opt_id, "finished", outcome_json(outcome))
+        return outcome
 
 
 def check(config: OptimizeConfig) -> int:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
 
+from mythos_cli import _core, stops
 from mythos_cli.policies.match import Deck
 from mythos_cli.policies.players import make_policy
 
@@ -97,7 +97,7 @@ def run_ladder(decks: Sequence[Deck], specs: Sequence[str], games: int, seed: in
     """Every pair of players ``games`` times over the decks (seats and decks mirrored), rated.
 
     The built-in players play inside the core (a player written in Python is refused here: the
-    ladder rates the built-in ones)."""
+    ladder rates the built-in ones). Raises ``stops.Stopped`` on Ctrl-C or SIGTERM."""
     for s in specs:
         if not make_policy(s).builtin:  # refuses a bad spec before playing anything
             from mythos_cli.policies.players import PolicySpecError
@@ -109,18 +109,26 @@ def run_ladder(decks: Sequence[Deck], specs: Sequence[str], games: int, seed: in
     chunks = _chunks([jobs[k] for k in by_pair])
     tally: dict[tuple[str, str], list[int]] = {}
     results = []
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for res in pool.map(_play, [(c, list(decks)) for c in chunks]):
+    try:
+        if workers > 1:
+            pool = stops.pool(workers)  # its workers stop with the command, and none is left behind
+            failed = True
+            try:
+                for res in pool.map(_play, [(c, list(decks)) for c in chunks]):
+                    results.extend(res)
+                    if progress:
+                        progress(len(res))
+                failed = False
+            finally:
+                stops.close(pool, stopping=failed)
+        else:
+            for c in chunks:
+                res = _play((c, list(decks)))
                 results.extend(res)
                 if progress:
                     progress(len(res))
-    else:
-        for c in chunks:
-            res = _play((c, list(decks)))
-            results.extend(res)
-            if progress:
-                progress(len(res))
+    except (KeyboardInterrupt, _core.Cancelled):  # Ctrl-C or SIGTERM (``stops``): nothing is rated
+        raise stops.current().stopped(len(results), len(jobs)) from None
     for a, b, winner in results:
         w, l = (a, b) if winner == 0 else (b, a)
         tally.setdefault((w, l), [0, 0])[0] += 1

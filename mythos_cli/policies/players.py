@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import itertools
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -68,6 +69,9 @@ class CorePlayer:
         return f"CorePlayer({self.spec!r})"
 
 
+MAX_ANSWER = 16  # values in a Python player's answer, at most (an action holds a handful)
+
+
 class PythonPlayer:
     """A player written in Python (``FILE.py:CLASS``), made fresh for every game; a run's mulligan
     rule, when it imposes one, answers its mulligans (the rule as the built-in players apply it)."""
@@ -89,7 +93,16 @@ class PythonPlayer:
     def decide(self, obs: Observation) -> tuple:
         if self._rule is not None and obs.kind == "mulligan":
             return self._rule.decide(obs)
-        return tuple(self._player.decide(obs))
+        answer = self._player.decide(obs)
+        if isinstance(answer, (tuple, list)):
+            return tuple(answer)
+        # any other iterable is read up to one value past the longest action (an endless one was
+        # read until the memory ran out)
+        values = tuple(itertools.islice(iter(answer), MAX_ANSWER + 1))
+        if len(values) > MAX_ANSWER:
+            raise ValueError(f"an answer of more than {MAX_ANSWER} values ({type(answer).__name__}); an action is a "
+                             "short tuple such as ('pass',) or one of obs.legal")
+        return values
 
     def __repr__(self) -> str:
         return f"PythonPlayer({self.spec!r})"
@@ -134,7 +147,7 @@ def _load_class(spec: str) -> type:
             module = importlib.util.module_from_spec(loader)
             try:
                 loader.loader.exec_module(module)
-            except Exception as exc:  # noqa: BLE001 - the user's file: say what failed, no traceback
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's file: say what failed, no traceback
                 raise PolicySpecError(f"{spec}: importing {head} failed: {type(exc).__name__}: {exc}") from None
             sys.modules[module_name] = module
     else:

@@ -11,13 +11,13 @@ report also as one self-contained HTML page) under ``<out>/<run>/``.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from mythos_cli.files import out_hint
 from mythos_cli.reports.base import ReportResult, discard_staging
 from mythos_cli.reports.data import MIN_GAMES, ReportError, open_run
 from mythos_cli.store import StoreError
+from mythos_cli.store.db import stored_json
 
 KINDS = ("winrate", "mulligan", "curve", "cards", "prep", "compare")
 
@@ -160,7 +160,7 @@ def _check(rd, policy: str, games: int, deck: str | None, workers: int, progress
 
     cfg = rd.info.get("config")
     try:
-        config = RunConfig.from_json(json.loads(cfg) if isinstance(cfg, str) else cfg)
+        config = RunConfig.from_json(stored_json(cfg))
     except (ValueError, TypeError) as exc:  # json's errors and PlanError
         raise ReportError(f"run {rd.run_id}: its stored configuration is damaged ({exc}), so its games cannot be "
                           "played again", "report without --check-policy, or simulate the decks again") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import math
 import os
@@ -109,17 +110,37 @@ def discard_staging() -> None:
 
 
 def _publish(staging: Path, last: list[Path]) -> dict[Path, Path]:
-    """Move every file of ``staging`` into its run folder (``last``, the pages, at the end)."""
+    """Move every file of ``staging`` into its run folder (``last``, the pages, at the end).
+
+    Nothing is written through a symbolic link under ``--out``: the run's folder is made or
+    opened without following a link (a link there is refused, wherever it points), and each file
+    is renamed into that opened folder, so a link swapped in meanwhile is not followed either. A
+    link in place of a report file is replaced by the file, its target untouched."""
     final = _FINAL.get(staging)
     if final is None:  # a folder not made by run_folder: written in place
         return {}
-    final.mkdir(parents=True, exist_ok=True)
+    try:
+        os.mkdir(final)
+    except FileExistsError:
+        pass
+    try:
+        folder = os.open(final, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR) and final.is_symlink():
+            raise ReportError(f"{final} is a symbolic link (to {os.readlink(final)}): mythos does not write through "
+                              "links under --out", "remove the link, or choose another --out") from None
+        raise
+    source = os.open(staging, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     moved = {}
-    files = sorted((p for p in staging.iterdir() if p.is_file()), key=lambda p: (p in last, p.name))
-    for f in files:
-        target = final / f.name
-        os.replace(f, target)
-        moved[f] = target
+    try:
+        files = sorted((p for p in staging.iterdir() if p.is_file() and not p.is_symlink()),
+                       key=lambda p: (p in last, p.name))
+        for f in files:
+            os.replace(f.name, f.name, src_dir_fd=source, dst_dir_fd=folder)
+            moved[f] = final / f.name
+    finally:
+        os.close(source)
+        os.close(folder)
     shutil.rmtree(staging, ignore_errors=True)
     _FINAL.pop(staging, None)
     return moved

@@ -6,7 +6,6 @@ problem becomes a ``ReportError`` that says what is wrong and what exists instea
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -18,7 +17,7 @@ from rapidfuzz import fuzz, process
 from mythos_cli.catalog import default_catalog
 from mythos_cli.reports.doc import register_literals
 from mythos_cli.store import StoreError, open_store
-from mythos_cli.store.db import Store
+from mythos_cli.store.db import Store, stored_json
 from mythos_cli.store import read
 from mythos_cli.store.read import newest_finished_run, run_card_events, run_games, run_player_rounds
 
@@ -209,7 +208,7 @@ def _load(store: Store, db: Path, run: str | None) -> RunData:
                         "planned games are stored, so some matchups may be short or missing")
     try:
         cfg = info.get("config")
-        cfg = json.loads(cfg) if isinstance(cfg, str) else (cfg or {})
+        cfg = stored_json(cfg) or {}
         lists = {d["name"]: DeckList(d["name"], tuple(d["cards"]), tuple(d["missions"])) for d in cfg.get("decks", [])}
         opponents = [cfg["decks"][i]["name"] for i in cfg.get("opponents", []) if i < len(cfg["decks"])]
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
 
+from mythos_cli.text import shown
+
 
 @dataclass
 class Heading:
@@ -153,8 +155,10 @@ def md_text(text: str, line_start: bool = True) -> str:
     ``line_start``: the text opens a line, where ``#``, ``>``, ``-``, ``+`` and ``1.`` would start
     a block. Only ASCII punctuation can be escaped in CommonMark, so ``1.`` becomes ``1\.``
     (a backslash before the digit would show)."""
+    text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    text = shown(text)  # no control character (ESC, BEL, NUL …) reaches the file
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _MD_SPECIAL.sub(r"\\\1", text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    text = _MD_SPECIAL.sub(r"\\\1", text)
     if not line_start:
         return text
     return _MD_LINE_START.sub(lambda m: m.group(1) + (f"\\{m.group(2)}" if m.group(2) else
@@ -175,7 +179,7 @@ def md_inline(text: str) -> str:
         if kind == "bold":
             out.append("**")
         elif kind == "code":
-            out.append(_md_code(piece.replace("\n", " ")))
+            out.append(_md_code(shown(piece.replace("\n", " "))))
         else:  # only the first piece opens the line: "**63.4%**" is no list item
             out.append(md_text(piece, line_start=not out))
     return "".join(out)
@@ -264,6 +268,12 @@ document.querySelectorAll("table.sortable").forEach(function (t) {
 """
 
 
+def _h(text: str) -> str:
+    """Text for HTML: escaped, its control characters shown as escapes (``mythos_cli.text``); a
+    line break is a space, as HTML shows it (and as the Markdown writes it)."""
+    return html.escape(shown(str(text).replace("\r\n", " ").replace("\n", " ")))
+
+
 def _inline(text: str) -> str:
     """Escape, then honour the two marks the reports use: **bold** and `code` (never inside a
     user string: see ``register_literals``)."""
@@ -273,9 +283,9 @@ def _inline(text: str) -> str:
             out.append("</strong>" if bold else "<strong>")
             bold = not bold
         elif kind == "code":
-            out.append(f"<code>{html.escape(piece)}</code>")
+            out.append(f"<code>{_h(piece)}</code>")
         else:
-            out.append(html.escape(piece))
+            out.append(_h(piece))
     if bold:
         out.append("</strong>")
     return "".join(out)
@@ -296,10 +306,10 @@ def to_html(doc: Document) -> str:
             rows = ["<div class=\"scroll\"><table class=\"sortable\">"]
             if b.title:
                 rows.append(f"<caption>{_inline(b.title)}</caption>")
-            rows.append("<tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in b.columns) + "</tr>")
+            rows.append("<tr>" + "".join(f"<th>{_h(c)}</th>" for c in b.columns) + "</tr>")
             for row in b.rows:
-                cells = "".join(f"<td>{html.escape(str(c))}</td>" if i < b.left else
-                                f"<td class=\"n\">{html.escape(str(c))}</td>" for i, c in enumerate(row))
+                cells = "".join(f"<td>{_h(str(c))}</td>" if i < b.left else
+                                f"<td class=\"n\">{_h(str(c))}</td>" for i, c in enumerate(row))
                 rows.append(f"<tr>{cells}</tr>")
             rows.append("</table></div>")
             body.append("".join(rows))
@@ -307,8 +317,8 @@ def to_html(doc: Document) -> str:
                 body.append(f"<p class=\"note\">{_inline(b.note)}</p>")
         elif isinstance(b, Image):
             data = base64.b64encode(b.path.read_bytes()).decode("ascii")
-            body.append(f"<img alt=\"{html.escape(b.alt)}\" src=\"data:image/png;base64,{data}\">")
+            body.append(f"<img alt=\"{_h(b.alt)}\" src=\"data:image/png;base64,{data}\">")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{html.escape(doc.title)}</title><style>{_CSS}</style></head>\n<body>\n"
+            f"<title>{_h(doc.title)}</title><style>{_CSS}</style></head>\n<body>\n"
             + "\n".join(body) + f"\n<script>{_SORT_JS}</script>\n</body></html>\n")

@@ -20,6 +20,8 @@ from matplotlib import ticker  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from mythos_cli.text import shown  # noqa: E402
+
 DPI = 110
 WIN = "#2f7d4f"
 LOSS = "#b23a3a"
@@ -27,13 +29,30 @@ NEUTRAL = "#4c72b0"
 MUTED = "#9aa5b1"
 
 
-def _save(fig: Figure, path: Path) -> Path:
+def save_figure(fig: Figure, path: Path) -> Path:
+    """Write a chart. Its texts hold deck and card names read from a database: each is drawn as
+    written, its control characters as escapes (``mythos_cli.text.shown``) and a ``$`` as a
+    dollar, never the start of a formula. (Tick labels are made anew at every draw: they are
+    cleaned where they are given, ``tick_label``.)"""
+    from matplotlib.text import Text
+
+    for t in fig.findobj(Text):  # titles, legends, notes
+        if t.get_text():
+            t.set_text(shown(t.get_text(), lines=True))
+            t.set_parse_math(False)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=DPI, facecolor="white")  # constrained layout already fits the labels
     return path
 
 
+
+def tick_label(text: str) -> str:
+    """A tick label from a name read from a database: its controls as escapes, ``$`` a dollar."""
+    return shown(str(text)).replace("$", r"\$")
+
+
 def _wrap(label: str, width: int = 22) -> str:
+    label = tick_label(label)
     return "\n".join(textwrap.wrap(label, width)) or label
 
 
@@ -85,7 +104,7 @@ def matrix_heatmap(decks: Sequence[str], cells: dict, path: Path, title: str) ->
     cbar = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     cbar.set_label("win rate of the row deck (grey: the interval spans 50%)")
     cbar.ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def rate_bars(labels: Sequence[str], rates, lows, highs, ns, path: Path, title: str, *,
@@ -133,7 +152,7 @@ def rate_bars(labels: Sequence[str], rates, lows, highs, ns, path: Path, title: 
     ax.set_title(title, fontsize=11)
     ax.set_ylim(-0.7, n - 0.1 + 0.5)
     ax.grid(axis="x", alpha=0.3)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def clear_colors(lows, highs, reference: float) -> list[str]:
@@ -166,7 +185,7 @@ def _group_panel(ax, labels, rates, lows, highs, ns, title, reference=None, refe
         if isinstance(reference, tuple):
             ax.axhspan(reference[1], reference[2], color="#444444", alpha=0.12, lw=0)
         ax.legend(loc="upper right", fontsize=7.5, framealpha=0.9)
-    ax.set_xticks(x, [f"{lb}\nn={ni}" for lb, ni in zip(labels, ns)], fontsize=8.5)
+    ax.set_xticks(x, [f"{tick_label(lb)}\nn={ni}" for lb, ni in zip(labels, ns)], fontsize=8.5)
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=0))
     ax.set_title(title, fontsize=10)
@@ -209,7 +228,7 @@ def mulligan_panel(deck: str, keep_mull: dict, cheap: dict, total: dict, mulliga
     fig.suptitle(f"{deck}: mulligans and opening hands, as the player played them"
                  + (f" ({note})" if note else "") + (f"\nrule from random hands: {rule['text']}" if rule else ""),
                  fontsize=12)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def curve_panel(deck: str, curve: dict[int, int], odds: list[dict], chakra: list[dict], path: Path) -> Path:
@@ -268,7 +287,7 @@ def curve_panel(deck: str, curve: dict[int, int], odds: list[dict], chakra: list
     ax.legend(fontsize=7.5)
     ax.grid(axis="y", alpha=0.3)
     fig.suptitle(f"{deck}: curve and chakra", fontsize=12)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def cards_panel(deck: str, top: list[dict], bottom: list[dict], deck_rate: float, path: Path,
@@ -313,7 +332,7 @@ def cards_panel(deck: str, top: list[dict], bottom: list[dict], deck_rate: float
         axes[0].axhline(y[len(top)], color="#bbbbbb", lw=0.8, ls=":")
         axes[1].axhline(y[len(top)], color="#bbbbbb", lw=0.8, ls=":")
     fig.suptitle(f"{deck}: best and worst cards (at least {min_games} games in hand and not seen)", fontsize=12)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def diff_bars(labels: Sequence[str], diffs, lows, highs, ns, path: Path, title: str,
@@ -344,7 +363,7 @@ def diff_bars(labels: Sequence[str], diffs, lows, highs, ns, path: Path, title: 
     ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=11, pad=16 if sides else 6)
     ax.grid(axis="x", alpha=0.3)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def _effect_panel(ax, groups: list[dict], title: str, xlabel: str, mulliganed: list[bool] | None = None,
@@ -393,4 +412,4 @@ def mulligan_experiment_panel(deck: str, by_total: list[dict], by_cheap: list[di
                   "in the dealt hand", shaded.get("heavy"), _wrap(label, 40) if label else None)
     head = f"{deck}: what mulliganing a dealt hand is worth (each hand played both ways)"
     fig.suptitle(head + ("\nadvice: " + rule if rule else "\nadvice: keep every hand"), fontsize=11.5)
-    return _save(fig, path)
+    return save_figure(fig, path)

@@ -171,6 +171,36 @@ def _hand_card(g: Board, player: int, ref: str, where: str) -> int:
     raise ScenarioError(f"{where}: p{player + 1} has no {ref} in hand")
 
 
+MAX_ROUND = 4  # a game's rounds
+MAX_CHOICE = 999  # no decision offers more options than this
+
+
+def check_step(step: str, where: str) -> None:
+    """Refuse a step no game can have, before the board is set up (``auto until round 99`` and
+    ``choose 99999999999999999999999`` were accepted, and only a later expectation failed)."""
+    text = re.sub(r"^\s*p[12]\s*:", "", step).strip()
+    words = text.lower().split()
+    if not words:
+        return
+    if words[0] == "auto":
+        until = text.split("until", 1)[1].strip().lower() if "until" in text else "end"
+        parts = until.split()
+        if until in ("end", "evaluation"):
+            return
+        if len(parts) == 2 and parts[0] == "round" and parts[1].isdigit():
+            if not 1 <= int(parts[1]) <= MAX_ROUND:
+                raise ScenarioError(f"{where}: a game has rounds 1 to {MAX_ROUND}, not {parts[1]}")
+            return
+        raise ScenarioError(f"{where}: auto runs until end, evaluation or round N (1 to {MAX_ROUND}), not {until!r}")
+    if words[0] == "choose" and len(words) == 2 and words[1].isdigit() and int(words[1]) > MAX_CHOICE:
+        raise ScenarioError(f"{where}: {words[1]} is more than any decision offers: choose a number from 0 to "
+                            f"{MAX_CHOICE}")
+    if words[0] in ("play", "attach") and "on" in words[:-1]:
+        n = words[words.index("on") + 1]
+        if n.isdigit() and not 1 <= int(n) <= MAX_ROUND:
+            raise ScenarioError(f"{where}: missions in play are numbered 1 to {MAX_ROUND}, not {n}")
+
+
 def _auto(g: Board, until: str, where: str) -> None:
     target_round = None
     if until.startswith("round"):
@@ -383,6 +413,8 @@ def run_doc(doc: dict, catalog: Catalog, where: str) -> ScenarioResult:
         res.error = str(exc)
         return res
     try:
+        for i, step in enumerate(doc.get("steps", [])):
+            check_step(step, f"{where} step {i + 1} ({step!r})")
         g = load_board(board_spec(doc, catalog, where), catalog)
         error = None
         cp0 = doc.get("checkpoints", {}).get("0")

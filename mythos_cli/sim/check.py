@@ -8,10 +8,10 @@ figure depends on who played it. Nothing is stored; the games are counted and ha
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from mythos_cli import _core, stops
 from mythos_cli.policies import make_policy
 from mythos_cli.sim.game import game_setup, play_game
 from mythos_cli.sim.plan import GameJob, RunConfig
@@ -41,7 +41,8 @@ def policy_check(config: RunConfig, policy: str, *, games: int = 30, decks: set[
                  max_matchups: int = 8, workers: int = 0,
                  progress: Callable[[int], None] | None = None) -> list[CheckedMatchup]:
     """Replay up to ``games`` games of up to ``max_matchups`` matchups (those of ``decks``, when
-    given) with ``policy`` for both players; raises ``PolicySpecError`` for a bad spec."""
+    given) with ``policy`` for both players; raises ``PolicySpecError`` for a bad spec and
+    ``stops.Stopped`` on Ctrl-C or SIGTERM (its workers stopped, none left behind)."""
     player = make_policy(policy, config.mulligan)  # the user's own spec, named on this command line
     spec = player.spec
     check = replace(config, policy_a=spec, policy_b=spec, matchups=[],
@@ -63,18 +64,26 @@ def policy_check(config: RunConfig, policy: str, *, games: int = 30, decks: set[
     todo = [(check, j) for m in chosen for j in jobs[m.index]]
     workers = workers or os.cpu_count() or 1
     results: dict[int, bool] = {}
-    if workers > 1 and len(todo) > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for no, won in pool.map(_play, todo, chunksize=2):
+    try:
+        if workers > 1 and len(todo) > 1:
+            pool = stops.pool(workers)  # its workers stop with the command, and none is left behind
+            failed = True
+            try:
+                for no, won in pool.map(_play, todo, chunksize=2):
+                    results[no] = won
+                    if progress:
+                        progress(1)
+                failed = False
+            finally:
+                stops.close(pool, stopping=failed)
+        else:
+            for t in todo:
+                no, won = _play(t)
                 results[no] = won
                 if progress:
                     progress(1)
-    else:
-        for t in todo:
-            no, won = _play(t)
-            results[no] = won
-            if progress:
-                progress(1)
+    except (KeyboardInterrupt, _core.Cancelled):  # Ctrl-C or SIGTERM (``stops``): the games played are dropped
+        raise stops.current().stopped(len(results), len(todo)) from None
     return [CheckedMatchup(m.label, config.decks[m.deck].name, config.decks[m.opponent].name, spec,
                            tuple(j.game_no for j in jobs[m.index]), sum(results[j.game_no] for j in jobs[m.index]))
             for m in chosen]

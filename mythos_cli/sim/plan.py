@@ -55,12 +55,10 @@ def default_batch_size(*policies: str) -> int:
     return FAST_BATCH if fast else SLOW_BATCH
 
 
-WORKERS_PER_CORE = 4  # local processes: more only adds memory and switching (a game is CPU-bound)
-
-
 def max_workers() -> int:
-    """The most local worker processes a run may start on this machine."""
-    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+    """The most local worker processes a run starts on this machine: one a core (a game is
+    CPU-bound: more processes only add memory and switching)."""
+    return os.cpu_count() or 1
 
 
 # the forced mulligan answers a plan may give a studied deck (``RunConfig.forced_mulligans``)

@@ -17,6 +17,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
+from mythos_cli import __version__
 from mythos_cli.catalog import default_catalog
 from mythos_cli.sim.game import game_setup, play_game
 from mythos_cli.sim.plan import DeckSpec, GameJob, RunConfig
@@ -153,6 +154,14 @@ def replay_stored(store, run_id: str, game_no: int, *, policy: str | None = None
         config = load_config(store, run_id)
     except StoreError as exc:
         raise ReplayError(str(exc)) from None
+    known = default_catalog().by_id
+    for deck in config.decks:  # a stored deck is data: a card the catalog lacks is said, not a ValueError
+        unknown = next((c for c in (*deck.cards, *deck.missions) if c not in known), None)
+        if unknown is not None:
+            raise ReplayError(f"run {run_id}: its stored deck {deck.name!r} holds {unknown!r}, a card this mythos does "
+                              "not know, so its games cannot be played again",
+                              "the database was changed by hand or written by a mythos with more cards; its games "
+                              "can still be reported")
     from mythos_cli.policies.players import PolicySpecError, StoredPythonPlayer, stand_ins
     from mythos_cli.sim.game import check_players
 
@@ -183,14 +192,21 @@ def replay_stored(store, run_id: str, game_no: int, *, policy: str | None = None
                if value != row[name]]
     if differ:
         info = store.run(run_id) or {}
-        why = ("the card catalog changed since the run" if info.get("catalog_hash") != catalog_hash()
-               else f"the run was played by mythos {info.get('engine_version')}: the engine's play differs")
+        if info.get("catalog_hash") != catalog_hash():
+            hint = "probably the card catalog changed since the run; replay it with the mythos that played it, or " \
+                   "simulate the decks again"
+        elif info.get("engine_version") != __version__:
+            hint = f"probably the run was played by mythos {info.get('engine_version')}, whose play differs; replay " \
+                   "it with that mythos, or simulate the decks again"
+        else:  # this very mythos played it, with these cards: the row is not what it stored
+            hint = "this mythos played the run with these cards, so the stored game was changed after it was stored " \
+                   "(by hand, or a damaged file): trust no figure of this run; simulate the decks again"
         stored = f"P{row['flags'] >> 3 & 3} won {row['score_0']}–{row['score_1']}" if row["flags"] >> 3 & 3 else \
             f"no winner, {row['score_0']}–{row['score_1']}"
         raise ReplayMismatch(
             f"replaying game {game_no} of run {run_id} does not give the stored game back ({', '.join(differ)} "
             f"differ; stored: {stored}; replayed: P{replay.winner + 1} won {replay.scores[0]}–{replay.scores[1]})",
-            f"probably {why}; replay it with the mythos that played it, or simulate the decks again")
+            hint)
     replay.checked = True
     replay.notes = notes
     return replay

@@ -13,24 +13,22 @@ exactly the games it would have played.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import signal
-import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Callable
 
 
-from mythos_cli import __version__, _core
+from mythos_cli import __version__, _core, stops
 from mythos_cli.catalog.loader import data_dir
 from mythos_cli.policies.match import PlayerError
 from mythos_cli.sim.plan import RunConfig
 from mythos_cli.sim.worker import run_batch
-from mythos_cli.store.db import Store, StoreError, card_list
+from mythos_cli.store.db import Store, StoreError, card_list, stored_json
 from mythos_cli.store.layout import LayoutError
 
 # at most this many games in one transaction (a writer that fell behind catches up in steps)
@@ -54,53 +52,9 @@ class Interrupted(Exception):
         self.run_id, self.stored, self.planned, self.signal = run_id, stored, planned, signal
 
 
-class _Stop:
-    """Ctrl-C and SIGTERM during a run: stop at once, except inside a write to the database.
-
-    DuckDB turns a signal that arrives during a query into a "Query interrupted" error, so
-    while the writer writes, a signal only marks the stop, which happens when the write has
-    committed (at most one transaction later). A second signal while stopping is ignored:
-    marking the run interrupted is then the last thing left to do."""
-
-    def __init__(self) -> None:
-        self.signal: int | None = None
-        self.writing = 0
-        self.deferred = False
-
-    def handler(self, signum, frame) -> None:
-        if self.signal is not None:
-            return
-        self.signal = signum
-        if self.writing:
-            self.deferred = True
-            return
-        raise KeyboardInterrupt
-
-    @contextlib.contextmanager
-    def write(self):
-        self.writing += 1
-        try:
-            yield
-        finally:
-            self.writing -= 1
-        if not self.writing and self.deferred:
-            self.deferred = False
-            raise KeyboardInterrupt
-
-    @contextlib.contextmanager
-    def installed(self):
-        if threading.current_thread() is not threading.main_thread():
-            yield self  # signals reach the main thread only: nothing to install
-            return
-        previous = {sig: signal.signal(sig, self.handler) for sig in (signal.SIGINT, signal.SIGTERM)}
-        try:
-            yield self
-        finally:
-            for sig, h in previous.items():
-                signal.signal(sig, h)
-
-
-_NO_STOP = _Stop()  # a writer outside execute (store_ready called directly) defers nothing
+# Ctrl-C and SIGTERM: one stop for the command (``mythos_cli.stops``), which also reaches the core
+_Stop = stops.Stop
+_NO_STOP = stops.NO_STOP  # a writer outside execute (store_ready called directly) defers nothing
 
 
 @dataclass
@@ -161,33 +115,15 @@ def start_run(store: Store, config: RunConfig, run_id: str, name: str) -> None:
 
 
 def load_config(store: Store, run_id: str) -> RunConfig:
-    import json
-
     run = store.run(run_id)
     if run is None:
         raise StoreError(f"{store.path}: no run {run_id!r}; `mythos db runs` lists them")
     cfg = run["config"]
     try:
-        return RunConfig.from_json(json.loads(cfg) if isinstance(cfg, str) else cfg)
+        return RunConfig.from_json(stored_json(cfg))
     except (ValueError, TypeError) as exc:  # json's errors and PlanError are ValueErrors
         raise StoreError(f"{store.path}: the stored configuration of run {run_id} is damaged ({exc}), so it cannot "
                          "be resumed; start a new run (its stored games can still be reported)") from None
-
-
-def _worker_signals() -> None:
-    # Ctrl-C and SIGTERM are the parent's to handle: it stops the run, marks it and says so
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    # A parent killed outright (kill -9) cannot stop its workers, and a forked worker never sees
-    # its task queue close: it would wait forever. It leaves as soon as its parent is gone.
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="mythos-parent-watch", daemon=True).start()
 
 
 def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, backend: str = "local",
@@ -208,8 +144,7 @@ def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, b
     done = store.done_batches(run_id)
     planned = config.planned_games()
     todo = (i for i in range(config.batch_count()) if i not in done)  # each batch's games derived when sent
-    stop = _Stop()
-    with stop.installed():
+    with stops.stopping() as stop:
         store.set_status(run_id, "running")
         try:
             if backend == "dask":
@@ -217,6 +152,8 @@ def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, b
             elif workers <= 1:
                 for i in todo:
                     b = config.batch(i)
+                    if _core.cancelled():  # (a stop that came while the last batch was written)
+                        raise KeyboardInterrupt
                     frames = run_batch(run_id, config, i, b, cards)
                     _reopen(store)
                     with stop.write():
@@ -226,7 +163,7 @@ def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, b
                         progress(len(b))
             else:
                 _run_pool(store, run_id, config, cards, todo, workers, progress, stop)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, _core.Cancelled):  # (the core's batch stopped by the same signal)
             store.set_status(run_id, "interrupted")
             raise Interrupted(run_id, store.stored_games(run_id), planned,
                               None if stop.signal == signal.SIGINT else stop.signal) from None
@@ -295,8 +232,9 @@ def store_ready(store: Store, run_id: str, ready: list[tuple[int, list, object]]
 
 
 def _run_pool(store, run_id, config, cards, todo, workers, progress, stop: _Stop = _NO_STOP) -> None:
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
+    pool = stops.pool(workers, stop)
     pending = {}
+    failed = True
     try:
         while True:
             while len(pending) < workers * 2:  # keep the pool busy, not flooded
@@ -310,10 +248,10 @@ def _run_pool(store, run_id, config, cards, todo, workers, progress, stop: _Stop
             wait(pending, return_when=FIRST_COMPLETED)
             ready = [(*pending.pop(fut), fut) for fut in [f for f in pending if f.done()]]
             store_ready(store, run_id, ready, progress, stop)
+        failed = False
     finally:
-        for fut in pending:
-            fut.cancel()
-        pool.shutdown(wait=False, cancel_futures=True)
+        # on a stop or a failure the workers are told, and one that lingers is killed: none is left
+        stops.close(pool, list(pending), stopping=failed)
 
 
 class BackendError(Exception):

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tempfile
 import time
@@ -88,6 +89,19 @@ GAME_DATA_COLUMNS = tuple(c for c, _ in layout.GAME_DATA)
 WRITTEN_COLUMNS = tuple(c for c, _ in layout.WRITTEN)
 
 
+def stored_json(text):
+    """JSON read from a database (a run's or an experiment's stored settings): ``ValueError`` for
+    anything that is not JSON, arrays or objects nested too deeply among them (a crafted file
+    gave ``RecursionError`` in every command that read it)."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        return text
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("arrays or objects nested too deeply to be settings mythos stored (the database was "
+                         "changed by hand)") from None
+
+
 def card_list(config: dict) -> list[str]:
     """A run's card list (the codes of its card events): every card and mission of its decks, sorted."""
     return sorted({c for d in config.get("decks", []) for c in (*d.get("cards", ()), *d.get("missions", ()))})
@@ -134,8 +148,18 @@ def _explain(path: Path, exc: Exception) -> StoreError:
                           f"MYTHOS_DUCKDB_MEMORY=1GB, or free disk space in {spill_dir()}, where it spills "
                           "(TMPDIR chooses that folder).")
     if "no space" in low or "disk" in low and "full" in low:
-        return StoreError(f"{path}: the disk is full. Free some space or pass --db on another disk; "
-                          "finished batches are kept and `mythos simulate --resume RUN` continues.")
+        # the file DuckDB could not write: the database's own (or its .wal), or another one (an
+        # export's, a spill file), whose disk is then the one to blame
+        named = re.search(r'file \\?"(.+?)\\?"', text)
+        other = Path(named.group(1)) if named else None
+        if other is not None and not str(other).startswith(str(path)):
+            temporary = other.name.startswith(("tmp_", ".")) and other.name.endswith(".tmp")
+            return StoreError(f"{other.parent}: the disk is full (writing {other.name} failed). The database {path} is "
+                              "not damaged" + (", and no partial file was left" if temporary else "") +
+                              f". Free some space in {other.parent}, or write to another disk.")
+        return StoreError(f"{path}: the disk that holds the database is full. The database is not damaged (what was "
+                          "committed is kept): free some space or pass --db on another disk, then continue with "
+                          "--resume.")
     if "read-only" in low or "read only" in low or "permission denied" in low:
         return StoreError(f"{path}: cannot write here (read-only file or folder). Pass --db with a writable path.")
     return StoreError(f"{path}: database error: {text}")
@@ -935,7 +959,7 @@ def _migrate_1_to_2(con: duckdb.DuckDBPyConnection) -> None:
             seen.setdefault(run_id, set()).add(card)
     for run_id, cfg in _x(con, "SELECT run_id, config FROM runs"):
         try:
-            config = json.loads(cfg) if isinstance(cfg, str) else (cfg or {})
+            config = stored_json(cfg) or {}
         except ValueError:
             config = {}
         seen[run_id] = set(card_list(config)) | seen.get(run_id, set())

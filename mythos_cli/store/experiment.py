@@ -20,7 +20,7 @@ from typing import Sequence
 import duckdb
 import polars as pl
 
-from mythos_cli.store.db import SCHEMA_VERSION, Store, _explain, _now, _x
+from mythos_cli.store.db import SCHEMA_VERSION, Store, _explain, _now, _x, stored_json
 from mythos_cli.store.layout import FLAGS, INTERNAL
 
 
@@ -138,7 +138,7 @@ def get(store: Store, exp_id: str) -> dict | None:
     row = dict(zip(cols, rows[0]))
     for k in ("config", "runs"):
         if isinstance(row[k], str):
-            row[k] = json.loads(row[k])
+            row[k] = stored_json(row[k])
     return row
 
 
@@ -178,7 +178,7 @@ def listing(store: Store, kind: str | None = None) -> list[dict]:
     for row in rows:
         for k in ("config", "runs"):
             if isinstance(row[k], str):
-                row[k] = json.loads(row[k])
+                row[k] = stored_json(row[k])
     return rows
 
 

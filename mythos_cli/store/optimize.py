@@ -16,7 +16,7 @@ import json
 import duckdb
 import polars as pl
 
-from mythos_cli.store.db import Store, StoreError, _explain, _now, _x
+from mythos_cli.store.db import Store, StoreError, _explain, _now, _x, stored_json
 
 DDL = """CREATE TABLE IF NOT EXISTS optimizations (
     opt_id VARCHAR PRIMARY KEY, name VARCHAR, config JSON, status VARCHAR, result JSON,
@@ -43,7 +43,7 @@ def get(store: Store, opt_id: str) -> dict | None:
     row = dict(zip(cols, rows[0]))
     for k in ("config", "result"):
         if isinstance(row[k], str):
-            row[k] = json.loads(row[k])
+            row[k] = stored_json(row[k])
     return row
 
 

@@ -19,7 +19,7 @@ import duckdb
 import polars as pl
 
 from mythos_cli.store import layout as L
-from mythos_cli.store.db import Store, _explain
+from mythos_cli.store.db import Store, _explain, stored_json
 from mythos_cli.store.layout import INTERNAL
 
 GAMES, ROUNDS, EVENTS = (f"{INTERNAL}{t}" for t in ("games", "player_rounds", "card_events"))
@@ -466,7 +466,6 @@ def losses(store: Store, run_id: str, deck: str, opponent: str, limit: int = 5) 
 
 def run_decks(store: Store) -> dict[str, dict[str, list[str]]]:
     """Per run: the names of its studied decks and of its opponents (from its configuration)."""
-    import json
 
     out: dict[str, dict[str, list[str]]] = {}
     try:
@@ -475,7 +474,7 @@ def run_decks(store: Store) -> dict[str, dict[str, list[str]]]:
         raise _explain(store.path, exc) from None
     for run_id, cfg in rows:
         try:
-            c = json.loads(cfg) if isinstance(cfg, str) else (cfg or {})
+            c = stored_json(cfg) or {}
             names = [d["name"] for d in c.get("decks", [])]
             out[run_id] = {"studied": [names[i] for i in c.get("studied", []) if i < len(names)],
                            "opponents": [names[i] for i in c.get("opponents", []) if i < len(names)]}

@@ -217,7 +217,7 @@ impl Solver {
             return Some(v);
         }
         self.nodes += 1;
-        if self.nodes > self.budget {
+        if self.nodes > self.budget || crate::cancel::requested() {
             return None;
         }
         let mine = d.player == self.me;

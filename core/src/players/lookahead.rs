@@ -84,7 +84,7 @@ impl Lookahead {
                 totals[i] += self.playout(obs, cands[i], sample);
                 counts[i] += 1;
                 n += 1;
-                if Instant::now() >= deadline && n >= cands.len() {
+                if Instant::now() >= deadline && n >= cands.len() || crate::cancel::requested() {
                     break;
                 }
             }
@@ -93,7 +93,7 @@ impl Lookahead {
             // one per playout, dealt together so that their generators seed side by side
             let total = self.budget.sims.max(1) as usize;
             let mut done = 0;
-            while done < total {
+            while done < total && !crate::cancel::requested() {
                 let chunk: Vec<i128> =
                     (0..PLAYOUTS_AT_ONCE.min(total - done)).map(|_| self.rng.getrandbits(64) as i128).collect();
                 let starts: Vec<(GameState, i128)> = PyRandom::new_many(&chunk)
