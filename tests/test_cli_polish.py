@@ -218,3 +218,22 @@ def test_winrate_of_a_one_deck_run_has_no_row_per_unrated_opponent(tmp_path):
     assert "never played" not in table and "Sand Village" not in table and "Leaf Village Team 7" in table
     assert "Not rated against the field: " in " ".join(res.stdout.split())
     assert all(len(line) <= 80 for line in res.stdout.splitlines())
+
+
+def test_vs_takes_one_deck_and_a_second_word_is_refused(tmp_path):
+    """`--vs A B` made B a studied deck without a word (issue 30, point 7): it is refused before
+    any database is made; the option repeated plays both opponents."""
+    decks = Path(__file__).resolve().parents[1] / "data" / "decks"
+    db = tmp_path / "x.duckdb"
+    r = invoke("simulate", decks / "leaf-team7.txt", "--vs", decks / "sand-village.txt", decks / "hidden-ambush.txt",
+               "--games", 2, "--policy", "greedy", "--db", db, "--quiet")
+    assert r.exit_code == 2, r.output
+    assert "--vs takes one opponent deck" in r.output and "repeat the option" in r.output
+    assert not db.exists()
+    r = invoke("simulate", decks / "leaf-team7.txt", "--vs=" + str(decks / "sand-village.txt"),
+               decks / "hidden-ambush.txt", "--games", 2, "--policy", "greedy", "--db", db, "--quiet")
+    assert r.exit_code == 2 and not db.exists(), r.output
+    r = invoke("simulate", decks / "leaf-team7.txt", "--vs", decks / "sand-village.txt", "--vs",
+               decks / "hidden-ambush.txt", "--games", 2, "--policy", "greedy", "--db", db, "--quiet", "--json")
+    assert r.exit_code == 0, r.output
+    assert "Hidden Ambush" in r.output and "Sand Village" in r.output

@@ -62,7 +62,17 @@ def _loader(name: str, module: str, attr: str, group: bool) -> Callable[[], type
             return cmd
         single = typer.Typer(add_completion=False, rich_markup_mode="rich")
         single.command(name)(obj)
-        return typer.main.get_command(single)
+        cmd = typer.main.get_command(single)
+        check = getattr(obj, "check_args", None)  # a look at the words as typed, before they are parsed
+        if check is not None:
+            parse = cmd.parse_args
+
+            def parse_args(ctx, args):
+                check(list(args))
+                return parse(ctx, args)
+
+            cmd.parse_args = parse_args
+        return cmd
     return load
 
 

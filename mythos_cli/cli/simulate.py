@@ -185,6 +185,27 @@ def check_run_name(name: str) -> None:
         fail(f"--run-name {name!r}: {problem}", "e.g. --run-name leaf-vs-field-2026", code=2)
 
 
+
+def _check_vs(args: list[str]) -> None:
+    """``--vs A B`` took A as the opponent and B as a deck to study: a word after an opponent
+    that is no option is refused (the option takes one deck; repeat it for more)."""
+    for i, word in enumerate(args):
+        if word == "--":
+            return
+        value_at = i + 1 if word == "--vs" else i if word.startswith("--vs=") else None
+        if value_at is None or value_at + 1 >= len(args):
+            continue
+        after = args[value_at + 1]
+        if not after.startswith("-"):
+            fail(f"--vs {args[value_at].removeprefix('--vs=')} {after}: --vs takes one opponent deck, so "
+                 f"{after!r} would be a deck to study",
+                 f"repeat the option for each opponent (--vs {args[value_at].removeprefix('--vs=')} --vs {after}), "
+                 "and give the decks to study before --vs", code=2)
+
+
+simulate.check_args = _check_vs  # type: ignore[attr-defined]
+
+
 def _plan(decks, vs, gauntlet, games, policy, policy_a, policy_b, mulligan, seed, mirrors, batch_size,
           round_robin: bool = False, quiet: bool = False) -> RunConfig:
     """Validate everything the run needs (policies, decks, bounds) before any file is touched."""
