@@ -822,3 +822,25 @@ def test_a_tampered_stored_game_is_said_to_be_tampered(played_db, tmp_path):
     assert "with the mythos that played it" not in text  # (it is this one)
     res = runner.invoke(app, ["replay", "real", "2", "--db", str(db)])  # an untouched game still replays
     assert res.exit_code == 0, res.output
+
+
+def test_stored_cards_outside_the_runs_lists_are_said(played_db, tmp_path):
+    """Game rows naming cards outside the run's lists were reported silently (issue 30, point 7):
+    the report warns that the games were changed, naming the cards."""
+    db = Path(shutil.copy(played_db, tmp_path / "c.duckdb"))
+    res = runner.invoke(app, ["report", "winrate", "--run", "real", "--db", str(db), "--out", str(tmp_path / "r0")])
+    assert res.exit_code == 0 and "were changed after they were stored" not in res.output, res.output
+    con = duckdb.connect(str(db))
+    code = con.execute("SELECT min(code) FROM run_cards WHERE run_id = 'real' AND card IN "
+                       "(SELECT card FROM card_events WHERE run_id = 'real')").fetchone()[0]
+    con.execute("UPDATE run_cards SET card = 'KS-999' WHERE run_id = 'real' AND code = ?", [code])
+    con.close()
+    res = runner.invoke(app, ["report", "winrate", "--run", "real", "--db", str(db), "--out", str(tmp_path / "r1")])
+    text = " ".join(res.output.split())
+    assert "KS-999" in text and "were changed after they were stored" in text, res.output
+    con = duckdb.connect(str(db))
+    con.execute("DELETE FROM run_cards WHERE run_id = 'real' AND code = ?", [code])
+    con.close()
+    res = runner.invoke(app, ["report", "winrate", "--run", "real", "--db", str(db), "--out", str(tmp_path / "r2")])
+    text = " ".join(res.output.split())  # a code outside the run's card list: refused (as before)
+    assert res.exit_code != 0 and "the card list of run real is damaged" in text, res.output

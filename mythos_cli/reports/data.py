@@ -221,6 +221,14 @@ def _load(store: Store, db: Path, run: str | None) -> RunData:
         raise ReportError(f"run {run_id}: the run's configuration has no deck list for {', '.join(missing)}",
                           "this database was not written by `mythos simulate`; simulate the decks again")
     decks = {n: lists[n] for n in name_order(played)}
+    try:
+        foreign = read.foreign_cards(store, run_id, {n: (*d.cards, *d.missions) for n, d in decks.items()})
+    except StoreError as exc:
+        raise ReportError(str(exc)) from None
+    for deck, cards in foreign.items():
+        shown = ", ".join(cards[:5]) + (f" and {len(cards) - 5} more" if len(cards) > 5 else "")
+        warnings.append(f"run {run_id}: stored games of {deck} name cards its deck list does not hold ({shown}): "
+                        "the games were changed after they were stored, so no figure of this run can be trusted")
     opponents = [n for n in dict.fromkeys(opponents) if n in decks] or name_order(decks)
     register_slugs(decks)
     register_literals([*lists, run_id, str(db)])  # the user's strings: never markup in a report

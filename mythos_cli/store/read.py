@@ -446,6 +446,20 @@ def run_card_events(store: Store, run_id: str, events: Sequence[str],
     return _frame(store, sql + _decks_filter(decks, params), params)
 
 
+
+def foreign_cards(store: Store, run_id: str, lists: dict[str, Sequence[str]]) -> dict[str, list[str]]:
+    """Per deck of a run: the cards its stored card events name that its deck list lacks (a game
+    row changed after it was stored, or written by no mythos). Empty for a run as played."""
+    df = _frame(store, f"SELECT deck, list(DISTINCT card) AS cards FROM {EVENTS} WHERE run_id = $run GROUP BY deck",
+                {"run": run_id})
+    out: dict[str, list[str]] = {}
+    for deck, cards in df.iter_rows():
+        extra = sorted({c for c in cards if c is not None} - set(lists.get(deck, ())))
+        if extra:
+            out[str(deck)] = extra
+    return out
+
+
 def stored_game(store: Store, run_id: str, game_no: int) -> dict | None:
     """One game's stored row (``game_data``) with its setup's strings, or None."""
     from mythos_cli.store import layout
