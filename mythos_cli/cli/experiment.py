@@ -12,6 +12,7 @@ from typing import Optional
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from mythos_cli import stops
 from mythos_cli.cli.output import err, fail, plain, print_json
 from mythos_cli.cli.report import _render
 from mythos_cli.cli.simulate import WORKERS_HELP, _deck_error, check_workers
@@ -130,6 +131,13 @@ def _interrupted(kind: str, exp_id: str, stored: int, planned: int, sig: int | N
          code=143 if terminated else 130)
 
 
+def _stopped(kind: str, exp_id: str, sig: int | None, db: Path) -> None:
+    terminated = sig == signal.SIGTERM
+    fail(f"{kind} experiment {exp_id} {'stopped by SIGTERM' if terminated else 'interrupted'}: the games played "
+         "are stored", f"finish it with: mythos experiment {kind} --resume {exp_id} --db {db}",
+         code=143 if terminated else 130)
+
+
 @app.command("mulligan")
 def mulligan(
     deck: Optional[str] = typer.Argument(None, metavar="DECK", help="The deck to study (a file or a deck code)."),
@@ -170,7 +178,7 @@ def mulligan(
         store = open_store(db, create=resume is None)
     except StoreError as exc:
         fail(str(exc), code=2)
-    with store:
+    with store, stops.stopping() as stop:  # one stop for every stage, SIGTERM too
         try:
             if resume:
                 config = mx.read(store, resume)[0]
@@ -181,9 +189,8 @@ def mulligan(
             result = experiment_report(store, str(db), out_dir, exp_id)
         except mx.MulliganInterrupted as exc:
             _interrupted("mulligan", exc.exp_id, exc.stored, exc.planned, exc.signal, db)
-        except KeyboardInterrupt:
-            fail(f"mulligan experiment {exp_id} interrupted",
-                 f"finish it with: mythos experiment mulligan --resume {exp_id} --db {db}", code=130)
+        except KeyboardInterrupt:  # between stages, or while the report is written
+            _stopped("mulligan", exp_id, stop.signal, db)
         except ExperimentError as exc:
             fail(exc.message, exc.hint, code=2)
         except ReportError as exc:
@@ -260,7 +267,7 @@ def missions(
         store = open_store(db, create=resume is None)
     except StoreError as exc:
         fail(str(exc), code=2)
-    with store:
+    with store, stops.stopping() as stop:  # one stop for every stage, SIGTERM too
         try:
             if resume:
                 from mythos_cli.store import experiment as xstore
@@ -276,9 +283,8 @@ def missions(
             result = experiment_report(store, str(db), out_dir, exp_id)
         except mis.MissionsInterrupted as exc:
             _interrupted("missions", exc.exp_id, exc.spent, exc.budget, exc.signal, db)
-        except KeyboardInterrupt:
-            fail(f"missions experiment {exp_id} interrupted",
-                 f"finish it with: mythos experiment missions --resume {exp_id} --db {db}", code=130)
+        except KeyboardInterrupt:  # between stages, or while the report is written
+            _stopped("missions", exp_id, stop.signal, db)
         except ExperimentError as exc:
             fail(exc.message, exc.hint, code=2)
         except ReportError as exc:
