@@ -91,7 +91,7 @@ def simulate(
 ) -> None:
     """Play many games between decks and store every game in DuckDB.
 
-    The default player, search, beats lookahead 68% of the time and greedy about 90% (benchmarks/ladder.md); it plays about 20 to 25 games per CPU-second (22.6 on the sample decks, 19.5 on random legal decks: benchmarks/bench_default_player.py), fewer where games take more decisions. Figures depend on the player, so every report names it; --policy greedy is 200 times faster and much weaker, search:playouts=8 stronger and 4 times slower.
+    The default player, search, beats lookahead 68% of the time and greedy about 90% (benchmarks/ladder.md); it plays about 25 games per CPU-second (27.5 on the sample decks, 28.9 on random legal decks, on an idle core: benchmarks/bench_default_player.py), fewer where games take more decisions. Figures depend on the player, so every report names it; --policy greedy is 200 times faster and much weaker, search:playouts=8 stronger and 4 times slower.
 
     Examples:
 

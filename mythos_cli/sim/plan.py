@@ -30,8 +30,8 @@ import numpy as np
 
 # The default player of simulations (`mythos simulate`, `mythos optimize`): one home, so a
 # stronger default changes every command at once. The search player at its default budget (it
-# beats lookahead 67.8% of the time, benchmarks/ladder.md; about 20 to 25 games per CPU-second,
-# benchmarks/bench_default_player.py).
+# beats lookahead 67.8% of the time, benchmarks/ladder.md; about 25 games per CPU-second on an idle
+# core, benchmarks/bench_default_player.py).
 DEFAULT_POLICY = "search"
 
 # Bounds of a run. A run's game numbers are 32-bit integers in the database, and a batch is
