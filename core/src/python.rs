@@ -931,15 +931,16 @@ fn decks_of(decks: Vec<(Vec<String>, Vec<String>)>) -> PyResult<Vec<GameDeck>> {
     decks.into_iter().map(|(c, m)| deck_from(c, m, String::new())).collect()
 }
 
-/// Games inside the core, the GIL released: `games` holds (seat 0's deck, seat 1's deck, seed,
-/// seat 0's player spec, seat 1's player spec); players are made fresh for each game and reset
-/// as `play_match` resets them. A game that fails raises EngineError naming it.
-#[pyfunction]
-fn play_search_games(
+/// Self-play games inside the core, the GIL released: `games` holds (seat 0's deck, seat 1's
+/// deck, seed, seat 0's player spec, seat 1's player spec); players are made fresh for each game
+/// and reset as `play_match` resets them; `row` reads each finished game. A game that fails
+/// raises EngineError naming it.
+fn play_each<T: Send>(
     py: Python<'_>,
     decks: Vec<(Vec<String>, Vec<String>)>,
     games: Vec<(usize, usize, i128, String, String)>,
-) -> PyResult<Vec<SearchRow>> {
+    row: fn(&GameState) -> T,
+) -> PyResult<Vec<T>> {
     let decks = decks_of(decks)?;
     if games.iter().any(|g| g.0 >= decks.len() || g.1 >= decks.len()) {
         return Err(PyValueError::new_err("a game names a missing deck"));
@@ -948,7 +949,7 @@ fn play_search_games(
         crate::players::make_player(&g.3, None).map_err(PyValueError::new_err)?;
         crate::players::make_player(&g.4, None).map_err(PyValueError::new_err)?;
     }
-    let out: Vec<Result<SearchRow, String>> = py.detach(|| {
+    let out: Vec<Result<T, String>> = py.detach(|| {
         games
             .iter()
             .map(|(a, b, seed, sa, sb)| {
@@ -957,20 +958,33 @@ fn play_search_games(
                     let mut pb = crate::players::make_player(sb, None)?;
                     let g = crate::players::play_match(cat(), &decks[*a], &decks[*b], &mut *pa, &mut *pb, *seed)
                         .map_err(|e| format!("seed {seed}: {e}"))?;
-                    Ok((
-                        g.winner,
-                        g.players[0].score,
-                        g.players[1].score,
-                        g.first_edge,
-                        g.players[0].mulliganed,
-                        g.players[1].mulliganed,
-                        g.decisions,
-                    ))
+                    Ok(row(&g))
                 })
             })
             .collect()
     });
     out.into_iter().map(|r| r.map_err(EngineError::new_err)).collect()
+}
+
+/// Games inside the core (`play_each`): each game's winner, scores, first Edge holder, mulligans
+/// and decisions.
+#[pyfunction]
+fn play_search_games(
+    py: Python<'_>,
+    decks: Vec<(Vec<String>, Vec<String>)>,
+    games: Vec<(usize, usize, i128, String, String)>,
+) -> PyResult<Vec<SearchRow>> {
+    play_each(py, decks, games, |g| {
+        (
+            g.winner,
+            g.players[0].score,
+            g.players[1].score,
+            g.first_edge,
+            g.players[0].mulliganed,
+            g.players[1].mulliganed,
+            g.decisions,
+        )
+    })
 }
 
 /// The fingerprint of each game (`players::digest`: every decision, the scores, the winner),
@@ -982,29 +996,7 @@ fn game_digests(
     decks: Vec<(Vec<String>, Vec<String>)>,
     games: Vec<(usize, usize, i128, String, String)>,
 ) -> PyResult<Vec<u64>> {
-    let decks = decks_of(decks)?;
-    if games.iter().any(|g| g.0 >= decks.len() || g.1 >= decks.len()) {
-        return Err(PyValueError::new_err("a game names a missing deck"));
-    }
-    for g in &games {
-        crate::players::make_player(&g.3, None).map_err(PyValueError::new_err)?;
-        crate::players::make_player(&g.4, None).map_err(PyValueError::new_err)?;
-    }
-    let out: Vec<Result<u64, String>> = py.detach(|| {
-        games
-            .iter()
-            .map(|(a, b, seed, sa, sb)| {
-                caught(*seed, || {
-                    let mut pa = crate::players::make_player(sa, None)?;
-                    let mut pb = crate::players::make_player(sb, None)?;
-                    let g = crate::players::play_match(cat(), &decks[*a], &decks[*b], &mut *pa, &mut *pb, *seed)
-                        .map_err(|e| format!("seed {seed}: {e}"))?;
-                    Ok(crate::players::digest(&g))
-                })
-            })
-            .collect()
-    });
-    out.into_iter().map(|r| r.map_err(EngineError::new_err)).collect()
+    play_each(py, decks, games, crate::players::digest)
 }
 
 /// One audited endgame: (seed, audited seat, best margin or None, a win within reach or None,
