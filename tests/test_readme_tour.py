@@ -51,5 +51,8 @@ def test_every_tour_line_runs(tmp_path, monkeypatch):
         res = runner.invoke(app, args)
         assert res.exit_code == 0, f"{line}\n{res.output}"
         assert "Traceback" not in res.output, line
+        # a run as played is never taken for a changed one (a deck's events name the cards of
+        # its opponent that it reveals: the run's lists together bound them)
+        assert "were changed after they were stored" not in res.output, f"{line}\n{res.output}"
     assert (tmp_path / "exports" / "games.parquet").is_file() and (tmp_path / "leaf.code").is_file()
     assert any(Path("reports/tour").glob("prep-*.html"))

@@ -227,7 +227,7 @@ def _load(store: Store, db: Path, run: str | None) -> RunData:
         raise ReportError(str(exc)) from None
     for deck, cards in foreign.items():
         shown = ", ".join(cards[:5]) + (f" and {len(cards) - 5} more" if len(cards) > 5 else "")
-        warnings.append(f"run {run_id}: stored games of {deck} name cards its deck list does not hold ({shown}): "
+        warnings.append(f"run {run_id}: stored games of {deck} name cards no deck list of the run holds ({shown}): "
                         "the games were changed after they were stored, so no figure of this run can be trusted")
     opponents = [n for n in dict.fromkeys(opponents) if n in decks] or name_order(decks)
     register_slugs(decks)

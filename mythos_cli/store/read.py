@@ -448,13 +448,16 @@ def run_card_events(store: Store, run_id: str, events: Sequence[str],
 
 
 def foreign_cards(store: Store, run_id: str, lists: dict[str, Sequence[str]]) -> dict[str, list[str]]:
-    """Per deck of a run: the cards its stored card events name that its deck list lacks (a game
-    row changed after it was stored, or written by no mythos). Empty for a run as played."""
+    """Per deck of a run: the cards its stored card events name that none of the run's deck lists
+    holds (a game row changed after it was stored, or written by no mythos). A deck's events may
+    name its opponent's cards (a card taken or played from the other side), so the run's lists
+    together are the bound. Empty for a run as played."""
+    known = {c for cards in lists.values() for c in cards}
     df = _frame(store, f"SELECT deck, list(DISTINCT card) AS cards FROM {EVENTS} WHERE run_id = $run GROUP BY deck",
                 {"run": run_id})
     out: dict[str, list[str]] = {}
     for deck, cards in df.iter_rows():
-        extra = sorted({c for c in cards if c is not None} - set(lists.get(deck, ())))
+        extra = sorted({c for c in cards if c is not None} - known)
         if extra:
             out[str(deck)] = extra
     return out
