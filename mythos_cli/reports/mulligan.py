@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
+from mythos_cli.experiment.mulligan import cost_bins
 from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import CHEAP_COST, MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
@@ -76,30 +76,6 @@ class Rule:
         return {"rule": self.text, "kind": self.kind, "value": self.value, "kept_hands": self.keep.to_dict(),
                 "mulliganed_hands": self.throw.to_dict(), "keeps_share": self.keep_share,
                 "mulligans_share": 1 - self.keep_share, "gain": self.gain, "gain_ci": [self.low, self.high]}
-
-
-def _bins(totals: np.ndarray) -> list[tuple[int, int, str]]:
-    """Total-cost bins at the quartiles of the deck's opening hands: about equal counts each."""
-    lo, hi = int(totals.min()), int(totals.max())
-    cuts = sorted({int(round(q)) for q in np.quantile(totals, [0.25, 0.5, 0.75])})
-    edges = [c for c in cuts if lo <= c < hi]
-    bins, start = [], lo
-    for e in edges:
-        bins.append((start, e))
-        start = e + 1
-    bins.append((start, hi))
-    out = []
-    for i, (a, b) in enumerate(bins):
-        if a == b:
-            label = str(a)
-        elif i == 0:
-            label = f"≤{b}"
-        elif i == len(bins) - 1:
-            label = f"≥{a}"
-        else:
-            label = f"{a}–{b}"
-        out.append((a, b, label))
-    return out
 
 
 def _rate_of(df: pl.DataFrame) -> Rate:
@@ -191,7 +167,7 @@ def analyse_deck(rd: RunData, deck: str, hands: pl.DataFrame, names: dict[str, s
     for k in sorted(set(seats["cheap"].to_list())):
         by_cheap.append({"cheap_plays": k, **_split(seats, pl.col("cheap") == k)[0].to_dict()})
     by_total = []
-    bins = _bins(seats["total_cost"].to_numpy())
+    bins = cost_bins(seats["total_cost"].to_numpy())  # the experiment's bins: the same quartiles
     for a, b, label in bins:
         part, _ = _split(seats, pl.col("total_cost").is_between(a, b))
         by_total.append({"total_cost": label, "from": a, "to": b, **part.to_dict()})
