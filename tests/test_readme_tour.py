@@ -14,7 +14,6 @@ import re
 import shlex
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from mythos_cli.cli import app

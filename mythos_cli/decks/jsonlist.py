@@ -138,7 +138,7 @@ def _qty(value: Any, where: str, line: int | None) -> tuple[int | None, Problem 
         return None, error("bad-quantity", f"{where}.qty is {_kind(value)}, not a whole number",
                            f'write "qty": 2 (a whole number from 1 to {MAX_QTY})', [line])
     if isinstance(value, float) and not value.is_integer():
-        return None, error("bad-quantity", f"{where}.qty {value} is not a whole number", f'write "qty": 2', [line])
+        return None, error("bad-quantity", f"{where}.qty {value} is not a whole number", 'write "qty": 2', [line])
     qty = int(value) if value == value and abs(value) != float("inf") else 10**31
     if qty <= 0:
         return None, error("bad-quantity", f"{where}.qty {qty} is {'zero' if qty == 0 else 'negative'}",

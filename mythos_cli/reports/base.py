@@ -169,7 +169,7 @@ def examples_table(rd: RunData, pairs: list[tuple[str, str]], limit: int = 5) ->
                       "replay": f"mythos replay {rd.run_id} {games[0]} --db {rd.db}" if games else None})
         rows.append([deck, opp, ", ".join(map(str, games)) or "none lost",
                      f"mythos replay {rd.run_id} {games[0]}" if games else ""])
-    return found, Table(f"Games to look at: the first losses of each matchup (replay one with mythos replay RUN GAME)",
+    return found, Table("Games to look at: the first losses of each matchup (replay one with mythos replay RUN GAME)",
                         ["deck", "opponent", "lost games", "replay the first"], rows, left=4)
 
 

@@ -157,7 +157,7 @@ def open_run(db: Path | str, run: str | None = None) -> RunData:
         store = open_store(db, read_only=True, create=False)
     except StoreError as exc:
         # open_store's message already says how to fix it; a missing file gets the mythos way to make one
-        raise ReportError(str(exc), None if db.exists() else f"list runs of another file with `mythos db runs --db FILE`") from None
+        raise ReportError(str(exc), None if db.exists() else "list runs of another file with `mythos db runs --db FILE`") from None
     try:
         return _load(store, db, run)
     except BaseException:

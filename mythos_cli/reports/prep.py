@@ -150,7 +150,6 @@ def report(rd: RunData, out: Path, deck: str, *, field_spec: str | None = None,
     doc.add(Heading("Summary"), Bullets(summary))
 
     doc.add(Heading("Against the field"))
-    shares = ", ".join(f"{d} {100 * s:.0f}%" for d, s in field.items())
     doc.add(Para(f"Field: {field_text(field)}. Expected win rate **{pct(fr.rate)}** (95% interval {interval(fr.low, fr.high)}; "
                  f"{fr.games} games against these decks; a mirror counts 50%). Over all its games in the run the "
                  f"deck won {pct(overall.rate)} ({interval(overall.low, overall.high)}, n={overall.games})."))
