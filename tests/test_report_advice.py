@@ -167,3 +167,32 @@ def test_the_curve_chart_gives_each_cost_its_own_panel(db, tmp_path, figures):
                  and ax.get_title() != "cost curve"]
     assert len(odds_axes) == len(costs) > 1
     assert all(len(ax.get_lines()) == 2 for ax in odds_axes)  # one exact line, one simulated series
+
+
+def test_the_panel_colours_of_a_field_weighted_mulligan_table_are_weighted_too(db):
+    """The bars' colour intervals (all bars at once) come from the same field weighting as the
+    table's rates, not from the raw counts (Alpha won 14 of 20 against Beta, 3 of 10 against Gamma:
+    equal shares weigh the two alike, the raw counts do not)."""
+    from mythos_cli.reports.stats import ALPHA, weighted, wilson
+
+    field = {"Beta": 0.5, "Gamma": 0.5}
+    with open_run(db) as rd:
+        names = dict(card_facts(rd).select("card", "name").iter_rows())
+        hands = mulligan_report.opening_hands(rd, ["Alpha"])
+        m = mulligan_report.analyse_deck(rd, "Alpha", hands, names, min_games=5, field=field)
+        seats = (rd.seats.filter(pl.col("deck") == "Alpha").select("game_no", "seat", "won",
+                                                                   pl.col("opponent").cast(pl.String))
+                 .join(hands.select("game_no", "seat", "cheap"), on=["game_no", "seat"]))
+    rows = m["by_cheap_plays"]
+    k = sum(1 for r in rows if r["games"])
+    assert k >= 2
+    for r in rows:
+        part = seats.filter(pl.col("cheap") == r["cheap_plays"])
+        per = [(field[o], int(g["won"].sum()), g.height) for (o,), g in part.group_by("opponent")]
+        want = weighted(per, ALPHA / k)
+        assert r["ci_family"] == pytest.approx([want.low, want.high])
+        raw = wilson(sum(w for _, w, _ in per), sum(n for _, _, n in per), ALPHA / k)
+        if len(per) > 1:
+            assert r["ci_family"] != pytest.approx([raw.low, raw.high])
+    series = mulligan_report._panel_series(rows, "cheap_plays")
+    assert list(series["family"][0]) == [r["ci_family"][0] for r in rows]

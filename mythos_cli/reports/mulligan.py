@@ -20,6 +20,7 @@ How the keep rule is learned, and why it can be trusted only so far:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from mythos_cli.reports import plots
 from mythos_cli.reports.base import ReportResult, run_folder, run_preamble, write_document
 from mythos_cli.reports.data import CHEAP_COST, MIN_GAMES, ReportError, RunData, card_facts, pick_decks, slug
 from mythos_cli.reports.doc import Document, Heading, Image, Para, Table, interval, pct, pp
-from mythos_cli.reports.stats import ALPHA, Diff, Rate, difference, family, verdict, weighted, wilson
+from mythos_cli.reports.stats import ALPHA, Diff, Rate, difference, family, interval_at, verdict, weighted, wilson
 
 # A rule that mulligans most hands is offered only when its gain is at least this much even at the
 # low end of its (Bonferroni) interval: ours, a point of win rate, about what a player notices.
@@ -163,14 +164,12 @@ def analyse_deck(rd: RunData, deck: str, hands: pl.DataFrame, names: dict[str, s
     random_hand = seats.filter(pl.col("mulligan") | pl.col("policy").is_in(blind))
     value = _rate_of(random_hand)
 
-    by_cheap = []
-    for k in sorted(set(seats["cheap"].to_list())):
-        by_cheap.append({"cheap_plays": k, **_split(seats, pl.col("cheap") == k)[0].to_dict()})
-    by_total = []
+    cheap = [(k, _split(seats, pl.col("cheap") == k)[0]) for k in sorted(set(seats["cheap"].to_list()))]
+    by_cheap = [{"cheap_plays": k, **r.to_dict(), "ci_family": f} for (k, r), f in zip(cheap, _family(cheap))]
     bins = cost_bins(seats["total_cost"].to_numpy())  # the experiment's bins: the same quartiles
-    for a, b, label in bins:
-        part, _ = _split(seats, pl.col("total_cost").is_between(a, b))
-        by_total.append({"total_cost": label, "from": a, "to": b, **part.to_dict()})
+    total = [((a, b, label), _split(seats, pl.col("total_cost").is_between(a, b))[0]) for a, b, label in bins]
+    by_total = [{"total_cost": label, "from": a, "to": b, **r.to_dict(), "ci_family": f}
+                for ((a, b, label), r), f in zip(total, _family(total))]
 
     # key cards: win rate with the card in the kept hand against without it
     key, pairs = [], []
@@ -280,13 +279,21 @@ def recommend(random_hand: pl.DataFrame, deck, names: dict[str, str], min_games:
                      f"{interval(best.low, best.high, points=True)} pp), which is within the noise.")}
 
 
+def _family(rows: list[tuple[object, Rate]]) -> list[list[float | None]]:
+    """Intervals that hold for all the rows' rates at once (Bonferroni over the rows with games),
+    weighted by the field as the rates are: what a panel's bar colours are judged by."""
+    m = max(1, sum(1 for _, r in rows if r.games))
+    return [[None if math.isnan(x) else x for x in interval_at(r, ALPHA / m)] for _, r in rows]
+
+
 def _panel_series(rows: list[dict], label_key: str) -> dict:
-    """A panel's bars; the colour intervals hold for all its bars at once (Bonferroni over them)."""
-    m = max(1, sum(1 for r in rows if r["games"]))
-    fam = [wilson(r["wins"], r["games"], ALPHA / m) for r in rows]
+    """A panel's bars; the colour intervals hold for all its bars at once (``ci_family``)."""
+    nan = float("nan")
     return {"labels": [str(r[label_key]) for r in rows], "rates": [r["win_rate"] for r in rows],
             "lows": [r["ci95"][0] for r in rows], "highs": [r["ci95"][1] for r in rows],
-            "ns": [r["games"] for r in rows], "family": ([f.low for f in fam], [f.high for f in fam])}
+            "ns": [r["games"] for r in rows],
+            "family": ([nan if r["ci_family"][0] is None else r["ci_family"][0] for r in rows],
+                       [nan if r["ci_family"][1] is None else r["ci_family"][1] for r in rows])}
 
 
 def deck_blocks(a: dict, folder: Path, prefix: str, min_games: int, level: int = 2) -> list:

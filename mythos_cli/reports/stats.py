@@ -77,7 +77,8 @@ def weighted(parts, alpha: float = ALPHA) -> Rate:
     return Rate(wins, games, low, high, value, parts)
 
 
-def _interval_at(r: Rate, alpha: float) -> tuple[float, float]:
+def interval_at(r: Rate, alpha: float) -> tuple[float, float]:
+    """``r``'s interval at level ``alpha``: weighted by its field's parts where it has them."""
     if r.parts:
         return (r.low, r.high) if alpha == ALPHA else (weighted(r.parts, alpha).low, weighted(r.parts, alpha).high)
     return wilson_interval(r.wins, r.games, alpha)
@@ -116,8 +117,8 @@ def difference(a: Rate, b: Rate, alpha: float = ALPHA) -> Diff:
     if a.games == 0 or b.games == 0:
         return NO_DIFF
     p1, p2 = a.rate, b.rate
-    l1, u1 = _interval_at(a, alpha)
-    l2, u2 = _interval_at(b, alpha)
+    l1, u1 = interval_at(a, alpha)
+    l2, u2 = interval_at(b, alpha)
     d = p1 - p2
     low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
