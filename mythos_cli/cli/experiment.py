@@ -18,6 +18,7 @@ from mythos_cli.cli.report import _render
 from mythos_cli.cli.simulate import WORKERS_HELP, _deck_error, check_workers
 from mythos_cli.decks import DeckError
 from mythos_cli.experiment import ExperimentError, FieldError, build_field
+from mythos_cli.experiment.arms import ExperimentInterrupted
 from mythos_cli.experiment.arms import Progress as ArmsProgress
 from mythos_cli.policies import PolicySpecError, make_policy
 from mythos_cli.reports import ReportError
@@ -138,6 +139,37 @@ def _stopped(kind: str, exp_id: str, sig: int | None, db: Path) -> None:
          code=143 if terminated else 130)
 
 
+def _conduct(kind: str, exp_id: str, db: Path, resume: Optional[str], out_dir: Path, quiet: bool, load, planned,
+             play, report):
+    """Open the database, play the experiment's stages under one stop (SIGTERM too) with one
+    progress bar, and write its report; every failure is a clean exit saying how to go on.
+    ``load(store)``: the experiment's config (the stored one when resuming); ``planned(config)``:
+    its games; ``play(store, config, progress)``; ``report(store, db, out, exp_id)``."""
+    try:
+        store = open_store(db, create=resume is None)
+    except StoreError as exc:
+        fail(str(exc), code=2)
+    with store, stops.stopping() as stop:
+        try:
+            config = load(store)
+            with _bar(quiet) as bar:
+                task = bar.add_task("starting", total=planned(config), rate="-")
+                play(store, config, _Bar(bar, task))
+            return report(store, str(db), out_dir, exp_id)
+        except ExperimentInterrupted as exc:
+            _interrupted(kind, exc.exp_id, exc.stored, exc.planned, exc.signal, db)
+        except KeyboardInterrupt:  # between stages, or while the report is written
+            _stopped(kind, exp_id, stop.signal, db)
+        except ExperimentError as exc:
+            fail(exc.message, exc.hint, code=2)
+        except ReportError as exc:
+            fail(exc.message, exc.hint, code=exc.code)
+        except StoreError as exc:
+            fail(str(exc), code=2)
+        except OSError as exc:
+            fail(f"cannot write the report under {out_dir}: {exc.strerror or exc}", "choose a writable --out", code=2)
+
+
 @app.command("mulligan")
 def mulligan(
     deck: Optional[str] = typer.Argument(None, metavar="DECK", help="The deck to study (a file or a deck code)."),
@@ -174,31 +206,13 @@ def mulligan(
         except ExperimentError as exc:
             fail(exc.message, exc.hint, code=2)
     exp_id = resume or name or f"mull-{datetime.now():%Y%m%d-%H%M%S}-{os.getpid() % 1000:03d}"
-    try:
-        store = open_store(db, create=resume is None)
-    except StoreError as exc:
-        fail(str(exc), code=2)
-    with store, stops.stopping() as stop:  # one stop for every stage, SIGTERM too
-        try:
-            if resume:
-                config = mx.read(store, resume)[0]
-            with _bar(quiet) as bar:
-                task = bar.add_task("starting", total=config.planned_games, rate="-")
-                mx.play(store, exp_id, config, name=name or exp_id, workers=workers, backend=backend,
-                        scheduler=scheduler, progress=_Bar(bar, task))
-            result = experiment_report(store, str(db), out_dir, exp_id)
-        except mx.MulliganInterrupted as exc:
-            _interrupted("mulligan", exc.exp_id, exc.stored, exc.planned, exc.signal, db)
-        except KeyboardInterrupt:  # between stages, or while the report is written
-            _stopped("mulligan", exp_id, stop.signal, db)
-        except ExperimentError as exc:
-            fail(exc.message, exc.hint, code=2)
-        except ReportError as exc:
-            fail(exc.message, exc.hint, code=exc.code)
-        except StoreError as exc:
-            fail(str(exc), code=2)
-        except OSError as exc:
-            fail(f"cannot write the report under {out_dir}: {exc.strerror or exc}", "choose a writable --out", code=2)
+
+    def play(store, config, progress):
+        mx.play(store, exp_id, config, name=name or exp_id, workers=workers, backend=backend, scheduler=scheduler,
+                progress=progress)
+
+    result = _conduct("mulligan", exp_id, db, resume, out_dir, quiet, lambda store: config or mx.read(store, resume)[0],
+                      lambda c: c.planned_games, play, experiment_report)
     if as_json:
         print_json(result.to_json())
         return
@@ -263,36 +277,21 @@ def missions(
         except ExperimentError as exc:
             fail(exc.message, exc.hint, code=2)
     exp_id = resume or name or f"missions-{datetime.now():%Y%m%d-%H%M%S}-{os.getpid() % 1000:03d}"
-    try:
-        store = open_store(db, create=resume is None)
-    except StoreError as exc:
-        fail(str(exc), code=2)
-    with store, stops.stopping() as stop:  # one stop for every stage, SIGTERM too
-        try:
-            if resume:
-                from mythos_cli.store import experiment as xstore
 
-                row = xstore.get(store, resume)
-                if row is None or row["kind"] != mis.KIND:
-                    fail(f"no missions experiment {resume!r} in {db}", "`mythos db runs` lists the runs", code=2)
-                config = mis.MissionsConfig.from_json(row["config"])
-            with _bar(quiet) as bar:
-                task = bar.add_task("starting", total=config.budget, rate="-")
-                mis.choose(store, exp_id, config, name=name or exp_id, workers=workers, backend=backend,
-                           scheduler=scheduler, progress=_Bar(bar, task))
-            result = experiment_report(store, str(db), out_dir, exp_id)
-        except mis.MissionsInterrupted as exc:
-            _interrupted("missions", exc.exp_id, exc.spent, exc.budget, exc.signal, db)
-        except KeyboardInterrupt:  # between stages, or while the report is written
-            _stopped("missions", exp_id, stop.signal, db)
-        except ExperimentError as exc:
-            fail(exc.message, exc.hint, code=2)
-        except ReportError as exc:
-            fail(exc.message, exc.hint, code=exc.code)
-        except StoreError as exc:
-            fail(str(exc), code=2)
-        except OSError as exc:
-            fail(f"cannot write the report under {out_dir}: {exc.strerror or exc}", "choose a writable --out", code=2)
+    def stored_config(store):
+        from mythos_cli.store import experiment as xstore
+
+        row = xstore.get(store, resume)
+        if row is None or row["kind"] != mis.KIND:
+            fail(f"no missions experiment {resume!r} in {db}", "`mythos db runs` lists the runs", code=2)
+        return mis.MissionsConfig.from_json(row["config"])
+
+    def play(store, config, progress):
+        mis.choose(store, exp_id, config, name=name or exp_id, workers=workers, backend=backend, scheduler=scheduler,
+                   progress=progress)
+
+    result = _conduct("missions", exp_id, db, resume, out_dir, quiet, lambda store: config or stored_config(store),
+                      lambda c: c.budget, play, experiment_report)
     if as_json:
         print_json(result.to_json())
         return

@@ -29,6 +29,15 @@ class ExperimentError(Exception):
         self.message, self.hint = message, hint
 
 
+class ExperimentInterrupted(Exception):
+    """Ctrl-C or SIGTERM (``signal``; None for Ctrl-C) stopped an experiment: ``stored`` of its
+    ``planned`` games are kept, and ``--resume`` finishes it with the same games."""
+
+    def __init__(self, exp_id: str, stored: int, planned: int, signal: int | None = None):
+        super().__init__(exp_id)
+        self.exp_id, self.stored, self.planned, self.signal = exp_id, stored, planned, signal
+
+
 def same_json(a: dict, b: dict) -> bool:
     """Whether two settings are the same once stored (JSON turns tuples into lists)."""
     return json.loads(json.dumps(a)) == json.loads(json.dumps(b))

@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from mythos_cli.experiment.arms import PREFIX, ExperimentError, Progress, pair, play_arms, same_json
+from mythos_cli.experiment.arms import PREFIX, ExperimentError, ExperimentInterrupted, Progress, pair, play_arms, same_json
 from mythos_cli.experiment.stats import Gain, Pairs, fit_screen, gain
 from mythos_cli.sim import Interrupted
 from mythos_cli.sim.plan import DeckSpec
@@ -48,12 +48,8 @@ OWN = PREFIX + "own missions"
 DEFAULT_BUDGET = 6000
 
 
-class MissionsInterrupted(Exception):
-    """Ctrl-C or SIGTERM stopped the experiment; ``spent`` games of ``budget`` are stored."""
-
-    def __init__(self, exp_id: str, spent: int, budget: int, signal: int | None = None):
-        super().__init__(exp_id)
-        self.exp_id, self.spent, self.budget, self.signal = exp_id, spent, budget, signal
+class MissionsInterrupted(ExperimentInterrupted):
+    """A missions experiment stopped: ``stored`` games of its budget (``planned``) are kept."""
 
 
 @dataclass

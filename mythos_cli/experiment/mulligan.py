@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass
 from typing import Mapping, Sequence
 
 from mythos_cli.decks.construction.mythos import CHEAP_COST, HEAVY_COST
-from mythos_cli.experiment.arms import PREFIX, ExperimentError, Progress, play_arms, same_json
+from mythos_cli.experiment.arms import PREFIX, ExperimentError, ExperimentInterrupted, Progress, play_arms, same_json
 from mythos_cli.experiment.stats import ALPHA, Gain, Pairs, gain, z_value
 from mythos_cli.sim import Interrupted
 from mythos_cli.sim.plan import DeckSpec
@@ -52,12 +52,8 @@ MAX_HANDS = 1_000_000
 HELD_OUT = 5  # the best rules of the learning half that the held-out half judges (Bonferroni over them)
 
 
-class MulliganInterrupted(Exception):
-    """Ctrl-C or SIGTERM stopped the experiment; ``stored`` of ``planned`` games are kept."""
-
-    def __init__(self, exp_id: str, stored: int, planned: int, signal: int | None = None):
-        super().__init__(exp_id)
-        self.exp_id, self.stored, self.planned, self.signal = exp_id, stored, planned, signal
+class MulliganInterrupted(ExperimentInterrupted):
+    """A mulligan experiment stopped: ``stored`` of ``planned`` games are kept."""
 
 
 @dataclass

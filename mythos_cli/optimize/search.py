@@ -691,7 +691,7 @@ class Search:
                            workers=self.workers, backend=self.backend, scheduler=self.scheduler,
                            progress=self.progress)
         except M.MissionsInterrupted as exc:
-            raise OptimizeInterrupted(self.opt_id, self.spent + exc.spent, self.cfg.budget, exc.signal) from None
+            raise OptimizeInterrupted(self.opt_id, self.spent + exc.stored, self.cfg.budget, exc.signal) from None
         self.spent += out.spent
         self.stages["missions"] += out.spent
         self.runs.extend(out.runs)
