@@ -83,9 +83,8 @@ class MissionsConfig:
     @classmethod
     def from_json(cls, d: dict) -> "MissionsConfig":
         d = dict(d)
-        spec = lambda x: DeckSpec(x["name"], tuple(x["cards"]), tuple(x["missions"]))  # noqa: E731
-        d["deck"] = spec(d["deck"])
-        d["field"] = [spec(x) for x in d["field"]]
+        d["deck"] = DeckSpec.from_json(d["deck"])
+        d["field"] = [DeckSpec.from_json(x) for x in d["field"]]
         return cls(**d)
 
 
@@ -347,7 +346,7 @@ def find(store: Store, deck: DeckSpec) -> list[str]:
     out = []
     for r in xstore.listing(store, KIND):
         d = r["config"]["deck"]
-        if r["status"] == "finished" and DeckSpec(d["name"], tuple(d["cards"]), tuple(d["missions"])).hash == deck.hash:
+        if r["status"] == "finished" and DeckSpec.from_json(d).hash == deck.hash:
             out.append(r["exp_id"])
     return out
 

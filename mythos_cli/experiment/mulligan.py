@@ -96,9 +96,8 @@ class MulliganConfig:
     @classmethod
     def from_json(cls, d: dict) -> "MulliganConfig":
         d = dict(d)
-        spec = lambda x: DeckSpec(x["name"], tuple(x["cards"]), tuple(x["missions"]))  # noqa: E731
-        d["deck"] = spec(d["deck"])
-        d["field"] = [spec(x) for x in d["field"]]
+        d["deck"] = DeckSpec.from_json(d["deck"])
+        d["field"] = [DeckSpec.from_json(x) for x in d["field"]]
         return cls(**d)
 
 
@@ -211,11 +210,7 @@ def read(store: Store, exp_id: str) -> tuple[MulliganConfig, list[Hand], dict]:
 def find(store: Store, deck: DeckSpec) -> list[str]:
     """The finished mulligan experiments of this list (same cards and missions), oldest first."""
     return [r["exp_id"] for r in xstore.listing(store, KIND)
-            if r["status"] == "finished" and _spec(r["config"]["deck"]).hash == deck.hash]
-
-
-def _spec(x: dict) -> DeckSpec:
-    return DeckSpec(x["name"], tuple(x["cards"]), tuple(x["missions"]))
+            if r["status"] == "finished" and DeckSpec.from_json(r["config"]["deck"]).hash == deck.hash]
 
 
 # -- what the hands say ------------------------------------------------------------------------

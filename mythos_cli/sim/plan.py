@@ -77,6 +77,12 @@ class DeckSpec:
     cards: tuple[str, ...]
     missions: tuple[str, ...]
 
+    @classmethod
+    def from_json(cls, x: dict) -> "DeckSpec":
+        """The deck a stored config holds (``dataclasses.asdict`` of one); a damaged one raises
+        ``KeyError`` or ``TypeError``."""
+        return cls(str(x["name"]), tuple(map(str, x["cards"])), tuple(map(str, x["missions"])))
+
     @property
     def hash(self) -> str:
         text = "|".join(sorted(self.cards)) + "#" + "|".join(sorted(self.missions))
