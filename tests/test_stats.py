@@ -70,3 +70,14 @@ def test_bradley_terry_matches_the_statsmodels_glm():
     sweep = {r.policy: r for r in bradley_terry(["x", "y"], {("x", "y"): (20, 20), ("y", "x"): (0, 20)})}
     assert sweep["y"].elo == pytest.approx(-645.11354, abs=1e-3)
     assert sweep["y"].low < sweep["y"].elo < sweep["y"].high < 0
+
+
+def test_a_field_interval_does_not_depend_on_the_order_of_its_matchups():
+    """A group-by hands the matchups in any order: the interval must be the same for every order."""
+    import itertools
+
+    from mythos_cli.reports.stats import field_interval
+
+    parts = [(0.5, 14, 20), (0.3, 3, 10), (0.2, 7, 9)]
+    seen = {field_interval(list(p), alpha=0.01) for p in itertools.permutations(parts)}
+    assert len(seen) == 1

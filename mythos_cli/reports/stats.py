@@ -135,6 +135,9 @@ def field_interval(parts: Sequence[tuple[float, int, int]], constant: float = 0.
     """
     if not parts:
         return constant, constant
+    # the draws follow the parts' order: sorted, the same parts give the same interval whatever
+    # order a group-by handed them in
+    parts = sorted((float(w), int(k), int(n)) for w, k, n in parts)
     rng = np.random.default_rng(FIELD_SEED)
     total = np.full(FIELD_DRAWS, constant, dtype=float)
     for weight, wins, games in parts:
