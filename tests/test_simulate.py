@@ -94,9 +94,10 @@ def test_interrupted_run_resumes_to_the_same_rows(tmp_path, specs):
 def test_kill_9_loses_only_unfinished_batches(tmp_path):
     db = tmp_path / "k.duckdb"
     deck = default_gauntlet()[0]
-    # lookahead (a few hundred games a second): the run lasts long enough to be killed half-way
-    cmd = [sys.executable, "-m", "mythos_cli", "simulate", deck, "--vs", default_gauntlet()[1], "--games", "3000",
-           "--db", str(db), "--workers", "1", "--run-name", "k", "--batch-size", "10", "--policy", "lookahead:sims=20"]
+    # the default player (some 25 games a second on a core): the run lasts long enough to be killed
+    # half-way, and what is left is a few seconds of games for the resume
+    cmd = [sys.executable, "-m", "mythos_cli", "simulate", deck, "--vs", default_gauntlet()[1], "--games", "400",
+           "--db", str(db), "--workers", "1", "--run-name", "k", "--batch-size", "10", "--policy", "search"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # the writer holds the database for the whole run: give it time to store a few batches
     time.sleep(8)
@@ -106,14 +107,14 @@ def test_kill_9_loses_only_unfinished_batches(tmp_path):
     with open_store(db, read_only=True) as s:
         games = s.table("games", "k").height
         batches = len(s.done_batches("k"))
-        assert games == 10 * batches and 10 <= games < 3000
+        assert games == 10 * batches and 10 <= games < 400
         assert s.run("k")["status"] == "running"  # nobody could mark it: the process died
     res = subprocess.run([sys.executable, "-m", "mythos_cli", "simulate", "--resume", "k", "--db", str(db),
                           "--workers", "2"], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     with open_store(db, read_only=True) as s:
-        assert s.table("games", "k").height == 3000 and s.run("k")["status"] == "finished"
-        assert s.table("games", "k")["game_no"].n_unique() == 3000
+        assert s.table("games", "k").height == 400 and s.run("k")["status"] == "finished"
+        assert s.table("games", "k")["game_no"].n_unique() == 400
 
 
 def test_illegal_deck_is_refused_before_anything_runs(tmp_path):
