@@ -70,16 +70,41 @@ fn with_ctx(g: &GameState, kind: StaticKind) -> Vec<(Ctx, &'static Static)> {
 fn fill(g: &GameState, t: &mut PowerTable) {
     let power = &mut t.power;
     power.clear();
-    // slots up to the highest uid in play (a uid past the end reads as not in the table)
-    let mut top = 0;
-    for m in &g.missions {
-        for side in &m.sides {
-            for &uid in side {
-                top = top.max(uid as usize + 1);
+    power.resize(g.units.len(), None);
+    {
+        let lines = lines::lines(g);
+        if lines.statics(StaticKind::PowerZero).is_empty() && lines.statics(StaticKind::Power).is_empty() {
+            // no Power static in force: every character's Power in one walk of the board
+            let eager = lines.statics(StaticKind::SidePower).is_empty();
+            drop(lines);
+            t.zeroed.clear();
+            t.sides.clear();
+            for m in &g.missions {
+                let mut totals = [None, None];
+                for (si, side) in m.sides.iter().enumerate() {
+                    let mut total = 0;
+                    for &uid in side {
+                        let u = g.u(uid);
+                        let mut p = (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens;
+                        for &a in &u.attachments {
+                            p += attachment_power(g, a, Some(u));
+                        }
+                        let p = p.max(0);
+                        power[uid as usize] = Some(p);
+                        total += p;
+                    }
+                    if eager {
+                        for &a in &m.attachments[si] {
+                            total += attachment_power(g, a, None);
+                        }
+                        totals[si] = Some(total);
+                    }
+                }
+                t.sides.push(totals);
             }
+            return;
         }
     }
-    power.resize(top, None);
     for m in &g.missions {
         for side in &m.sides {
             for &uid in side {
