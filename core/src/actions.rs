@@ -377,7 +377,7 @@ impl Sides {
 
     fn of(g: &GameState, player: i32) -> Sides {
         let mut out = Sides {
-            units: [[(crate::names::NameId(0), -1, false, 0); Sides::MAX]; Sides::MISSIONS],
+            units: [[(crate::names::NameId(0), 0, false, 0); Sides::MAX]; Sides::MISSIONS], // (all zeros: a memset; read up to `len` only)
             len: [usize::MAX; Sides::MISSIONS],
             player,
         };

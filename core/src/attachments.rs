@@ -133,11 +133,18 @@ pub fn attachment_options(g: &GameState, player: i32, out: &mut Vec<(Action, i64
             }
         });
     }
-    for (inst, _, mi) in hidden_attachments_of(g, player) {
-        if let Some(price) = reveal_attachment_price(g, player, inst, mi) {
+    if g.att_hidden.is_empty() {
+        return;
+    }
+    // (hidden_attachments_of's order, without its list)
+    crate::effects::selectors::each_attachment(g, |(inst, _, mi, _)| {
+        if g.att_is_hidden(inst)
+            && g.owner[inst as usize] == player
+            && let Some(price) = reveal_attachment_price(g, player, inst, mi)
+        {
             out.push((Action::RevealAttachment(inst), price));
         }
-    }
+    });
 }
 
 /// Face-down attachments `player` played: (instance, host or -1, mission).

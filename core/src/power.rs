@@ -71,6 +71,40 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     let power = &mut t.power;
     power.clear();
     power.resize(g.units.len(), None);
+    {
+        let lines = lines::lines(g);
+        if lines.statics(StaticKind::PowerZero).is_empty() && lines.statics(StaticKind::Power).is_empty() {
+            // no Power static in force: every character's Power in one walk of the board
+            let eager = lines.statics(StaticKind::SidePower).is_empty();
+            drop(lines);
+            t.zeroed.clear();
+            t.sides.clear();
+            for m in &g.missions {
+                let mut totals = [None, None];
+                for (si, side) in m.sides.iter().enumerate() {
+                    let mut total = 0;
+                    for &uid in side {
+                        let u = g.u(uid);
+                        let mut p = (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens;
+                        for &a in &u.attachments {
+                            p += attachment_power(g, a, Some(u));
+                        }
+                        let p = p.max(0);
+                        power[uid as usize] = Some(p);
+                        total += p;
+                    }
+                    if eager {
+                        for &a in &m.attachments[si] {
+                            total += attachment_power(g, a, None);
+                        }
+                        totals[si] = Some(total);
+                    }
+                }
+                t.sides.push(totals);
+            }
+            return;
+        }
+    }
     for m in &g.missions {
         for side in &m.sides {
             for &uid in side {
@@ -128,7 +162,7 @@ fn fill(g: &GameState, t: &mut PowerTable) {
                 for &a in &u.attachments {
                     p += attachment_power(g, a, Some(u));
                 }
-                if p < 0 || zeroed.contains(&uid) {
+                if p < 0 || (!zeroed.is_empty() && zeroed.contains(&uid)) {
                     p = 0;
                 }
                 power[uid as usize] = Some(p);
@@ -246,9 +280,27 @@ pub fn side_power(g: &GameState, mi: usize, player: i32) -> i64 {
     v
 }
 
+/// Both sides' totals of mission `mi` when the Power table already holds them (one look at the memo).
+fn both_sides(g: &GameState, mi: usize) -> Option<[i64; 2]> {
+    match memo(g).sides.get(mi) {
+        Some([Some(a), Some(b)]) => Some([*a, *b]),
+        _ => None,
+    }
+}
+
 /// `side_power` of every mission: (`player`'s, the opponent's).
 pub fn side_powers(g: &GameState, player: i32) -> (Vec<i64>, Vec<i64>) {
     let n = g.missions.len();
+    {
+        // the table worked them all out at once (no side static in force): read them in one look
+        let t = memo(g);
+        if t.sides.len() >= n && t.sides[..n].iter().all(|s| s[0].is_some() && s[1].is_some()) {
+            let p = player as usize;
+            let mine = t.sides[..n].iter().map(|s| s[p].expect("checked")).collect();
+            let theirs = t.sides[..n].iter().map(|s| s[1 - p].expect("checked")).collect();
+            return (mine, theirs);
+        }
+    }
     let mine = (0..n).map(|mi| side_power(g, mi, player)).collect();
     let theirs = (0..n).map(|mi| side_power(g, mi, 1 - player)).collect();
     (mine, theirs)
@@ -279,8 +331,7 @@ fn side_total(g: &GameState, mi: usize, player: i32, t: &PowerTable) -> i64 {
 
 /// Who would win mission `mi` now: higher Power, ties to the Edge, at least 1 Power.
 pub fn mission_leader(g: &GameState, mi: usize) -> i32 {
-    let a = side_power(g, mi, 0);
-    let b = side_power(g, mi, 1);
+    let [a, b] = both_sides(g, mi).unwrap_or_else(|| [side_power(g, mi, 0), side_power(g, mi, 1)]);
     if a == b {
         return if a >= 1 { g.edge } else { -1 };
     }

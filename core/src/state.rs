@@ -92,7 +92,16 @@ clone_fields!(RoundStats {
     edge
 });
 clone_fields!(LinesCache { lines, statics_flat, static_at, triggers_flat, trigger_at });
-clone_fields!(PowerTable { power, sides, zeroed, hit });
+// (the filling's buffers are not copied: every filling clears them before it reads them)
+impl Clone for PowerTable {
+    fn clone(&self) -> Self {
+        PowerTable { power: self.power.clone(), sides: self.sides.clone(), zeroed: Vec::new(), hit: Vec::new() }
+    }
+    fn clone_from(&mut self, o: &Self) {
+        self.power.clone_from(&o.power);
+        self.sides.clone_from(&o.sides);
+    }
+}
 clone_fields!(GameState {
     cat,
     cards,

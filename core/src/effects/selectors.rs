@@ -683,19 +683,24 @@ pub type AttachmentAt = (Inst, Uid, i32, i32);
 /// Every attachment in play, in board order.
 pub fn all_attachments(g: &GameState) -> Vec<AttachmentAt> {
     let mut out = Vec::new();
+    each_attachment(g, |at| out.push(at));
+    out
+}
+
+/// `all_attachments`, one at a time in the same order (no list).
+pub fn each_attachment(g: &GameState, mut f: impl FnMut(AttachmentAt)) {
     for (mi, m) in g.missions.iter().enumerate() {
         for side in 0..2 {
             for &a in &m.attachments[side] {
-                out.push((a, -1, mi as i32, side as i32));
+                f((a, -1, mi as i32, side as i32));
             }
             for &uid in &m.sides[side] {
                 for &a in &g.u(uid).attachments {
-                    out.push((a, uid, mi as i32, side as i32));
+                    f((a, uid, mi as i32, side as i32));
                 }
             }
         }
     }
-    out
 }
 
 /// An attachment selector: `side` (whose attachment, seen from `ctx`), `where`, `on`

@@ -116,7 +116,25 @@ pub fn leaf_value(g: &GameState, me: i32) -> f64 {
     if g.is_terminal() {
         return terminal_value(g, me);
     }
+    // Power as the missions will be scored (King of the Hill's +3 is there only then), on a
+    // copy kept per thread (copied into its own buffers: no allocation)
+    if g.missions.iter().any(|m| scores_differently(g.card(m.card))) {
+        return SCORED.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            let s = super::search::copy_into(&mut scratch, g);
+            s.phase = crate::state::Phase::Evaluate;
+            leaf_margin(g, s, me)
+        });
+    }
+    leaf_margin(g, g, me)
+}
 
+thread_local! {
+    static SCORED: std::cell::RefCell<Option<GameState>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `leaf_value` of a game not over, the Power read on `gs` (`g` as the missions will be scored).
+fn leaf_margin(g: &GameState, gs: &GameState, me: i32) -> f64 {
     let opp = 1 - me;
     let rounds = rounds_to_score(g);
     let rf = rounds as f64;
@@ -125,14 +143,6 @@ pub fn leaf_value(g: &GameState, me: i32) -> f64 {
     // reveals are still possible in a later round, or in this one while its player has not passed
     let can_reveal = |p: i32| g.round < ROUNDS || !g.players[p as usize].passed;
     let spread = 2.5;
-    // Power as the missions will be scored (King of the Hill's +3 is there only then)
-    let scored;
-    let gs = if g.missions.iter().any(|m| scores_differently(g.card(m.card))) {
-        scored = as_scored(g);
-        &scored
-    } else {
-        g
-    };
     for (mi, m) in g.missions.iter().enumerate() {
         if rounds == 0 {
             break;
