@@ -1,17 +1,21 @@
-"""The search player's strength and convergence (issue 17), on the six sample decks.
+"""The search player's strength and convergence (issue 17), on the six sample decks and on random
+legal decks drawn from the whole catalog.
 
     python benchmarks/bench_search.py lookahead --reps 20     # default search vs lookahead
     python benchmarks/bench_search.py budget --reps 10        # default vs 4x its budget
     python benchmarks/bench_search.py matrix --reps 100 --reps4 20
     python benchmarks/bench_search.py all
+    python benchmarks/bench_search.py lookahead --decks random --random-decks 6 --deck-seed 3
 
 Every game is played inside the core (``_core.play_search_games``, the GIL released, one thread
 per core). ``lookahead`` and ``budget`` play every ordered deck pair with A in both seats, ``reps``
-games each; ``matrix`` plays the 6x6 sample-deck matchups in self-play (each unordered pair in
+games each; ``matrix`` plays the 6x6 matchups of a deck set in self-play (each unordered pair in
 both seats, ``reps`` games a seat) at the default budget and at 4x (``--reps4`` games a seat),
 and prints both matrices, their cell-by-cell difference, the deck ranking under each, the first
 Edge holder's win rate, and how often the search keeps its hand, per deck. Each figure carries
-its 95% interval (normal approximation) and its game count.
+its 95% interval (normal approximation) and its game count. Every figure is printed once per deck
+set (``--decks both``, the default: the six sample decks, then ``--random-decks`` random legal
+decks drawn from ``--deck-seed``, ``search_common.random_decks``).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import argparse
 import math
 import os
 
-from search_common import a_wins, fmt, interval, load, play, plan, sample_decks
+from search_common import a_wins, add_deck_options, deck_sets, fmt, interval, load, play, plan
 
 DEFAULT = "search"
 # 4x the default budget: playouts per candidate, endgame positions and mulligan playouts
@@ -32,7 +36,8 @@ def head_to_head(decks, a: str, b: str, reps: int, seed: int, threads: int) -> N
     games = plan(len(decks), reps, seed)
     rows, dt = play(decks, games, a, b, threads)
     wins = a_wins(games, rows)
-    print(f"{a} vs {b}: {fmt(sum(wins), len(wins))}, 36 ordered deck pairs x 2 seats x {reps}; "
+    n = len(decks)
+    print(f"{a} vs {b}: {fmt(sum(wins), len(wins))}, {n * n} ordered deck pairs x 2 seats x {reps}; "
           f"{len(wins) / dt:.1f} games/s on {threads} threads")
 
 
@@ -130,15 +135,18 @@ def main() -> None:
     ap.add_argument("--reps4", type=int, default=10, help="the same at 4x the budget (matrix)")
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    add_deck_options(ap)
     args = ap.parse_args()
-    names, decks = sample_decks()
     print(f"{load()}; default {DEFAULT}, 4x {FOUR_X}")
-    if args.what in ("lookahead", "all"):
-        head_to_head(decks, DEFAULT, OPPONENT, args.reps, args.seed, args.threads)
-    if args.what in ("budget", "all"):
-        head_to_head(decks, DEFAULT, FOUR_X, args.reps, args.seed, args.threads)
-    if args.what in ("matrix", "all"):
-        run_matrix(names, decks, args.reps, args.reps4, args.seed, args.threads)
+    for label, names, decks in deck_sets(args.decks, args.random_decks, args.deck_seed):
+        print(f"\n== {label}: {', '.join(names)}")
+        if args.what in ("lookahead", "all"):
+            head_to_head(decks, DEFAULT, OPPONENT, args.reps, args.seed, args.threads)
+        if args.what in ("budget", "all"):
+            head_to_head(decks, DEFAULT, FOUR_X, args.reps, args.seed, args.threads)
+        if args.what in ("matrix", "all"):
+            run_matrix(names, decks, args.reps, args.reps4, args.seed, args.threads)
+    print(f"\n{load()} after")
 
 
 if __name__ == "__main__":
