@@ -3,12 +3,13 @@ legal decks drawn from the whole catalog.
 
     python benchmarks/bench_search.py lookahead --reps 20     # default search vs lookahead
     python benchmarks/bench_search.py budget --reps 10        # default vs 4x its budget
+    python benchmarks/bench_search.py reference --reps 3      # default vs the reference, search:strong
     python benchmarks/bench_search.py matrix --reps 100 --reps4 20
     python benchmarks/bench_search.py all
     python benchmarks/bench_search.py lookahead --decks random --random-decks 6 --deck-seed 3
 
 Every game is played inside the core (``_core.play_search_games``, the GIL released, one thread
-per core). ``lookahead`` and ``budget`` play every ordered deck pair with A in both seats, ``reps``
+per core). ``lookahead``, ``budget`` and ``reference`` (the default against ``search:strong``) play every ordered deck pair with A in both seats, ``reps``
 games each; ``matrix`` plays the 6x6 matchups of a deck set in self-play (each unordered pair in
 both seats, ``reps`` games a seat) at the default budget and at 4x (``--reps4`` games a seat),
 and prints both matrices, their cell-by-cell difference, the deck ranking under each, the first
@@ -30,6 +31,8 @@ DEFAULT = "search"
 # 4x the default budget: playouts per candidate, endgame positions and mulligan playouts
 FOUR_X = "search:playouts=8,solve=1200,mulligan=32"
 OPPONENT = "lookahead"
+# the reference setting: the strongest the engine plays in about a second a game (spec.rs, PRESETS)
+REFERENCE = "search:strong"
 
 
 def head_to_head(decks, a: str, b: str, reps: int, seed: int, threads: int) -> None:
@@ -38,7 +41,7 @@ def head_to_head(decks, a: str, b: str, reps: int, seed: int, threads: int) -> N
     wins = a_wins(games, rows)
     n = len(decks)
     print(f"{a} vs {b}: {fmt(sum(wins), len(wins))}, {n * n} ordered deck pairs x 2 seats x {reps}; "
-          f"{len(wins) / dt:.1f} games/s on {threads} threads")
+          f"{len(wins) / dt:.1f} games/s on {threads} threads ({load()})")
 
 
 def matrix(decks, spec: str, reps: int, seed: int, threads: int):
@@ -130,7 +133,7 @@ def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int) -> 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("lookahead", "budget", "matrix", "all"))
+    ap.add_argument("what", choices=("lookahead", "budget", "reference", "matrix", "all"))
     ap.add_argument("--reps", type=int, default=10, help="games per deck pair and seat")
     ap.add_argument("--reps4", type=int, default=10, help="the same at 4x the budget (matrix)")
     ap.add_argument("--seed", type=int, default=17)
@@ -144,6 +147,8 @@ def main() -> None:
             head_to_head(decks, DEFAULT, OPPONENT, args.reps, args.seed, args.threads)
         if args.what in ("budget", "all"):
             head_to_head(decks, DEFAULT, FOUR_X, args.reps, args.seed, args.threads)
+        if args.what in ("reference", "all"):
+            head_to_head(decks, DEFAULT, REFERENCE, args.reps, args.seed, args.threads)
         if args.what in ("matrix", "all"):
             run_matrix(names, decks, args.reps, args.reps4, args.seed, args.threads)
     print(f"\n{load()} after")
