@@ -5,6 +5,7 @@ legal decks drawn from the whole catalog.
     python benchmarks/bench_search.py budget --reps 10        # default vs 4x its budget
     python benchmarks/bench_search.py reference --reps 3      # default vs the reference, search:strong
     python benchmarks/bench_search.py matrix --reps 100 --reps4 20
+    python benchmarks/bench_search.py matrix --reps 100 --reps4 5 --stronger reference   # against search:strong
     python benchmarks/bench_search.py all
     python benchmarks/bench_search.py lookahead --decks random --random-decks 6 --deck-seed 3
 
@@ -97,19 +98,19 @@ def edge_and_mulligans(names, games, rows, label: str) -> None:
         print(f"    {names[d]:34} {fmt(*keeps[d])}")
 
 
-def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int) -> None:
+def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int, stronger: str = FOUR_X) -> None:
     w1, c1, g1, r1, dt1 = matrix(decks, DEFAULT, reps, seed, threads)
     rate1 = print_matrix(names, w1, c1, f"\n{DEFAULT}: row deck's win rate against the column deck "
                          f"({len(r1)} games, {len(r1) / dt1:.1f} games/s on {threads} threads)")
     edge_and_mulligans(names, g1, r1, DEFAULT)
     if reps4 <= 0:
         return
-    w4, c4, g4, r4, dt4 = matrix(decks, FOUR_X, reps4, seed, threads)
-    rate4 = print_matrix(names, w4, c4, f"\n{FOUR_X}: row deck's win rate against the column deck "
+    w4, c4, g4, r4, dt4 = matrix(decks, stronger, reps4, seed, threads)
+    rate4 = print_matrix(names, w4, c4, f"\n{stronger}: row deck's win rate against the column deck "
                          f"({len(r4)} games, {len(r4) / dt4:.1f} games/s on {threads} threads)")
-    edge_and_mulligans(names, g4, r4, FOUR_X)
+    edge_and_mulligans(names, g4, r4, stronger)
     n = len(names)
-    print("\ncell by cell, 4x minus default (points; the 95% interval of the difference in brackets):")
+    print("\ncell by cell, the stronger player minus default (points; the 95% interval of the difference in brackets):")
     worst = 0.0
     outside = 0
     for i in range(n):
@@ -124,7 +125,7 @@ def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int) -> 
     print(f"  largest difference {worst:.1f} points; {outside} of {n * (n - 1) // 2} cells differ by more than 4")
     order1 = sorted(range(n), key=lambda i: -rate1[i])
     order4 = sorted(range(n), key=lambda i: -rate4[i])
-    for label, order, rate, count in ((DEFAULT, order1, rate1, len(r1)), (FOUR_X, order4, rate4, len(r4))):
+    for label, order, rate, count in ((DEFAULT, order1, rate1, len(r1)), (stronger, order4, rate4, len(r4))):
         per = count * 2 // n  # games each deck played
         print(f"deck ranking, {label}: " + ", ".join(
             f"{names[i].split(':')[0]} {100 * rate[i]:.1f}% ±{interval(int(rate[i] * per), per)[1]:.1f}" for i in order))
@@ -135,7 +136,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("what", choices=("lookahead", "budget", "reference", "matrix", "all"))
     ap.add_argument("--reps", type=int, default=10, help="games per deck pair and seat")
-    ap.add_argument("--reps4", type=int, default=10, help="the same at 4x the budget (matrix)")
+    ap.add_argument("--reps4", type=int, default=10, help="the same with the stronger player (matrix)")
+    ap.add_argument("--stronger", choices=("4x", "reference"), default="4x",
+                    help="the matrix's stronger player: 4x the default's budget, or the reference search:strong "
+                         "(how far a verdict could still move; about a second a game)")
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     add_deck_options(ap)
@@ -150,7 +154,8 @@ def main() -> None:
         if args.what in ("reference", "all"):
             head_to_head(decks, DEFAULT, REFERENCE, args.reps, args.seed, args.threads)
         if args.what in ("matrix", "all"):
-            run_matrix(names, decks, args.reps, args.reps4, args.seed, args.threads)
+            run_matrix(names, decks, args.reps, args.reps4, args.seed, args.threads,
+                       FOUR_X if args.stronger == "4x" else REFERENCE)
     print(f"\n{load()} after")
 
 
