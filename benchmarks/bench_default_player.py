@@ -5,8 +5,8 @@
 
 Plays ``--games`` games of the player against itself inside the core (one thread,
 ``_core.play_matches``) on (a) the six sample decks, (b) ``--decks`` random legal decks drawn from
-the whole catalog (15 different characters or attachments twice and 3 different missions: legal
-Mythos lists by construction), and prints games per CPU-second (the process's
+the whole catalog (``search_common.random_decks``: 15 different characters or attachments twice
+and 3 different missions, each checked against the construction rules), and prints games per CPU-second (the process's
 CPU time, so another program's load slows it less than a wall clock), decisions per game and
 the mean cost of the decks, with the load average. What the speed depends on: the decisions a
 game takes (each one searched with playouts: effects with targets and choices add decisions),
@@ -17,24 +17,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from search_common import random_decks, sample_decks
 
-from mythos_cli import _core  # noqa: E402
-from mythos_cli.catalog import default_catalog  # noqa: E402
-from mythos_cli.sim.decks import default_gauntlet, load_specs  # noqa: E402
-
-
-def random_decks(n: int, seed: int) -> list[tuple[list[str], list[str]]]:
-    cat = default_catalog()
-    rng = random.Random(seed)
-    cards = sorted(c.id for c in cat.cards if c.type in ("character", "attachment"))
-    missions = sorted(c.id for c in cat.cards if c.type == "mission")
-    return [(sorted(rng.sample(cards, 15)) * 2, rng.sample(missions, 3)) for _ in range(n)]
+from mythos_cli import _core
+from mythos_cli.catalog import default_catalog
 
 
 def measure(decks: list[tuple[list[str], list[str]]], policy: str, games: int) -> tuple[float, float, float]:
@@ -54,8 +42,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     cat = default_catalog()
-    samples = [(list(d.cards), list(d.missions)) for d in load_specs(default_gauntlet())]
-    randoms = random_decks(args.decks, args.seed)
+    samples = sample_decks()[1]
+    randoms = random_decks(args.decks, args.seed)[1]
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for label, decks in (("sample decks", samples), (f"{args.decks} random legal decks", randoms)):
         cost = sum((cat.by_id[c].cost or 0) for d, _ in decks for c in d) / sum(len(d) for d, _ in decks)

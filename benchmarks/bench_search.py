@@ -1,17 +1,23 @@
-"""The search player's strength and convergence (issue 17), on the six sample decks.
+"""The search player's strength and convergence (issue 17), on the six sample decks and on random
+legal decks drawn from the whole catalog.
 
     python benchmarks/bench_search.py lookahead --reps 20     # default search vs lookahead
     python benchmarks/bench_search.py budget --reps 10        # default vs 4x its budget
+    python benchmarks/bench_search.py reference --reps 3      # default vs the reference, search:strong
     python benchmarks/bench_search.py matrix --reps 100 --reps4 20
+    python benchmarks/bench_search.py matrix --reps 100 --reps4 5 --stronger reference   # against search:strong
     python benchmarks/bench_search.py all
+    python benchmarks/bench_search.py lookahead --decks random --random-decks 6 --deck-seed 3
 
 Every game is played inside the core (``_core.play_search_games``, the GIL released, one thread
-per core). ``lookahead`` and ``budget`` play every ordered deck pair with A in both seats, ``reps``
-games each; ``matrix`` plays the 6x6 sample-deck matchups in self-play (each unordered pair in
+per core). ``lookahead``, ``budget`` and ``reference`` (the default against ``search:strong``) play every ordered deck pair with A in both seats, ``reps``
+games each; ``matrix`` plays the 6x6 matchups of a deck set in self-play (each unordered pair in
 both seats, ``reps`` games a seat) at the default budget and at 4x (``--reps4`` games a seat),
 and prints both matrices, their cell-by-cell difference, the deck ranking under each, the first
 Edge holder's win rate, and how often the search keeps its hand, per deck. Each figure carries
-its 95% interval (normal approximation) and its game count.
+its 95% interval (normal approximation) and its game count. Every figure is printed once per deck
+set (``--decks both``, the default: the six sample decks, then ``--random-decks`` random legal
+decks drawn from ``--deck-seed``, ``search_common.random_decks``).
 """
 
 from __future__ import annotations
@@ -20,20 +26,23 @@ import argparse
 import math
 import os
 
-from search_common import a_wins, fmt, interval, load, play, plan, sample_decks
+from search_common import a_wins, add_deck_options, deck_sets, fmt, interval, load, play, plan
 
 DEFAULT = "search"
 # 4x the default budget: playouts per candidate, endgame positions and mulligan playouts
 FOUR_X = "search:playouts=8,solve=1200,mulligan=32"
 OPPONENT = "lookahead"
+# the reference setting: the strongest the engine plays in about a second a game (spec.rs, PRESETS)
+REFERENCE = "search:strong"
 
 
 def head_to_head(decks, a: str, b: str, reps: int, seed: int, threads: int) -> None:
     games = plan(len(decks), reps, seed)
     rows, dt = play(decks, games, a, b, threads)
     wins = a_wins(games, rows)
-    print(f"{a} vs {b}: {fmt(sum(wins), len(wins))}, 36 ordered deck pairs x 2 seats x {reps}; "
-          f"{len(wins) / dt:.1f} games/s on {threads} threads")
+    n = len(decks)
+    print(f"{a} vs {b}: {fmt(sum(wins), len(wins))}, {n * n} ordered deck pairs x 2 seats x {reps}; "
+          f"{len(wins) / dt:.1f} games/s on {threads} threads ({load()})")
 
 
 def matrix(decks, spec: str, reps: int, seed: int, threads: int):
@@ -89,19 +98,19 @@ def edge_and_mulligans(names, games, rows, label: str) -> None:
         print(f"    {names[d]:34} {fmt(*keeps[d])}")
 
 
-def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int) -> None:
+def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int, stronger: str = FOUR_X) -> None:
     w1, c1, g1, r1, dt1 = matrix(decks, DEFAULT, reps, seed, threads)
     rate1 = print_matrix(names, w1, c1, f"\n{DEFAULT}: row deck's win rate against the column deck "
                          f"({len(r1)} games, {len(r1) / dt1:.1f} games/s on {threads} threads)")
     edge_and_mulligans(names, g1, r1, DEFAULT)
     if reps4 <= 0:
         return
-    w4, c4, g4, r4, dt4 = matrix(decks, FOUR_X, reps4, seed, threads)
-    rate4 = print_matrix(names, w4, c4, f"\n{FOUR_X}: row deck's win rate against the column deck "
+    w4, c4, g4, r4, dt4 = matrix(decks, stronger, reps4, seed, threads)
+    rate4 = print_matrix(names, w4, c4, f"\n{stronger}: row deck's win rate against the column deck "
                          f"({len(r4)} games, {len(r4) / dt4:.1f} games/s on {threads} threads)")
-    edge_and_mulligans(names, g4, r4, FOUR_X)
+    edge_and_mulligans(names, g4, r4, stronger)
     n = len(names)
-    print("\ncell by cell, 4x minus default (points; the 95% interval of the difference in brackets):")
+    print("\ncell by cell, the stronger player minus default (points; the 95% interval of the difference in brackets):")
     worst = 0.0
     outside = 0
     for i in range(n):
@@ -116,7 +125,7 @@ def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int) -> 
     print(f"  largest difference {worst:.1f} points; {outside} of {n * (n - 1) // 2} cells differ by more than 4")
     order1 = sorted(range(n), key=lambda i: -rate1[i])
     order4 = sorted(range(n), key=lambda i: -rate4[i])
-    for label, order, rate, count in ((DEFAULT, order1, rate1, len(r1)), (FOUR_X, order4, rate4, len(r4))):
+    for label, order, rate, count in ((DEFAULT, order1, rate1, len(r1)), (stronger, order4, rate4, len(r4))):
         per = count * 2 // n  # games each deck played
         print(f"deck ranking, {label}: " + ", ".join(
             f"{names[i].split(':')[0]} {100 * rate[i]:.1f}% ±{interval(int(rate[i] * per), per)[1]:.1f}" for i in order))
@@ -125,20 +134,29 @@ def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int) -> 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("lookahead", "budget", "matrix", "all"))
+    ap.add_argument("what", choices=("lookahead", "budget", "reference", "matrix", "all"))
     ap.add_argument("--reps", type=int, default=10, help="games per deck pair and seat")
-    ap.add_argument("--reps4", type=int, default=10, help="the same at 4x the budget (matrix)")
+    ap.add_argument("--reps4", type=int, default=10, help="the same with the stronger player (matrix)")
+    ap.add_argument("--stronger", choices=("4x", "reference"), default="4x",
+                    help="the matrix's stronger player: 4x the default's budget, or the reference search:strong "
+                         "(how far a verdict could still move; about a second a game)")
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    add_deck_options(ap)
     args = ap.parse_args()
-    names, decks = sample_decks()
     print(f"{load()}; default {DEFAULT}, 4x {FOUR_X}")
-    if args.what in ("lookahead", "all"):
-        head_to_head(decks, DEFAULT, OPPONENT, args.reps, args.seed, args.threads)
-    if args.what in ("budget", "all"):
-        head_to_head(decks, DEFAULT, FOUR_X, args.reps, args.seed, args.threads)
-    if args.what in ("matrix", "all"):
-        run_matrix(names, decks, args.reps, args.reps4, args.seed, args.threads)
+    for label, names, decks in deck_sets(args.decks, args.random_decks, args.deck_seed):
+        print(f"\n== {label}: {', '.join(names)}")
+        if args.what in ("lookahead", "all"):
+            head_to_head(decks, DEFAULT, OPPONENT, args.reps, args.seed, args.threads)
+        if args.what in ("budget", "all"):
+            head_to_head(decks, DEFAULT, FOUR_X, args.reps, args.seed, args.threads)
+        if args.what in ("reference", "all"):
+            head_to_head(decks, DEFAULT, REFERENCE, args.reps, args.seed, args.threads)
+        if args.what in ("matrix", "all"):
+            run_matrix(names, decks, args.reps, args.reps4, args.seed, args.threads,
+                       FOUR_X if args.stronger == "4x" else REFERENCE)
+    print(f"\n{load()} after")
 
 
 if __name__ == "__main__":

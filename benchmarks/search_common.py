@@ -1,4 +1,5 @@
-"""Shared by the search benchmarks: the sample decks, the plan of games over every deck pair and
+"""Shared by the benchmarks: the sample decks and random legal decks (the one generator,
+``mythos_cli.sim.decks.random_specs``), the plan of games over every deck pair and
 both seats, games played inside the core on every core (threads: the core releases the GIL),
 95% intervals, and the machine's load.
 
@@ -18,13 +19,39 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mythos_cli import _core  # noqa: E402
-from mythos_cli.sim.decks import default_gauntlet, load_specs  # noqa: E402
+from mythos_cli.sim.decks import default_gauntlet, load_specs, random_specs  # noqa: E402
 
 
 def sample_decks() -> tuple[list[str], list[tuple[list[str], list[str]]]]:
     """The six sample decks: their names and (cards, missions) version-id lists."""
     specs = load_specs(default_gauntlet())
     return [s.name for s in specs], [(list(s.cards), list(s.missions)) for s in specs]
+
+
+def random_decks(n: int, seed: int) -> tuple[list[str], list[tuple[list[str], list[str]]]]:
+    """``n`` random legal decks drawn from the whole catalog (seeded: the same decks for the same
+    seed), as ``sample_decks`` gives them: their names and (cards, missions) lists."""
+    specs = random_specs(n, seed)
+    return [s.name for s in specs], [(list(s.cards), list(s.missions)) for s in specs]
+
+
+def deck_sets(which: str, n_random: int, seed: int) -> list[tuple[str, list[str], list]]:
+    """The deck sets a benchmark runs on: ``which`` is ``samples``, ``random`` or ``both``;
+    (label, names, decks) each."""
+    out = []
+    if which in ("samples", "both"):
+        out.append(("sample decks", *sample_decks()))
+    if which in ("random", "both"):
+        out.append((f"{n_random} random legal decks (seed {seed})", *random_decks(n_random, seed)))
+    return out
+
+
+def add_deck_options(ap) -> None:
+    """The options that choose the deck sets (``deck_sets``)."""
+    ap.add_argument("--decks", choices=("samples", "random", "both"), default="both",
+                    help="the six sample decks, random legal decks from the whole catalog, or both (default)")
+    ap.add_argument("--random-decks", type=int, default=6, help="how many random legal decks (default 6)")
+    ap.add_argument("--deck-seed", type=int, default=1, help="the seed the random legal decks are drawn from")
 
 
 def plan(n_decks: int, reps: int, seed: int) -> list[tuple[int, int, int, int, int]]:

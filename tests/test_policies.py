@@ -206,3 +206,24 @@ def test_bradley_terry_orders_known_strengths():
     assert [r.policy for r in ratings] == ["s", "m", "w"]
     s = next(r for r in ratings if r.policy == "s")
     assert s.low < s.elo < s.high and s.elo > 200
+
+
+@pytest.mark.parametrize("spec", ["search:strong", "search:tree=1"])
+def test_the_reference_and_the_tree_parse_play_reproducibly_and_keep_to_their_budget(spec, decks):
+    """search:strong (the reference, about a second of CPU a self-play game) and search:tree=1 (the
+    information-set search): the spec is written back in full, the same seed plays the same game,
+    another seed another one, and a game against greedy stays within a loose multiple of its budget."""
+    import time
+
+    from mythos_cli.policies import REFERENCE_POLICY
+
+    player = make_policy(spec)
+    assert player.spec.startswith("search:clear=") and make_policy(player.spec).spec == player.spec
+    if spec == REFERENCE_POLICY:
+        assert "playouts=128" in player.spec and "solve=19200" in player.spec
+    lists = [(list(d.cards), list(d.missions)) for d in decks[:2]]
+    t = time.process_time()
+    rows = [_core.play_matches(lists, [(0, 1, seed)], spec, "greedy")[0] for seed in (4, 4, 5)]
+    assert rows[0] == rows[1] and rows[0] != rows[2]
+    # three games with one seat searching: the reference is about half a second a game there
+    assert time.process_time() - t < 20

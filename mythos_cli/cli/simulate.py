@@ -28,7 +28,9 @@ from mythos_cli.sim.runner import DASK_HINT, BackendMissing, require_dask
 from mythos_cli.store import StoreError, open_store
 
 DEFAULT_DB = Path("mythos.duckdb")
-POLICY_HELP = f"Choices: {', '.join(POLICY_NAMES)}; parameters after a colon, e.g. lookahead:sims=24."
+POLICY_HELP = (f"Choices: {', '.join(POLICY_NAMES)}; parameters after a colon, e.g. lookahead:sims=24. "
+               "search:strong is the reference setting (the strongest in about a second a game, 40 times the "
+               "default's cost); search:tree=1 searches one information-set tree instead of sampling.")
 MULLIGAN_HELP = (f"Mulligan rule for every player: {', '.join(MULLIGANS)} (default: each policy's own). keep: never "
                  "mulligan; never: the same as keep; heuristic: mulligan a hand with fewer than 2 plays of cost ≤ 3, "
                  "too little Power or 3 cards of cost ≥ 6; always: take every mulligan.")

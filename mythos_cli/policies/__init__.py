@@ -12,7 +12,7 @@ in Python follows the same protocol (``Policy``: ``reset(seed)`` and ``decide(ob
 
 from mythos_cli.policies.match import MatchResult, PlayerError, new_game, play_match
 from mythos_cli.policies.observation import Observation, Policy, UnitView
-from mythos_cli.policies.players import MULLIGANS, POLICY_NAMES, CorePlayer, PolicySpecError, make_policy
+from mythos_cli.policies.players import MULLIGANS, POLICY_NAMES, REFERENCE_POLICY, CorePlayer, PolicySpecError, make_policy
 
-__all__ = ["MULLIGANS", "POLICY_NAMES", "CorePlayer", "MatchResult", "Observation", "PlayerError", "Policy", "PolicySpecError",
+__all__ = ["MULLIGANS", "POLICY_NAMES", "REFERENCE_POLICY", "CorePlayer", "MatchResult", "Observation", "PlayerError", "Policy", "PolicySpecError",
            "UnitView", "make_policy", "new_game", "play_match"]

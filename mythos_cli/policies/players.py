@@ -27,6 +27,10 @@ from mythos_cli.policies.observation import Observation
 
 #: the built-in players, in the order help and error messages list them
 POLICY_NAMES: tuple[str, ...] = tuple(_core.PLAYER_NAMES)
+#: the reference setting: the strongest the engine plays in about a second a game on one core
+#: (``core/src/players/spec.rs``, ``PRESETS``); ``report --check-policy`` and the benchmarks re-play
+#: with it to show how far a verdict could still move
+REFERENCE_POLICY = "search:strong"
 #: the mulligan rules a run may impose on every player (``never`` is ``keep``)
 MULLIGANS: tuple[str, ...] = tuple(_core.MULLIGAN_NAMES)
 

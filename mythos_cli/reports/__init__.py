@@ -168,7 +168,7 @@ def _check(rd, policy: str, games: int, deck: str | None, workers: int, progress
         return policy_check(config, policy, games=games, decks={resolve_deck(rd, deck)} if deck else None,
                             workers=workers, progress=progress)
     except PolicySpecError as exc:
-        raise ReportError(f"--check-policy: {exc}", "e.g. --check-policy lookahead or lookahead:sims=24") from None
+        raise ReportError(f"--check-policy: {exc}", "e.g. --check-policy search:strong (the reference) or lookahead:sims=24") from None
 
 
 __all__ = ["KINDS", "MIN_GAMES", "ReportError", "ReportResult", "make_report", "open_run"]

@@ -9,6 +9,8 @@ matchups again with P (same seeds and seats) and shows how far each matchup move
 
 from __future__ import annotations
 
+import functools
+
 import polars as pl
 
 from mythos_cli.reports.data import RunData
@@ -28,7 +30,8 @@ def policy_label(spec: str | None) -> str:
             name, f"{name} (plans its round, no search)")
     kv = dict(p.split("=", 1) for p in params.split(",") if "=" in p)
     if name == "search":
-        return _search_label(kv)
+        label = _search_label(kv)
+        return label.replace("search (", "search:strong, the reference (", 1) if spec == _reference_spec() else label
 
     def num(v: str) -> str:
         try:
@@ -45,6 +48,14 @@ def policy_label(spec: str | None) -> str:
         parts.append(f"{num(t)} s a decision")
     parts += [f"{_SEARCH.get(k, k)} {num(v)}" for k, v in kv.items()]
     return f"{name} ({', '.join(parts)})"
+
+
+@functools.cache
+def _reference_spec() -> str:
+    """The reference setting's spec as the core writes it back (what a run or a check stores)."""
+    from mythos_cli.policies import REFERENCE_POLICY, make_policy
+
+    return make_policy(REFERENCE_POLICY).spec
 
 
 def _num(v: str) -> str:
@@ -114,7 +125,8 @@ def mixed_line(rd: RunData, decks: list[str] | None = None) -> tuple[str | None,
         line += " Intervals apart: " + "; ".join(apart[:4]) + "."
     elif both:
         line += " No deck's rates under its players are clearly apart in this run."
-    line += " `--check-policy P` replays a sample of the matchups with one player."
+    line += (" `--check-policy P` replays a sample of the matchups with one player (`search:strong`, the reference: "
+             "how far a verdict could still move with a stronger one).")
     return line, rows
 
 

@@ -57,7 +57,7 @@ pub fn distinct(g: &GameState) -> Vec<Action> {
 
 // ---- positions met again ----------------------------------------------------------------
 
-fn mix(mut x: u64) -> u64 {
+pub(super) fn mix(mut x: u64) -> u64 {
     // splitmix64's finaliser
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

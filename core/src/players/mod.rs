@@ -17,6 +17,7 @@ pub mod endgame;
 pub mod evaluate;
 pub mod greedy;
 pub mod heuristic;
+pub mod ismcts;
 pub mod lookahead;
 pub mod mulligan;
 pub mod plan;

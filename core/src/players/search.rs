@@ -57,7 +57,7 @@ use super::mulligan::Mulligan;
 use super::{Observation, Player, player_rng};
 
 /// A playout stops after this many decisions even if the round goes on (a guard).
-const PLAYOUT_GUARD: usize = 400;
+pub(super) const PLAYOUT_GUARD: usize = 400;
 
 /// The search's budget and knobs, as a spec writes them (`search:playouts=64,…`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,11 +79,26 @@ pub struct Params {
     pub clear: f64,
     /// rounds a playout plays before its leaf is valued: 1 ends it with the current round
     pub rounds: i64,
+    /// 1: choose by information-set search (`ismcts.rs`) instead of sequential halving
+    pub tree: i64,
+    /// the tree's PUCT exploration constant
+    pub explore: f64,
 }
 
 impl Default for Params {
     fn default() -> Self {
-        Params { playouts: 2, time: 0.0, mulligan: 8, solve: 300, deals: 1, width: 64, clear: 3.0, rounds: 1 }
+        Params {
+            playouts: 2,
+            time: 0.0,
+            mulligan: 8,
+            solve: 300,
+            deals: 1,
+            width: 64,
+            clear: 3.0,
+            rounds: 1,
+            tree: 0,
+            explore: 0.3,
+        }
     }
 }
 
@@ -104,7 +119,7 @@ pub struct Search {
     pub params: Params,
     memo: Memo,
     /// the state playouts are played in, copied from their deal (its buffers reused)
-    scratch: Option<GameState>,
+    pub(super) scratch: Option<GameState>,
     /// a fixed mulligan rule asked for instead of the playouts (None: the playouts decide)
     rule: Option<Mulligan>,
     rng: PyRandom,
@@ -117,13 +132,13 @@ impl Search {
     }
 
     /// A full state consistent with what `me` knows, the unknown dealt from the player's generator.
-    fn deal(&mut self, g: &GameState, me: i32) -> GameState {
+    pub(super) fn deal(&mut self, g: &GameState, me: i32) -> GameState {
         deal_from(g, me, &mut self.rng)
     }
 
     /// The candidates of a decision with their one-step judgement, best first, the pass among
     /// the first `width` (so that it is always searched).
-    fn candidates(&self, g: &GameState, me: i32) -> (Vec<Action>, f64) {
+    pub(super) fn candidates(&self, g: &GameState, me: i32) -> (Vec<Action>, f64) {
         let obs = Observation::new(g, me);
         let options = distinct(g);
         if obs.kind() == DecisionKind::Action {
@@ -208,6 +223,12 @@ impl Search {
         cands[best]
     }
 
+    /// The choice of a decision outside the endgame's exact solution: sequential halving
+    /// (`sample`), or the information-set tree (`tree=1`).
+    fn choose(&mut self, g: &GameState, me: i32) -> Action {
+        if self.params.tree > 0 { self.tree_choice(g, me) } else { self.sample(g, me) }
+    }
+
     /// The opponent has passed: solve the rest of the round on a few deals (None: not the last
     /// round, or no solver asked for).
     ///
@@ -266,7 +287,7 @@ impl Search {
         }
         // over budget: sampling picks the move (for the margin), and a search for a win alone
         // makes sure it keeps one the deals still have
-        let pick = self.sample(g, me);
+        let pick = self.choose(g, me);
         Some(self.keep_the_win(g, me, &dealt, &options, pick))
     }
 
@@ -342,7 +363,7 @@ impl Search {
 /// kept until it is made (up to half the playouts, when two candidates are left), so a long time
 /// budget on a fast machine would hold gigabytes of them (`search:time=30`: 2.1 GB measured).
 /// 65,536 playouts keep at most 32,768 deals; a stop ([`crate::cancel`]) ends any budget at once.
-const TIMED_PLAYOUTS: usize = 1 << 16;
+pub(super) const TIMED_PLAYOUTS: usize = 1 << 16;
 
 /// Every candidate alive reaches this many playouts in a stage: `per` more than the most any of
 /// them has (so that all of them are compared on the same deals).
@@ -462,7 +483,7 @@ impl Player for Search {
         {
             return a;
         }
-        self.sample(g, player)
+        self.choose(g, player)
     }
 }
 

@@ -37,7 +37,7 @@ pub const LOOKAHEAD_PARAMS: [Param; 5] = [
 
 /// `search`'s parameters (its budget: `playouts`, reproducible, or `time`, which is not: how
 /// many playouts fit in it depends on the machine and its load).
-pub const SEARCH_PARAMS: [Param; 8] = [
+pub const SEARCH_PARAMS: [Param; 10] = [
     Param {
         name: "playouts",
         whole: true,
@@ -70,7 +70,25 @@ pub const SEARCH_PARAMS: [Param; 8] = [
     },
     Param { name: "deals", whole: true, lo: 1.0, hi: 100.0, what: "deals the endgame is solved on" },
     Param { name: "rounds", whole: true, lo: 1.0, hi: 4.0, what: "rounds a playout plays before its leaf is valued" },
+    Param {
+        name: "tree",
+        whole: true,
+        lo: 0.0,
+        hi: 1.0,
+        what: "1: information-set search (one tree over every deal) instead of sequential halving",
+    },
+    Param { name: "explore", whole: false, lo: 0.0, hi: 100.0, what: "the tree's PUCT exploration constant" },
 ];
+
+/// Named settings a spec may give instead of (or before) its parameters, as `search:strong`:
+/// (player, name, the parameters it stands for). Parameters written after it override its own.
+///
+/// `search:strong` is the reference setting: the strongest the engine plays in about a second a
+/// self-play game on one core (measured on the engine of December 2026: 64 times the default's
+/// playouts and endgame positions, 32 times its mulligan playouts), the player `report --check-policy` and the benchmarks
+/// re-play with to show how far a verdict could still move (benchmarks/README.md, "the
+/// reference setting", has its strength and speed).
+pub const PRESETS: [(&str, &str, &str); 1] = [("search", "strong", "playouts=128,solve=19200,mulligan=256")];
 
 /// The parameters a player takes (none for most).
 pub fn params_of(player: &str) -> &'static [Param] {
@@ -204,7 +222,9 @@ pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>
         return Err(format!("unknown policy {}; choose from {}", py_repr(name), PLAYER_NAMES.join(", ")));
     }
     let mut params: Vec<(&'static Param, f64)> = Vec::new();
-    for part in rest.split(',') {
+    // a preset's parameters, overridden by the ones given after it
+    let mut preset: Vec<(&'static Param, f64)> = Vec::new();
+    for (k, part) in rest.split(',').enumerate() {
         if part.trim().is_empty() {
             if !rest.trim().is_empty() {
                 return Err(format!("policy {}: an empty parameter (two commas, or one at the end)", py_repr(trimmed)));
@@ -212,13 +232,39 @@ pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>
             continue;
         }
         let (key, value) = part.split_once('=').map_or((part.trim(), None), |(k, v)| (k.trim(), Some(v)));
+        if value.is_none()
+            && let Some(&(_, _, expands)) = PRESETS.iter().find(|(p, n, _)| *p == lower && n.eq_ignore_ascii_case(key))
+        {
+            if k > 0 {
+                return Err(format!("policy {}: the setting {key} goes first, before any parameter", py_repr(trimmed)));
+            }
+            for kv in expands.split(',') {
+                let (pk, pv) = kv.split_once('=').expect("a preset's key=value");
+                preset.push(param_value(&lower, pk, pv).expect("a preset's parameters are in range"));
+            }
+            continue;
+        }
         let (Some(value), false) = (value, key.is_empty()) else {
-            return Err(format!("policy parameter {} must be key=value (e.g. lookahead:sims=200)", py_repr(part)));
+            let named: Vec<&str> = PRESETS.iter().filter(|(p, ..)| *p == lower).map(|(_, n, _)| *n).collect();
+            let also = if named.is_empty() {
+                String::new()
+            } else {
+                format!(", or the setting {} first (e.g. {lower}:{})", named.join(", "), named[0])
+            };
+            return Err(format!(
+                "policy parameter {} must be key=value (e.g. lookahead:sims=200){also}",
+                py_repr(part)
+            ));
         };
         if params.iter().any(|(p, _)| p.name == key) {
             return Err(format!("policy parameter {key} is given twice"));
         }
         params.push(param_value(&lower, key, value.trim())?);
+    }
+    for p in preset {
+        if !params.iter().any(|(q, _)| q.name == p.0.name) {
+            params.push(p);
+        }
     }
     let rule = match mulligan {
         None => None,
@@ -246,19 +292,38 @@ pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>
                 clear: get("clear").unwrap_or(d.clear),
                 width: int("width", d.width),
                 rounds: int("rounds", d.rounds),
+                tree: int("tree", d.tree),
+                explore: get("explore").unwrap_or(d.explore),
             };
-            // the spec written back: every parameter, sorted by name
-            let text = format!(
-                "search:clear={},deals={},mulligan={},playouts={},rounds={},solve={},time={},width={}",
-                py_float(p.clear),
-                p.deals,
-                p.mulligan,
-                p.playouts,
-                p.rounds,
-                p.solve,
-                py_float(p.time),
-                p.width
-            );
+            // the spec written back: every parameter, sorted by name (the tree's two only when it
+            // is asked for, so that the default's spec stays what runs stored before it existed)
+            let text = if p.tree > 0 {
+                format!(
+                    "search:clear={},deals={},explore={},mulligan={},playouts={},rounds={},solve={},time={},tree={},width={}",
+                    py_float(p.clear),
+                    p.deals,
+                    py_float(p.explore),
+                    p.mulligan,
+                    p.playouts,
+                    p.rounds,
+                    p.solve,
+                    py_float(p.time),
+                    p.tree,
+                    p.width
+                )
+            } else {
+                format!(
+                    "search:clear={},deals={},mulligan={},playouts={},rounds={},solve={},time={},width={}",
+                    py_float(p.clear),
+                    p.deals,
+                    p.mulligan,
+                    p.playouts,
+                    p.rounds,
+                    p.solve,
+                    py_float(p.time),
+                    p.width
+                )
+            };
             // the mulligan rule when one is imposed; otherwise the playouts decide
             Box::new(Search::new(p, rule, text))
         }
@@ -341,6 +406,38 @@ mod tests {
         assert_eq!(err("search:width=x"), "policy parameter width='x': a number from 1 to 1000 is expected");
         assert_eq!(err("search:solve=inf").split(';').next().unwrap(), "policy parameter solve=inf: out of range");
         assert_eq!(err("search:deals=1,deals=2"), "policy parameter deals is given twice");
+    }
+
+    #[test]
+    fn the_strong_setting_is_its_parameters_and_they_can_be_overridden() {
+        let spec = |s: &str| make_player(s, None).unwrap().spec();
+        let strong = "search:clear=3.0,deals=1,mulligan=256,playouts=128,rounds=1,solve=19200,time=0.0,width=64";
+        assert_eq!(spec("search:strong"), strong);
+        assert_eq!(spec(" Search:Strong "), strong);
+        // the spec written back builds the same player
+        assert_eq!(spec(strong), strong);
+        assert_eq!(
+            spec("search:strong,playouts=4,time=0.5"),
+            "search:clear=3.0,deals=1,mulligan=256,playouts=4,rounds=1,solve=19200,time=0.5,width=64"
+        );
+        let err = |s: &str| make_player(s, None).err().expect("an error");
+        assert_eq!(
+            err("search:playouts=4,strong"),
+            "policy 'search:playouts=4,strong': the setting strong goes first, before any parameter"
+        );
+        assert_eq!(
+            err("search:weak"),
+            "policy parameter 'weak' must be key=value (e.g. lookahead:sims=200), or the setting strong first (e.g. search:strong)"
+        );
+        assert_eq!(err("lookahead:strong"), "policy parameter 'strong' must be key=value (e.g. lookahead:sims=200)");
+        assert_eq!(err("search:strong,playouts=1,playouts=2"), "policy parameter playouts is given twice");
+        // the tree's parameters are written back only when the tree is asked for
+        assert_eq!(
+            spec("search:tree=1"),
+            "search:clear=3.0,deals=1,explore=0.3,mulligan=8,playouts=2,rounds=1,solve=300,time=0.0,tree=1,width=64"
+        );
+        assert_eq!(spec("search:tree=0"), spec("search"));
+        assert!(err("search:tree=2").starts_with("policy parameter tree=2: out of range"));
     }
 
     #[test]
