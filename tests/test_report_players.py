@@ -43,6 +43,11 @@ def test_policy_labels_name_the_budget():
     assert label == ("search (2 playouts a candidate, at most 64 candidates, endgame solver 300 positions, "
                      "mulligan by 8 playouts)")
     assert policy_label(make_policy("search:time=0.05").spec).startswith("search (0.05 s a decision,")
+    # a spec as a person types it (bare, a preset, a few settings) reads as the full one it stands for
+    for typed in ("search", "lookahead", "search:strong", "search:playouts=8", "search:tree=1"):
+        assert policy_label(typed) == policy_label(make_policy(typed).spec)
+    assert "plans its round" not in policy_label("search") and "tree" in policy_label("search:tree=1")
+    assert policy_label("search:strong").startswith("search:strong, the reference (128 playouts")
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -25,6 +25,9 @@ def policy_label(spec: str | None) -> str:
     if not spec:
         return "unknown player"
     name, _, params = spec.partition(":")
+    if name in ("lookahead", "search"):
+        spec = _full_spec(spec)  # a bare spec, a preset, a few settings: all of them, as the core writes them
+        params = spec.partition(":")[2]
     if not params:
         return {"random": "random (uniform choices)", "greedy": "greedy (one step ahead, no search)"}.get(
             name, f"{name} (plans its round, no search)")
@@ -48,6 +51,18 @@ def policy_label(spec: str | None) -> str:
         parts.append(f"{num(t)} s a decision")
     parts += [f"{_SEARCH.get(k, k)} {num(v)}" for k, v in kv.items()]
     return f"{name} ({', '.join(parts)})"
+
+
+@functools.cache
+def _full_spec(spec: str) -> str:
+    """A built-in player's spec with every setting written out (``search`` -> ``search:clear=3.0,…``);
+    a spec the core refuses is left as it is."""
+    from mythos_cli.policies import PolicySpecError, make_policy
+
+    try:
+        return make_policy(spec).spec
+    except PolicySpecError:
+        return spec
 
 
 @functools.cache
@@ -82,6 +97,8 @@ def _search_label(kv: dict[str, str]) -> str:
         parts.append(f"endgame solver {_num(kv['solve'])} positions" if _num(kv["solve"]) != "0" else "no endgame solver")
     if "mulligan" in kv:
         parts.append(f"mulligan by {_num(kv['mulligan'])} playouts")
+    if _num(kv.get("tree", "0")) != "0":
+        parts.insert(0, f"one tree over its information states, exploration {_num(kv.get('explore', '?'))}")
     return f"search ({', '.join(parts)})" if parts else "search"
 
 
