@@ -2,6 +2,7 @@
 
     python benchmarks/bench_optimize.py                           # the known answer, the default run
     python benchmarks/bench_optimize.py --establish 100           # first: are the planted cards clearly worse?
+    python benchmarks/bench_optimize.py --deck sand-village --weaken A>B,C>D --establish 30 --budgets ''  # only that
     python benchmarks/bench_optimize.py --workers 1,2             # the same proposal on 1 and 2 workers
     python benchmarks/bench_optimize.py --budgets 4000,8000 --seeds 1,2
     python benchmarks/bench_optimize.py --deck sand-village --weaken ''   # a sample deck as it is
@@ -131,7 +132,7 @@ def main() -> None:
                     print(f"  {V.label(group):<32} {ci(g)} points on {g.games:,} pairs of games "
                           f"[{time.perf_counter() - t:.0f} s, {meter.seconds:.0f} CPU-s, load {load()}]", flush=True)
             results = []
-            for budget in [int(b) for b in args.budgets.split(",")]:
+            for budget in [int(b) for b in args.budgets.split(",") if b.strip()]:  # '': --establish only
                 for seed in [int(s) for s in args.seeds.split(",")]:
                     runs = [one_run(store, args, asked, swaps, field, shares, pool, policy, budget, seed, w)
                             for w in workers]
@@ -169,7 +170,8 @@ def one_run(store, args, asked, swaps, field, shares, pool, policy: str, budget:
     print(f"  games: {policy} {o.spent:,} {dict(o.stages)}; {o.plan.cheap} {o.cheap_spent:,} {dict(o.cheap_stages)}")
     a = o.agreement
     if a is not None:
-        print(f"  rank correlation {o.plan.cheap} vs {policy}: {a.rho:.2f} ({a.low:.2f} to {a.high:.2f}, "
+        what = f"{o.plan.cheap} vs {policy}" if o.plan.two_players else "screen values vs short-list gains (judge)"
+        print(f"  rank correlation {what}: {a.rho:.2f} ({a.low:.2f} to {a.high:.2f}, "
               f"{a.candidates} swaps; judge reliability {a.reliability:.2f}, corrected {a.corrected:.2f}); "
               f"the race took {o.keep} of {len(o.shortlist)}")
     print(f"  {verdict}: {V.label(o.changes)}; gain {ci(conf) if conf else '—'} points (corrected, m={o.tried}); "

@@ -418,3 +418,22 @@ def test_the_plan_is_told_before_any_game_then_its_time(samples, tmp_path):
     timed = kinds.index("timed")
     assert all(k != "stage" or "calibration" in e[1] for k, e in zip(kinds[:timed], told.events[:timed]))
     assert told.events[timed][2]["greedy"] > 0 and kinds.count("plan") == 1
+
+
+def test_one_player_screens_carries_its_short_list_into_the_race_and_measures_the_screen(samples, tmp_path):
+    """The default shape (the judge screens itself; here greedy, to be quick): a screen of random
+    variants, a short list judged by the same player whose games the first race carries on,
+    and the rank correlation of the screen's values with the short list's gains."""
+    cfg = two_player_config(samples, tmp_path, budget=1200)
+    cfg.screen_policy = None
+    cfg.policy = "greedy"
+    with open_store(tmp_path / "one.duckdb") as s:
+        o = optimize(s, cfg, "one", workers=2)
+        result = build(o, tmp_path / "reports", "one.duckdb")
+    assert [st.key for st in o.plan.stages] == ["calibration", "screen", "shortlist", "race", "confirmation"]
+    assert o.screen is not None and o.cheap_spent == 0 and o.spent <= 1200
+    assert o.agreement is not None and o.agreement.candidates == len(o.shortlist)
+    assert result.numbers["rank_agreement"]["between"] == ["screen values", "short list gains"]
+    assert all(a.carried > 0 for a in o.races[0].arms)  # the short list's games went on in the race
+    assert o.tried >= len(o.shortlist)  # the judge judged the whole short list: the correction counts it
+    assert any("rank correlation" in line for line in result.summary)

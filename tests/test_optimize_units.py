@@ -426,3 +426,18 @@ def test_the_known_answer_is_a_sample_deck_with_the_swaps_its_header_names():
     cat = default_catalog()
     for s in swaps:  # worse on paper: a card of Power for one of none
         assert cat.by_id[s.into].power == 0 < cat.by_id[s.out].power
+
+
+def test_the_judge_screens_itself_unless_another_player_is_asked_for():
+    """Issue 27: greedy's screen ranked swaps as search does not (rank correlation -0.04 on the
+    planted Leaf deck), so the default search screens with the judge's own games."""
+    from mythos_cli.optimize import plan as P
+
+    assert P.cheap_player("search", None) == "search"
+    assert P.cheap_player("search", "greedy") == "greedy"
+    p = P.make_plan(20_000, "search", P.cheap_player("search", None), 6, 4245)
+    assert [s.key for s in p.stages] == ["calibration", "screen", "shortlist", "race", "confirmation"]
+    assert all(s.counted for s in p.stages) and p.cheap_games == 0 and sum(s.games for s in p.stages) <= 20_000
+    screen, short = p.stage("screen"), p.stage("shortlist")
+    assert screen.games >= 0.35 * 20_000  # most of the judge's games go where each informs every card's value
+    assert short.candidates == P.ONE_SINGLES + P.ONE_PAIRS and short.per_candidate >= 2 * 6 * 4

@@ -263,7 +263,9 @@ def outcome_json(o: Outcome) -> dict:
                                                    "seeds_shared_with_search": o.shared_seeds},
         "win_rates": _rates(o),
         "crn_in_races": race_crn(o),
-        "rank_agreement": o.agreement.to_json() if o.agreement else None,
+        "rank_agreement": (o.agreement.to_json() | {"between": ["cheap player's short list", "judge's sample"]
+                                                     if o.plan.two_players else ["screen values", "short list gains"]})
+        if o.agreement else None,
         "race_took": o.keep, "shortlist_size": len(o.shortlist),
         "variants_tried": o.tried, "single_swaps_possible": o.singles_possible,
         "games": {"budget": cfg.budget, "spent": o.spent, **o.stages,
@@ -318,8 +320,16 @@ def win_rate_figure(o: Outcome, rates: dict) -> Figure:
 def _agreement_text(o: Outcome) -> str | None:
     a = o.agreement
     if not o.plan.two_players:
-        return (f"One player screened and judged ({short_policy(o.config.policy)}): the race took the {o.keep} best of the "
-                f"short list of {len(o.shortlist)} that its budget affords.")
+        who = short_policy(o.config.policy)
+        if a is None or not math.isfinite(a.rho):
+            return (f"One player screened and judged ({who}): the race took the {o.keep} best of the short list of "
+                    f"{len(o.shortlist)} by its paired gains.")
+        return (f"One player screened and judged ({who}). **Its screen's values and its paired gains of the short "
+                f"list's {a.candidates} candidates (other games) ranked them with a rank correlation of {a.rho:.2f}** "
+                f"(Spearman, 95% interval {a.low:.2f} to {a.high:.2f}; the short list's gains are "
+                f"{100 * a.reliability:.0f}% signal, the rest their noise). So the race took **{o.keep} of the short "
+                f"list's {len(o.shortlist)}** by those gains: enough to hold their best with a "
+                f"{100 * o.config.confidence:.0f}% chance, within what the budget affords.")
     if a is None or not math.isfinite(a.rho):
         return (f"The two players' rank correlation could not be measured (too few candidates in the sample): "
                 f"the race took {o.keep} of the short list of {len(o.shortlist)}, as if they did not agree.")

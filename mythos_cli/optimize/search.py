@@ -174,6 +174,7 @@ class Candidate:
     judge: Gain | None = None  # by the player given, in the sample
     judge_pairs: dict[str, Pairs] = field(default_factory=dict)
     sampled: bool = False
+    short_pairs: dict[str, Pairs] = field(default_factory=dict)  # its short list games (the judge's, one player)
 
     @property
     def label(self) -> str:
@@ -278,6 +279,16 @@ class _Clock(Progress):
         rate = sum(n for _, n in self.ticks[1:]) / (self.ticks[-1][0] - self.ticks[0][0])
         fixed = max(0.0, self.ticks[0][0] - self.start - self.ticks[0][1] / rate)
         return rate, fixed
+
+
+def _reliability(short: list[Candidate]) -> float:
+    """The share of the spread of the short list's gains that is not their noise (0 when noise swamps it)."""
+    gains = [c.cheap.gain for c in short if c.cheap is not None and math.isfinite(c.cheap.gain)]
+    if len(gains) < 3:
+        return 0.0
+    spread = float(np.var(gains, ddof=1))
+    noise = float(np.mean([c.cheap.se ** 2 for c in short if c.cheap is not None and math.isfinite(c.cheap.se)]))
+    return max(0.0, 1.0 - noise / spread) if spread > 0 else 0.0
 
 
 def _stage_seed(seed: int, *key: int) -> int:
@@ -499,7 +510,8 @@ class Search:
                 return fit.values.get(("in", s.into, s.mission), 0.0) + out_value(s.out, s.mission)
 
             scored = sorted(singles, key=lambda s: (-value(s), s))
-            n_pairs = round(n * P.SHORT_PAIRS / (P.SHORT_SINGLES + P.SHORT_PAIRS))
+            most_singles, most_pairs = P.short_sizes(self.two)
+            n_pairs = round(n * most_pairs / (most_singles + most_pairs))
             pairs = C.pairs_of(scored, value, self.base, self.base, cfg.pool, C.Affinity(self.base), n_pairs)
             n_singles = n - len(pairs)
             ranked = [Candidate((s,), value(s)) for s in scored[:n_singles]] + [Candidate(sw, v) for v, sw in pairs]
@@ -511,7 +523,8 @@ class Search:
                                    "shortlist", self.cheap, [self.base] + arms, per, _stage_seed(cfg.seed, 6),
                                    [0] * (len(arms) + 1))
         for c, a in zip(ranked, arms):
-            c.cheap = gain(pair(results, a.name, BASE), self.shares)
+            c.short_pairs = pair(results, a.name, BASE)
+            c.cheap = gain(c.short_pairs, self.shares)
         ranked.sort(key=lambda c: (-c.cheap.gain, c.swaps))
         for i, c in enumerate(ranked):
             c.rank = i + 1
@@ -731,13 +744,21 @@ class Search:
             agreement, carried = self.sample(plan.stage("sample"), short)
             sampled = sorted((c for c in short if c.sampled), key=lambda c: (-c.judge.gain, c.swaps))
             forced = {c.swaps for c in sampled[:max(1, len(sampled) // 4)] if c.judge.gain > 0}
+        elif not self.two and short:
+            # one player: its short list games are the race's first games, and the screen's values
+            # against them say how well the regression ranked (both the judge's, on other seeds)
+            carried = {_name(c.swaps): c.short_pairs for c in short}
+            if screen is not None:
+                agreement = rank_agreement([c.screen_value for c in short], [c.cheap.gain for c in short],
+                                           [c.cheap.se for c in short])
         confirm_reserve = plan.stage("confirmation").games
         missions_stage = plan.stage("missions")
         search_end = cfg.budget - confirm_reserve - (missions_stage.games if missions_stage else 0)
         current = self.base
         path: list[tuple[V.Swap, ...]] = []
         races: list[Race] = []
-        tried: set[tuple] = {c.swaps for c in short if c.sampled}
+        # the variants the judge judged: the sample, or (one player) the whole short list, then the races'
+        tried: set[tuple] = {c.swaps for c in short if c.sampled or not self.two}
         keep = 0
         for step in range(1, cfg.max_steps + 1):
             left = search_end - self.spent
@@ -750,6 +771,10 @@ class Search:
             if self.two:
                 n = min(most, shortlist_size(agreement.corrected if agreement else math.nan, len(short),
                                              cfg.confidence))
+            elif step == 1 and short and short[0].cheap is not None:
+                # the race takes the short list's best by the judge's own noisy gains: as many as hold
+                # its true best with ``confidence``, their correlation with the truth being √reliability
+                n = min(most, shortlist_size(math.sqrt(_reliability(short)), len(short), cfg.confidence))
             else:
                 n = most
             arms = self.arms_for(current, short, path, n, carried if step == 1 else None, forced if step == 1 else set())
