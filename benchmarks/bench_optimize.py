@@ -54,7 +54,7 @@ from mythos_cli.policies import make_policy  # noqa: E402
 from mythos_cli.sim import DEFAULT_POLICY, load_specs  # noqa: E402
 from mythos_cli.store import open_store  # noqa: E402
 
-KNOWN = Path(__file__).resolve().parent / "known_answers" / "planted-two-swaps-leaf.txt"
+KNOWN = Path(__file__).resolve().parent / "known_answers" / "planted-two-swaps-sand.txt"
 TEN_MINUTES = 600.0
 
 

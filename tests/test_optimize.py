@@ -9,6 +9,7 @@ thousand games of fast players in all: greedy alone, or ambush judging and greed
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -107,7 +108,9 @@ def test_no_single_swap_from_a_tiny_pool_improves_the_deck(samples, tmp_path):
         result = build(o, tmp_path / "reports", "n.duckdb")
     assert o.screen is None and o.singles_possible == 20  # few enough for the short list to hold them all
     assert len(o.shortlist) == 20 and o.agreement is None  # one player: nothing to correlate
-    assert o.tried == len(o.races[0].arms) and o.confirmation.z == pytest.approx(z_value(0.05, o.tried))
+    # one player judged the whole short list (the race took some of it): the correction counts them all
+    assert o.tried == len(o.shortlist) > len(o.races[0].arms)
+    assert o.confirmation.z == pytest.approx(z_value(0.05, o.tried))
     assert not o.significant
     assert o.confirmation is not None and o.confirmation.low <= 0
     assert o.confirmation.high < 0.08  # and it says how small any gain could be
@@ -265,7 +268,8 @@ def test_cli_optimize_writes_the_answer_and_a_valid_list(samples, tmp_path, monk
     assert json.loads(again.stdout)["confirmation"] == conf
     text = runner.invoke(app, ["optimize", "--resume", "cli", "--db", "o.duckdb", "--out", "reps"])
     assert text.exit_code == 0 and "Common random numbers" in text.stdout
-    assert "judged by greedy (500 games of a budget of 500" in " ".join(text.stdout.split())
+    said = re.search(r"judged by greedy \(([\d,]+) games of a budget of 500\)", " ".join(text.stdout.split()))
+    assert said and int(said.group(1).replace(",", "")) == data["games"]["spent"]
     runs = runner.invoke(app, ["db", "runs", "--db", "o.duckdb", "--json"])
     stages = json.loads(runs.stdout)
     assert {r["run_id"] for r in stages} >= {"cli-confirm"} and {r["optimization"] for r in stages} == {"cli"}

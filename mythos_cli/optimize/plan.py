@@ -55,7 +55,7 @@ LADDER = (1.0, 1.25, 1.6, 2.0, 2.5, 3.15, 4.0, 5.0, 6.3, 8.0)  # Renard's R10: s
 SHARES_TWO_PLAYERS = {"sample": 0.15, "confirmation": 0.30}  # the race gets the rest
 CHEAP_SHARES = {"screen": 0.65, "shortlist": 0.35}
 # one player: the screen's regression is where every game informs every card's value (issue 27)
-SHARES_ONE_PLAYER = {"screen": 0.40, "shortlist": 0.20, "confirmation": 0.25}  # the race gets the rest
+SHARES_ONE_PLAYER = {"screen": 0.40, "shortlist": 0.20, "confirmation": 0.15}  # the race gets the rest
 STEP_SHARE = 0.6  # of the race's games, for its first step (each later step: half of what is left)
 MISSIONS_SHARE = 0.2  # of the budget, with --missions: the missions experiment (experiment.missions)
 
@@ -191,11 +191,12 @@ def make_plan(budget: int, policy: str, cheap: str, field: int, singles: int, pa
         short_games = int(cheap_total * CHEAP_SHARES["shortlist"])
         sample_games = int(budget * SHARES_TWO_PLAYERS["sample"])
         confirm_games = int(budget * SHARES_TWO_PLAYERS["confirmation"])
-    else:
-        screen_games = int(budget * SHARES_ONE_PLAYER["screen"]) if screened else 0
-        short_games = int(budget * SHARES_ONE_PLAYER["shortlist"])
+    else:  # with --missions, the missions experiment's share comes out of every stage's
+        cards = budget * (1 - MISSIONS_SHARE) if missions else budget
+        screen_games = int(cards * SHARES_ONE_PLAYER["screen"]) if screened else 0
+        short_games = int(cards * SHARES_ONE_PLAYER["shortlist"])
         sample_games = 0
-        confirm_games = int(budget * SHARES_ONE_PLAYER["confirmation"])
+        confirm_games = int(cards * SHARES_ONE_PLAYER["confirmation"])
     if screened:
         variants = min(MAX_SCREEN_VARIANTS, screen_games // unit)  # each plays each field deck once in each seat
         variants -= variants % SCREEN_GROUP

@@ -627,13 +627,13 @@ class Search:
             if carried and deck.name in carried:
                 arm.pairs = dict(carried[deck.name])
                 arm.carried = sum(p.n for p in arm.pairs.values())
-            if len(arms) < n:
-                arms.append(arm)
-                names.add(deck.name)
-            elif c.swaps in forced:
+            if c.swaps in forced:
                 extra.append(arm)
                 names.add(deck.name)
-        return arms + extra
+            elif len(arms) < n:
+                arms.append(arm)
+                names.add(deck.name)
+        return extra + arms  # the forced first: a race too large for the budget drops the last
 
     # -- the whole search ---------------------------------------------------------------------
     def preflight(self) -> list[V.Swap]:
@@ -751,6 +751,10 @@ class Search:
             if screen is not None:
                 agreement = rank_agreement([c.screen_value for c in short], [c.cheap.gain for c in short],
                                            [c.cheap.se for c in short])
+        # what the games say jointly: the short list's best swaps with different cards, made together
+        combos = C.combinations(short, self.base, cfg.pool)
+        forced |= {c.swaps for c in combos}
+        race_list = short + combos
         confirm_reserve = plan.stage("confirmation").games
         missions_stage = plan.stage("missions")
         search_end = cfg.budget - confirm_reserve - (missions_stage.games if missions_stage else 0)
@@ -777,7 +781,7 @@ class Search:
                 n = min(most, shortlist_size(math.sqrt(_reliability(short)), len(short), cfg.confidence))
             else:
                 n = most
-            arms = self.arms_for(current, short, path, n, carried if step == 1 else None, forced if step == 1 else set())
+            arms = self.arms_for(current, race_list, path, n, carried if step == 1 else None, forced if step == 1 else set())
             if step == 1:
                 keep = len(arms)
             while len(arms) > 1 and P.affordable(len(arms), step_budget, cfg.unit(1), cfg.eta) < len(arms):
@@ -829,7 +833,7 @@ class Search:
             changes = V.difference(self.base, proposal)
             verdict = V.validate(proposal, cfg.base.name)
             problems = [f"{p.code}: {p.message}" for p in verdict.errors]
-        return Outcome(self.opt_id, cfg, plan, cfg.base, proposal, changes, path, figures, screen, short, agreement,
+        return Outcome(self.opt_id, cfg, plan, cfg.base, proposal, changes, path, figures, screen, race_list, agreement,
                        keep, races, m, confirm_run, confirmation, pairs, shared, self.spent, self.cheap_spent,
                        list(self.runs), dict(self.stages), dict(self.cheap_stages), problems, len(singles),
                        dict(self.rates), missions)
