@@ -35,6 +35,17 @@ Swap = V.Swap
 WEAKEN = [Swap("KS-108", "SS-059"), Swap("KS-108", "SS-059"), Swap("KS-148", "KS-067"), Swap("KS-148", "KS-067")]
 
 
+@pytest.fixture(autouse=True)
+def cheap_screening(monkeypatch):
+    """The cheap player's fixed games made fewer (a fifth of its calibration, half its games a game
+    of the budget): these tests check how the search runs, resumes and reproduces, which needs
+    every stage played, not the default's precision (the known answers are benchmarks')."""
+    from mythos_cli.optimize import plan as P
+
+    monkeypatch.setattr(P, "CHEAP_CALIBRATION_GAMES", 240)
+    monkeypatch.setattr(P, "CHEAP_PER_GAME", 4)
+
+
 @pytest.fixture(scope="module")
 def samples():
     return {s.name: s for s in load_specs(default_gauntlet())}
