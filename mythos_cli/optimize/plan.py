@@ -15,10 +15,13 @@ The search has five stages (``Plan.stages``):
 5. **race** (judge): successive halving and racing, step after step (local search).
 6. **confirmation** (judge): the deck and the proposal on fresh seeds.
 
-The budget (``--budget``) counts the judge's games: calibration, sample, race and
-confirmation. The cheap player plays ``CHEAP_PER_GAME`` games per game of the budget on top
-(a greedy game costs about a hundredth of a search game). When the judge is itself a fast
-player, it screens too and every game counts in the budget.
+By default the judge screens itself (``cheap_player``): stages 2 and 3 are its own games, the
+sample is left out (nothing to compare), and every game counts in the budget; the short list's
+games go on in the first race, and the screen's values against the short list's gains give the
+rank correlation shown. With ``--screen-policy`` a cheaper player screens, plays
+``CHEAP_PER_GAME`` games per game of the budget on top (a greedy game costs about a hundredth
+of a search game), and the budget counts the judge's games: calibration, sample, race and
+confirmation.
 
 The plan is a function of the settings and the budget only, never of measured time, so the
 same seed and budget give the same games and proposal on any machine and with any number of

@@ -1,4 +1,4 @@
-"""The search: a cheap player screens the whole pool, the player given races and confirms.
+"""The search: a screen of the whole pool (by the player given unless a cheaper one is named), races, a confirmation.
 
 Every game is played by ``mythos_cli.sim`` as an ordinary run stored in the database, one run
 per stage (``ID-base``, ``ID-base-cheap``, ``ID-screen``, ``ID-short``, ``ID-sample``,
@@ -22,8 +22,13 @@ their sizes are ``optimize.plan``'s:
    spread over its ranking, judged by the player given too. The rank correlation of the two
    judgements (``stats.rank_agreement``) sets how many of the short list race
    (``stats.shortlist_size``): the less they agree, the more go on.
+   With one player (the default: the player given screens itself) there is no sample: the
+   short list's games go on in the first race, their reliability (the share of their spread
+   that is not noise) sets how many race, and the rank correlation shown is the screen's
+   values against them.
 5. **Race** (the player given): from the current deck (at first the deck as it is), the
-   short list's best race: each round, every surviving variant and the current deck play the
+   short list's best race, and in the first race the short list's best merged (2, 3 and 4 of
+   them, ``candidates.combinations``: a deck weakened in several places is mended in one step): each round, every surviving variant and the current deck play the
    same fresh seeds against every deck of the field, and the better half by paired gain goes
    on (successive halving), minus any variant whose upper bound falls below the leader's lower
    bound (racing). The winner is taken when its gain is above 0 at ``accept_z``, and the
