@@ -470,3 +470,4 @@ def test_the_short_lists_best_are_merged_while_they_make_a_legal_deck():
     assert [(sorted(s.out for s in c.swaps), sorted(s.into for s in c.swaps)) for c in combos] == [
         (["KS-076", "KS-121"], ["KS-026", "KS-026"]), (["KS-076", "KS-082", "KS-121"], ["KS-026", "KS-026", "SS-092"])]
     assert all(V.legal(V.apply(sand, c.swaps), sand, pool) and c.cheap is None for c in combos)
+    assert all(c.merged for c in combos)  # the report says so in its rank column

@@ -203,7 +203,7 @@ def combinations(short: list, base: DeckSpec, pool: Pool) -> list:
         if count in COMBINED and swaps not in seen:
             seen.add(swaps)
             value = sum(x.screen_value or 0.0 for x in short if x.swaps and set(x.swaps) <= set(merged))
-            out.append(Candidate(swaps, value, rank=len(short) + len(out) + 1))
+            out.append(Candidate(swaps, value, rank=len(short) + len(out) + 1, merged=True))
         if count >= max(COMBINED):
             break
     return out

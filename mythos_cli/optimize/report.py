@@ -241,7 +241,7 @@ def outcome_json(o: Outcome) -> dict:
                       "best": _arm_json(r.best, o.tried, shares) if r.best else None,
                       "arms": [_arm_json(a, o.tried, shares) for a in r.arms]})
     candidates = [{"label": r["candidate"].label, "changes": [s.to_json() for s in r["candidate"].swaps],
-                   "rank": r["candidate"].rank, "screen_value": r["candidate"].screen_value,
+                   "rank": r["candidate"].rank, "merged": r["candidate"].merged, "screen_value": r["candidate"].screen_value,
                    "cheap_gain": r["candidate"].cheap.to_json() if r["candidate"].cheap else None,
                    "sampled": r["candidate"].sampled, "judge_gain": r["judge_gain"],
                    "judge_ci_corrected": list(r["judge_ci"]) if r["judge_ci"] else None,
@@ -446,7 +446,7 @@ def _candidate_rows(o: Outcome, rows: list[dict]) -> list[list[str]]:
     for r in rows:
         c = r["candidate"]
         ch = c.cheap
-        out.append([str(c.rank), V.label(c.swaps), changes_text(c.swaps),
+        out.append(["merged" if c.merged else str(c.rank), V.label(c.swaps), changes_text(c.swaps),
                     pp(ch.gain) if ch else "—", interval(ch.low, ch.high, points=True) if ch else "—",
                     pp(r["judge_gain"]) if r["judge_gain"] is not None else "—",
                     interval(*r["judge_ci"], points=True) if r["judge_ci"] else "—",
@@ -556,7 +556,9 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
     if rows:
         cols = ["rank", "swaps", "cards", f"gain ({short_policy(o.plan.cheap)})", "95% CI",
                 f"gain ({short_policy(cfg.policy)})", f"interval (corrected, m={o.tried})", "pairs of games", "what became of it"]
-        note = (f"Rank: in the short list, by {short_policy(o.plan.cheap)}'s paired gain over the deck as it is. {short_policy(cfg.policy)}'s "
+        note = (f"Rank: in the short list, by {short_policy(o.plan.cheap)}'s paired gain over the deck as it is "
+                "(merged: the short list's best made together, judged in the race only). "
+                f"{short_policy(cfg.policy)}'s "
                 "gain: its race estimate, paired with the deck of that step (from the sample for a candidate that "
                 "did not race). Race estimates favour the variants that went on: only the confirmation on fresh "
                 "seeds above proves a gain.")

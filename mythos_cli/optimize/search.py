@@ -180,6 +180,7 @@ class Candidate:
     judge_pairs: dict[str, Pairs] = field(default_factory=dict)
     sampled: bool = False
     short_pairs: dict[str, Pairs] = field(default_factory=dict)  # its short list games (the judge's, one player)
+    merged: bool = False  # made of the short list's best (candidates.combinations), judged in the race only
 
     @property
     def label(self) -> str:
