@@ -9,6 +9,7 @@ thousand games of fast players in all: greedy alone, or ambush judging and greed
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,17 @@ Swap = V.Swap
 # 0-power cards (a 2-cost look at a hidden card, a 4-cost summon that goes back to hand):
 # measured -17 points against Sand Village and the Sound Four (greedy, 400 paired games).
 WEAKEN = [Swap("KS-108", "SS-059"), Swap("KS-108", "SS-059"), Swap("KS-148", "KS-067"), Swap("KS-148", "KS-067")]
+
+
+@pytest.fixture(autouse=True)
+def cheap_screening(monkeypatch):
+    """The cheap player's fixed games made fewer (a fifth of its calibration, half its games a game
+    of the budget): these tests check how the search runs, resumes and reproduces, which needs
+    every stage played, not the default's precision (the known answers are benchmarks')."""
+    from mythos_cli.optimize import plan as P
+
+    monkeypatch.setattr(P, "CHEAP_CALIBRATION_GAMES", 240)
+    monkeypatch.setattr(P, "CHEAP_PER_GAME", 4)
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +119,9 @@ def test_no_single_swap_from_a_tiny_pool_improves_the_deck(samples, tmp_path):
         result = build(o, tmp_path / "reports", "n.duckdb")
     assert o.screen is None and o.singles_possible == 20  # few enough for the short list to hold them all
     assert len(o.shortlist) == 20 and o.agreement is None  # one player: nothing to correlate
-    assert o.tried == len(o.races[0].arms) and o.confirmation.z == pytest.approx(z_value(0.05, o.tried))
+    # one player judged the whole short list (the race took some of it): the correction counts them all
+    assert o.tried == len(o.shortlist) > len(o.races[0].arms)
+    assert o.confirmation.z == pytest.approx(z_value(0.05, o.tried))
     assert not o.significant
     assert o.confirmation is not None and o.confirmation.low <= 0
     assert o.confirmation.high < 0.08  # and it says how small any gain could be
@@ -265,7 +279,8 @@ def test_cli_optimize_writes_the_answer_and_a_valid_list(samples, tmp_path, monk
     assert json.loads(again.stdout)["confirmation"] == conf
     text = runner.invoke(app, ["optimize", "--resume", "cli", "--db", "o.duckdb", "--out", "reps"])
     assert text.exit_code == 0 and "Common random numbers" in text.stdout
-    assert "judged by greedy (500 games of a budget of 500" in " ".join(text.stdout.split())
+    said = re.search(r"judged by greedy \(([\d,]+) games of a budget of 500\)", " ".join(text.stdout.split()))
+    assert said and int(said.group(1).replace(",", "")) == data["games"]["spent"]
     runs = runner.invoke(app, ["db", "runs", "--db", "o.duckdb", "--json"])
     stages = json.loads(runs.stdout)
     assert {r["run_id"] for r in stages} >= {"cli-confirm"} and {r["optimization"] for r in stages} == {"cli"}
@@ -418,3 +433,22 @@ def test_the_plan_is_told_before_any_game_then_its_time(samples, tmp_path):
     timed = kinds.index("timed")
     assert all(k != "stage" or "calibration" in e[1] for k, e in zip(kinds[:timed], told.events[:timed]))
     assert told.events[timed][2]["greedy"] > 0 and kinds.count("plan") == 1
+
+
+def test_one_player_screens_carries_its_short_list_into_the_race_and_measures_the_screen(samples, tmp_path):
+    """The default shape (the judge screens itself; here greedy, to be quick): a screen of random
+    variants, a short list judged by the same player whose games the first race carries on,
+    and the rank correlation of the screen's values with the short list's gains."""
+    cfg = two_player_config(samples, tmp_path, budget=1200)
+    cfg.screen_policy = None
+    cfg.policy = "greedy"
+    with open_store(tmp_path / "one.duckdb") as s:
+        o = optimize(s, cfg, "one", workers=2)
+        result = build(o, tmp_path / "reports", "one.duckdb")
+    assert [st.key for st in o.plan.stages] == ["calibration", "screen", "shortlist", "race", "confirmation"]
+    assert o.screen is not None and o.cheap_spent == 0 and o.spent <= 1200
+    assert o.agreement is not None and o.agreement.candidates == len(o.shortlist)
+    assert result.numbers["rank_agreement"]["between"] == ["screen values", "short list gains"]
+    assert all(a.carried > 0 for a in o.races[0].arms)  # the short list's games went on in the race
+    assert o.tried >= len(o.shortlist)  # the judge judged the whole short list: the correction counts it
+    assert any("rank correlation" in line for line in result.summary)

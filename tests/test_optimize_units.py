@@ -426,3 +426,48 @@ def test_the_known_answer_is_a_sample_deck_with_the_swaps_its_header_names():
     cat = default_catalog()
     for s in swaps:  # worse on paper: a card of Power for one of none
         assert cat.by_id[s.into].power == 0 < cat.by_id[s.out].power
+
+
+def test_the_judge_screens_itself_unless_another_player_is_asked_for():
+    """Issue 27: greedy's screen ranked swaps as search does not (rank correlation -0.04 on the
+    planted Leaf deck), so the default search screens with the judge's own games."""
+    from mythos_cli.optimize import plan as P
+
+    assert P.cheap_player("search", None) == "search"
+    assert P.cheap_player("search", "greedy") == "greedy"
+    p = P.make_plan(20_000, "search", P.cheap_player("search", None), 6, 4245)
+    assert [s.key for s in p.stages] == ["calibration", "screen", "shortlist", "race", "confirmation"]
+    assert all(s.counted for s in p.stages) and p.cheap_games == 0 and sum(s.games for s in p.stages) <= 20_000
+    screen, short = p.stage("screen"), p.stage("shortlist")
+    assert screen.games >= 0.35 * 20_000  # most of the judge's games go where each informs every card's value
+    assert short.candidates == P.ONE_SINGLES + P.ONE_PAIRS and short.per_candidate >= 2 * 6 * 4
+
+
+def test_the_short_lists_best_are_merged_while_they_make_a_legal_deck():
+    """A deck weakened in several places needs several swaps in one step: the short list's best
+    by their paired gains are merged one by one, skipping what would take a card out twice, bring
+    a third copy in, or gain nothing."""
+    from mythos_cli.experiment.stats import Gain
+    from mythos_cli.optimize import build_pool
+    from mythos_cli.optimize.candidates import combinations
+    from mythos_cli.optimize.search import Candidate
+    from mythos_cli.sim import load_specs
+    from mythos_cli.sim.decks import default_gauntlet
+
+    sand = next(s for s in load_specs(default_gauntlet()) if s.name == "Sand Village")
+    pool = build_pool(None)
+    S = V.Swap
+
+    def cand(swaps, g):
+        return Candidate(tuple(swaps), 0.01, cheap=Gain(g, g - 0.1, g + 0.1, 0.05, 100, 1.96, 1, 1.0))
+
+    short = [cand([S("KS-121", "KS-026")], 0.10), cand([S("KS-076", "KS-026")], 0.08),
+             cand([S("KS-121", "KS-071")], 0.07),  # KS-121 is out already (one copy)
+             cand([S("KS-082", "KS-026")], 0.06),  # a third KS-026
+             cand([S("KS-082", "SS-092")], 0.05), cand([S("KS-119", "SS-092")], -0.02)]  # gains nothing
+    combos = combinations(short, sand, pool)
+    # (as the cards out and in: one deck is written one way, ``variants.canonical``)
+    assert [(sorted(s.out for s in c.swaps), sorted(s.into for s in c.swaps)) for c in combos] == [
+        (["KS-076", "KS-121"], ["KS-026", "KS-026"]), (["KS-076", "KS-082", "KS-121"], ["KS-026", "KS-026", "SS-092"])]
+    assert all(V.legal(V.apply(sand, c.swaps), sand, pool) and c.cheap is None for c in combos)
+    assert all(c.merged for c in combos)  # the report says so in its rank column

@@ -31,10 +31,10 @@ from mythos_cli.sim.runner import (DASK_HINT, MAX_RUN_NAME, BackendError, Backen
 from mythos_cli.store import StoreError, open_store
 
 DEFAULT_DB = Path("mythos.duckdb")
-# games of the default player (search): about 9 CPU-minutes, with the cheap screen's games, on the
-# known-answer deck (benchmarks/README.md); that test is not passed yet (one of the two planted cards
-# stays in: each is barely worse alone under search)
-DEFAULT_BUDGET = 8_000
+# games of the default player (search), which screens too: at the ~35 games a CPU-second measured
+# on the sample decks, about 10 CPU-minutes, within 10 minutes on 2 cores (benchmarks/README.md,
+# the known answers of bench_optimize.py)
+DEFAULT_BUDGET = 20_000
 
 
 class _Bar(SearchProgress):
@@ -175,8 +175,9 @@ def optimize_cmd(
                                "With --resume: the file of its Python player (FILE.py:CLASS), named again: a player "
                                "stored in a database is never imported."),
     screen_policy: Optional[str] = typer.Option(None, "--screen-policy",
-                                                help="The cheap player that screens the pool. [default: greedy, or "
-                                                "--policy when that is a fast player]"),
+                                                help="A cheaper player to screen the pool (e.g. greedy: "
+                                                "faster, but its ranking of swaps may not be the judge's). [default: "
+                                                "--policy itself]"),
     seed: int = typer.Option(1, "--seed", min=0, max=MAX_SEED,
                              help="0 to 2^64 - 1: same seed, same search and same proposal, whatever --workers is."),
     workers: int = typer.Option(0, "--workers", "-w", help=WORKERS_HELP),
@@ -190,13 +191,13 @@ def optimize_cmd(
 ) -> None:
     """Propose changes to a deck that raise its win rate against a field, proven on fresh games.
 
-    A cheap player (greedy) screens every swap of the pool, one card for one and pairs, and judges a short list; the player given (--policy, search by default) judges a sample of it too, and the more the two disagree, the more of the short list races. The player given races them with successive halving on common random numbers, then confirms the proposal on fresh seeds with an interval corrected for every variant it judged. "No change beats the deck" is an answer too.
+    The player given (--policy, search by default) screens the whole pool: random variants of the deck, a few cards out and others in, each game informing the value of every card in and out of its variant (a regression). It judges the short list of the best swaps and pairs, races the best with successive halving on common random numbers, then confirms the proposal on fresh seeds with an interval corrected for every variant it judged. "No change beats the deck" is an answer too. (--screen-policy greedy screens with a cheaper player instead; the two players' rank correlation is then measured and shown, and the more they disagree, the more of the short list races.)
 
     The plan is printed first; the same --seed and --budget give the same proposal whatever --workers is.
 
     Examples:
 
-      mythos optimize my-deck.txt                # the sample decks, about 7 min
+      mythos optimize my-deck.txt                # the sample decks, 10 CPU-min
 
       mythos optimize my-deck.txt --minutes 20   # the budget that fits
 

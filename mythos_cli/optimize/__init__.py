@@ -9,9 +9,11 @@
 ...     outcome = optimize(store, cfg, "opt-1", workers=2)
 >>> outcome.significant, outcome.changes, outcome.confirmation.gain        # doctest: +SKIP
 
-A cheap player (greedy) screens the whole pool with random variants and judges a short list
-of swaps and pairs; the player given judges a sample of it too (their rank correlation sets
-how many race), races the best with successive halving on common random numbers, and
+The player given screens the whole pool with random variants (a regression: every game informs
+the value of every card in and out of its variant) and judges a short list of swaps and pairs
+(with ``screen_policy``, a cheap player does both and the player given judges a sample too:
+their rank correlation sets how many race); the short list's best, and its best merged, race
+with successive halving on common random numbers, and the player given
 confirms its proposal on fresh seeds with an interval corrected for every variant it judged
 (``plan``, ``candidates``, ``search``; the statistics in ``mythos_cli.experiment``). Its games
 are ordinary runs of the database (``ID-base``, ``ID-screen``, ``ID-short``, ``ID-sample``,

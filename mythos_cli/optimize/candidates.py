@@ -169,4 +169,44 @@ def pairs_of(singles: list[V.Swap], value: Callable[[V.Swap], float], current: D
     return sorted(chosen, key=lambda p: (-p[0], p[1]))
 
 
-__all__ = ["Affinity", "CardFigure", "card_figures", "out_weights", "pairs_of"]
+COMBINED = (2, 3, 4)  # how many of the short list's best are made together (each a candidate of the race)
+MOST_SWAPS = 6
+
+
+def combinations(short: list, base: DeckSpec, pool: Pool) -> list:
+    """Candidates made of the short list's best (by their paired gains, above 0), merged one by
+    one while they take out other cards than the ones merged bring in and the deck stays legal:
+    the first 2, 3 and 4 merged (at most ``MOST_SWAPS`` swaps). A race step takes one candidate;
+    a deck weakened in several places needs several swaps, which the short list's singles and
+    pairs each judge apart: the merged ones let one step take them together."""
+    from mythos_cli.optimize.search import Candidate  # the search's own record of a candidate
+
+    ranked = sorted((c for c in short if c.cheap is not None and c.cheap.gain > 0),
+                    key=lambda c: (-c.cheap.gain, c.swaps))
+    seen = {c.swaps for c in short}
+    out: list = []
+    merged: list[V.Swap] = []
+    count = 0
+    for c in ranked:
+        trial = merged + list(c.swaps)
+        outs, ins = Counter(s.out for s in trial), Counter(s.into for s in trial)
+        if len(trial) > MOST_SWAPS or set(outs) & set(ins):
+            continue
+        try:
+            deck = V.apply(base, trial)
+        except ValueError:  # a card out twice, with one copy only
+            continue
+        if not V.legal(deck, base, pool):
+            continue
+        merged, count = trial, count + 1
+        swaps = V.canonical(merged)
+        if count in COMBINED and swaps not in seen:
+            seen.add(swaps)
+            value = sum(x.screen_value or 0.0 for x in short if x.swaps and set(x.swaps) <= set(merged))
+            out.append(Candidate(swaps, value, rank=len(short) + len(out) + 1, merged=True))
+        if count >= max(COMBINED):
+            break
+    return out
+
+
+__all__ = ["Affinity", "CardFigure", "card_figures", "combinations", "out_weights", "pairs_of"]

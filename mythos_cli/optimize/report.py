@@ -241,7 +241,7 @@ def outcome_json(o: Outcome) -> dict:
                       "best": _arm_json(r.best, o.tried, shares) if r.best else None,
                       "arms": [_arm_json(a, o.tried, shares) for a in r.arms]})
     candidates = [{"label": r["candidate"].label, "changes": [s.to_json() for s in r["candidate"].swaps],
-                   "rank": r["candidate"].rank, "screen_value": r["candidate"].screen_value,
+                   "rank": r["candidate"].rank, "merged": r["candidate"].merged, "screen_value": r["candidate"].screen_value,
                    "cheap_gain": r["candidate"].cheap.to_json() if r["candidate"].cheap else None,
                    "sampled": r["candidate"].sampled, "judge_gain": r["judge_gain"],
                    "judge_ci_corrected": list(r["judge_ci"]) if r["judge_ci"] else None,
@@ -263,7 +263,9 @@ def outcome_json(o: Outcome) -> dict:
                                                    "seeds_shared_with_search": o.shared_seeds},
         "win_rates": _rates(o),
         "crn_in_races": race_crn(o),
-        "rank_agreement": o.agreement.to_json() if o.agreement else None,
+        "rank_agreement": (o.agreement.to_json() | {"between": ["cheap player's short list", "judge's sample"]
+                                                     if o.plan.two_players else ["screen values", "short list gains"]})
+        if o.agreement else None,
         "race_took": o.keep, "shortlist_size": len(o.shortlist),
         "variants_tried": o.tried, "single_swaps_possible": o.singles_possible,
         "games": {"budget": cfg.budget, "spent": o.spent, **o.stages,
@@ -318,8 +320,16 @@ def win_rate_figure(o: Outcome, rates: dict) -> Figure:
 def _agreement_text(o: Outcome) -> str | None:
     a = o.agreement
     if not o.plan.two_players:
-        return (f"One player screened and judged ({short_policy(o.config.policy)}): the race took the {o.keep} best of the "
-                f"short list of {len(o.shortlist)} that its budget affords.")
+        who = short_policy(o.config.policy)
+        if a is None or not math.isfinite(a.rho):
+            return (f"One player screened and judged ({who}): the race took the {o.keep} best of the short list of "
+                    f"{len(o.shortlist)} by its paired gains.")
+        return (f"One player screened and judged ({who}). **Its screen's values and its paired gains of the short "
+                f"list's {a.candidates} candidates (other games) ranked them with a rank correlation of {a.rho:.2f}** "
+                f"(Spearman, 95% interval {a.low:.2f} to {a.high:.2f}; the short list's gains are "
+                f"{100 * a.reliability:.0f}% signal, the rest their noise). So the race took **{o.keep} of the short "
+                f"list's {len(o.shortlist)}** by those gains: enough to hold their best with a "
+                f"{100 * o.config.confidence:.0f}% chance, within what the budget affords.")
     if a is None or not math.isfinite(a.rho):
         return (f"The two players' rank correlation could not be measured (too few candidates in the sample): "
                 f"the race took {o.keep} of the short list of {len(o.shortlist)}, as if they did not agree.")
@@ -436,7 +446,7 @@ def _candidate_rows(o: Outcome, rows: list[dict]) -> list[list[str]]:
     for r in rows:
         c = r["candidate"]
         ch = c.cheap
-        out.append([str(c.rank), V.label(c.swaps), changes_text(c.swaps),
+        out.append(["merged" if c.merged else str(c.rank), V.label(c.swaps), changes_text(c.swaps),
                     pp(ch.gain) if ch else "—", interval(ch.low, ch.high, points=True) if ch else "—",
                     pp(r["judge_gain"]) if r["judge_gain"] is not None else "—",
                     interval(*r["judge_ci"], points=True) if r["judge_ci"] else "—",
@@ -546,7 +556,9 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
     if rows:
         cols = ["rank", "swaps", "cards", f"gain ({short_policy(o.plan.cheap)})", "95% CI",
                 f"gain ({short_policy(cfg.policy)})", f"interval (corrected, m={o.tried})", "pairs of games", "what became of it"]
-        note = (f"Rank: in the short list, by {short_policy(o.plan.cheap)}'s paired gain over the deck as it is. {short_policy(cfg.policy)}'s "
+        note = (f"Rank: in the short list, by {short_policy(o.plan.cheap)}'s paired gain over the deck as it is "
+                "(merged: the short list's best made together, judged in the race only). "
+                f"{short_policy(cfg.policy)}'s "
                 "gain: its race estimate, paired with the deck of that step (from the sample for a candidate that "
                 "did not race). Race estimates favour the variants that went on: only the confirmation on fresh "
                 "seeds above proves a gain.")

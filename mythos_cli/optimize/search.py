@@ -1,4 +1,4 @@
-"""The search: a cheap player screens the whole pool, the player given races and confirms.
+"""The search: a screen of the whole pool (by the player given unless a cheaper one is named), races, a confirmation.
 
 Every game is played by ``mythos_cli.sim`` as an ordinary run stored in the database, one run
 per stage (``ID-base``, ``ID-base-cheap``, ``ID-screen``, ``ID-short``, ``ID-sample``,
@@ -22,8 +22,13 @@ their sizes are ``optimize.plan``'s:
    spread over its ranking, judged by the player given too. The rank correlation of the two
    judgements (``stats.rank_agreement``) sets how many of the short list race
    (``stats.shortlist_size``): the less they agree, the more go on.
+   With one player (the default: the player given screens itself) there is no sample: the
+   short list's games go on in the first race, their reliability (the share of their spread
+   that is not noise) sets how many race, and the rank correlation shown is the screen's
+   values against them.
 5. **Race** (the player given): from the current deck (at first the deck as it is), the
-   short list's best race: each round, every surviving variant and the current deck play the
+   short list's best race, and in the first race the short list's best merged (2, 3 and 4 of
+   them, ``candidates.combinations``: a deck weakened in several places is mended in one step): each round, every surviving variant and the current deck play the
    same fresh seeds against every deck of the field, and the better half by paired gain goes
    on (successive halving), minus any variant whose upper bound falls below the leader's lower
    bound (racing). The winner is taken when its gain is above 0 at ``accept_z``, and the
@@ -174,6 +179,8 @@ class Candidate:
     judge: Gain | None = None  # by the player given, in the sample
     judge_pairs: dict[str, Pairs] = field(default_factory=dict)
     sampled: bool = False
+    short_pairs: dict[str, Pairs] = field(default_factory=dict)  # its short list games (the judge's, one player)
+    merged: bool = False  # made of the short list's best (candidates.combinations), judged in the race only
 
     @property
     def label(self) -> str:
@@ -278,6 +285,16 @@ class _Clock(Progress):
         rate = sum(n for _, n in self.ticks[1:]) / (self.ticks[-1][0] - self.ticks[0][0])
         fixed = max(0.0, self.ticks[0][0] - self.start - self.ticks[0][1] / rate)
         return rate, fixed
+
+
+def _reliability(short: list[Candidate]) -> float:
+    """The share of the spread of the short list's gains that is not their noise (0 when noise swamps it)."""
+    gains = [c.cheap.gain for c in short if c.cheap is not None and math.isfinite(c.cheap.gain)]
+    if len(gains) < 3:
+        return 0.0
+    spread = float(np.var(gains, ddof=1))
+    noise = float(np.mean([c.cheap.se ** 2 for c in short if c.cheap is not None and math.isfinite(c.cheap.se)]))
+    return max(0.0, 1.0 - noise / spread) if spread > 0 else 0.0
 
 
 def _stage_seed(seed: int, *key: int) -> int:
@@ -499,7 +516,8 @@ class Search:
                 return fit.values.get(("in", s.into, s.mission), 0.0) + out_value(s.out, s.mission)
 
             scored = sorted(singles, key=lambda s: (-value(s), s))
-            n_pairs = round(n * P.SHORT_PAIRS / (P.SHORT_SINGLES + P.SHORT_PAIRS))
+            most_singles, most_pairs = P.short_sizes(self.two)
+            n_pairs = round(n * most_pairs / (most_singles + most_pairs))
             pairs = C.pairs_of(scored, value, self.base, self.base, cfg.pool, C.Affinity(self.base), n_pairs)
             n_singles = n - len(pairs)
             ranked = [Candidate((s,), value(s)) for s in scored[:n_singles]] + [Candidate(sw, v) for v, sw in pairs]
@@ -511,7 +529,8 @@ class Search:
                                    "shortlist", self.cheap, [self.base] + arms, per, _stage_seed(cfg.seed, 6),
                                    [0] * (len(arms) + 1))
         for c, a in zip(ranked, arms):
-            c.cheap = gain(pair(results, a.name, BASE), self.shares)
+            c.short_pairs = pair(results, a.name, BASE)
+            c.cheap = gain(c.short_pairs, self.shares)
         ranked.sort(key=lambda c: (-c.cheap.gain, c.swaps))
         for i, c in enumerate(ranked):
             c.rank = i + 1
@@ -614,13 +633,13 @@ class Search:
             if carried and deck.name in carried:
                 arm.pairs = dict(carried[deck.name])
                 arm.carried = sum(p.n for p in arm.pairs.values())
-            if len(arms) < n:
-                arms.append(arm)
-                names.add(deck.name)
-            elif c.swaps in forced:
+            if c.swaps in forced:
                 extra.append(arm)
                 names.add(deck.name)
-        return arms + extra
+            elif len(arms) < n:
+                arms.append(arm)
+                names.add(deck.name)
+        return extra + arms  # the forced first: a race too large for the budget drops the last
 
     # -- the whole search ---------------------------------------------------------------------
     def preflight(self) -> list[V.Swap]:
@@ -731,13 +750,25 @@ class Search:
             agreement, carried = self.sample(plan.stage("sample"), short)
             sampled = sorted((c for c in short if c.sampled), key=lambda c: (-c.judge.gain, c.swaps))
             forced = {c.swaps for c in sampled[:max(1, len(sampled) // 4)] if c.judge.gain > 0}
+        elif not self.two and short:
+            # one player: its short list games are the race's first games, and the screen's values
+            # against them say how well the regression ranked (both the judge's, on other seeds)
+            carried = {_name(c.swaps): c.short_pairs for c in short}
+            if screen is not None:
+                agreement = rank_agreement([c.screen_value for c in short], [c.cheap.gain for c in short],
+                                           [c.cheap.se for c in short])
+        # what the games say jointly: the short list's best swaps with different cards, made together
+        combos = C.combinations(short, self.base, cfg.pool)
+        forced |= {c.swaps for c in combos}
+        race_list = short + combos
         confirm_reserve = plan.stage("confirmation").games
         missions_stage = plan.stage("missions")
         search_end = cfg.budget - confirm_reserve - (missions_stage.games if missions_stage else 0)
         current = self.base
         path: list[tuple[V.Swap, ...]] = []
         races: list[Race] = []
-        tried: set[tuple] = {c.swaps for c in short if c.sampled}
+        # the variants the judge judged: the sample, or (one player) the whole short list, then the races'
+        tried: set[tuple] = {c.swaps for c in short if c.sampled or not self.two}
         keep = 0
         for step in range(1, cfg.max_steps + 1):
             left = search_end - self.spent
@@ -750,9 +781,13 @@ class Search:
             if self.two:
                 n = min(most, shortlist_size(agreement.corrected if agreement else math.nan, len(short),
                                              cfg.confidence))
+            elif step == 1 and short and short[0].cheap is not None:
+                # the race takes the short list's best by the judge's own noisy gains: as many as hold
+                # its true best with ``confidence``, their correlation with the truth being √reliability
+                n = min(most, shortlist_size(math.sqrt(_reliability(short)), len(short), cfg.confidence))
             else:
                 n = most
-            arms = self.arms_for(current, short, path, n, carried if step == 1 else None, forced if step == 1 else set())
+            arms = self.arms_for(current, race_list, path, n, carried if step == 1 else None, forced if step == 1 else set())
             if step == 1:
                 keep = len(arms)
             while len(arms) > 1 and P.affordable(len(arms), step_budget, cfg.unit(1), cfg.eta) < len(arms):
@@ -804,7 +839,7 @@ class Search:
             changes = V.difference(self.base, proposal)
             verdict = V.validate(proposal, cfg.base.name)
             problems = [f"{p.code}: {p.message}" for p in verdict.errors]
-        return Outcome(self.opt_id, cfg, plan, cfg.base, proposal, changes, path, figures, screen, short, agreement,
+        return Outcome(self.opt_id, cfg, plan, cfg.base, proposal, changes, path, figures, screen, race_list, agreement,
                        keep, races, m, confirm_run, confirmation, pairs, shared, self.spent, self.cheap_spent,
                        list(self.runs), dict(self.stages), dict(self.cheap_stages), problems, len(singles),
                        dict(self.rates), missions)
