@@ -197,6 +197,16 @@ class RankAgreement:
 MIN_RELIABILITY = 0.3  # below it the correction for attenuation is too unstable to use
 
 
+def reliability(values: Sequence[float], se: Sequence[float]) -> float:
+    """The share of the spread of noisy ``values`` (standard errors ``se``) that is not their
+    noise: 1 - mean(se²) / var(values), at least 0; 0 when there is no spread to share."""
+    if len(values) < 2:
+        return 0.0
+    spread = float(np.var(values, ddof=1))
+    noise = float(np.mean(np.square(se)))
+    return max(0.0, 1.0 - noise / spread) if spread > 0 else 0.0
+
+
 def rank_agreement(cheap: Sequence[float], judge: Sequence[float], judge_se: Sequence[float],
                    alpha: float = ALPHA) -> RankAgreement:
     """Spearman's rho between two judgements of the same candidates, with its interval, and
@@ -208,11 +218,9 @@ def rank_agreement(cheap: Sequence[float], judge: Sequence[float], judge_se: Seq
     half = z_value(alpha) * math.sqrt(1.06 / (n - 3))
     r = min(max(rho, -0.999999), 0.999999)
     low, high = math.tanh(math.atanh(r) - half), math.tanh(math.atanh(r) + half)
-    spread = float(np.var(judge, ddof=1))
-    noise = float(np.mean(np.square(judge_se)))
-    reliability = max(0.0, 1.0 - noise / spread) if spread > 0 else 0.0
-    corrected = min(1.0, max(-1.0, rho / math.sqrt(reliability))) if reliability >= MIN_RELIABILITY else rho
-    return RankAgreement(rho, low, high, n, reliability, corrected)
+    share = reliability(judge, judge_se)
+    corrected = min(1.0, max(-1.0, rho / math.sqrt(share))) if share >= MIN_RELIABILITY else rho
+    return RankAgreement(rho, low, high, n, share, corrected)
 
 
 def shortlist_size(rho: float, n: int, confidence: float = 0.8, least: int = 4) -> int:

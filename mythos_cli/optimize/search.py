@@ -56,7 +56,7 @@ import numpy as np
 from mythos_cli import stops
 from mythos_cli.experiment.arms import PREFIX, ExperimentError, Progress, compare, pair, play_arms, same_json
 from mythos_cli.experiment.stats import (Gain, Pairs, RankAgreement, ScreenFit, fit_screen, gain, rank_agreement,
-                                         shortlist_size)
+                                         reliability, shortlist_size)
 from mythos_cli.optimize import candidates as C
 from mythos_cli.optimize import plan as P
 from mythos_cli.optimize import variants as V
@@ -147,9 +147,8 @@ class OptimizeConfig:
             raise ValueError(f"unknown setting {unknown[0]!r}")
         d = dict(d)
         try:
-            spec = lambda x: DeckSpec(str(x["name"]), tuple(map(str, x["cards"])), tuple(map(str, x["missions"])))  # noqa: E731
-            d["base"] = spec(d["base"])
-            d["field"] = [spec(x) for x in d["field"]]
+            d["base"] = DeckSpec.from_json(d["base"])
+            d["field"] = [DeckSpec.from_json(x) for x in d["field"]]
             d["pool"] = Pool.from_json(d["pool"])
             cfg = cls(**d)
         except (KeyError, TypeError, AttributeError, IndexError) as exc:
@@ -289,12 +288,10 @@ class _Clock(Progress):
 
 def _reliability(short: list[Candidate]) -> float:
     """The share of the spread of the short list's gains that is not their noise (0 when noise swamps it)."""
-    gains = [c.cheap.gain for c in short if c.cheap is not None and math.isfinite(c.cheap.gain)]
-    if len(gains) < 3:
+    judged = [c.cheap for c in short if c.cheap is not None and math.isfinite(c.cheap.gain) and math.isfinite(c.cheap.se)]
+    if len(judged) < 3:
         return 0.0
-    spread = float(np.var(gains, ddof=1))
-    noise = float(np.mean([c.cheap.se ** 2 for c in short if c.cheap is not None and math.isfinite(c.cheap.se)]))
-    return max(0.0, 1.0 - noise / spread) if spread > 0 else 0.0
+    return reliability([g.gain for g in judged], [g.se for g in judged])
 
 
 def _stage_seed(seed: int, *key: int) -> int:
