@@ -270,7 +270,7 @@ impl Search {
 mod tests {
     use super::*;
     use crate::cards::Catalog;
-    use crate::players::{make_player, play_match, test_decks as decks};
+    use crate::players::{drive_game, make_player, play_match, test_decks as decks};
 
     #[test]
     fn the_opponents_face_down_plays_are_one_edge_a_place() {
@@ -335,24 +335,14 @@ mod tests {
     /// What the player cannot see, dealt again, never changes the tree's choice.
     #[test]
     fn the_tree_does_not_peek() {
-        let cat = Catalog::bundled();
         let d = decks(6, 47);
         let mut rng = crate::rng::PyRandom::new(31);
         let (mut tested, mut changed) = (0, 0);
         for seed in 0..30i128 {
-            let mut g =
-                crate::setup::new_game(cat, &d[seed as usize % 6], &d[(seed as usize + 2) % 6], seed, false, None)
-                    .unwrap();
-            let mut driver = make_player("greedy", None).unwrap();
-            driver.reset(seed);
             let stop = rng.below(50) + 5;
-            let mut steps = 0;
-            while !(g.is_terminal() || steps >= stop && g.pending.as_ref().unwrap().len() > 1) {
-                let p = g.pending.as_ref().unwrap().player;
-                let a = driver.decide(&g, p);
-                apply::apply(&mut g, a).unwrap();
-                steps += 1;
-            }
+            let g = drive_game(&d[seed as usize % 6], &d[(seed as usize + 2) % 6], seed, "greedy", |g, steps| {
+                steps >= stop && g.pending.as_ref().unwrap().len() > 1
+            });
             if g.is_terminal() {
                 continue;
             }

@@ -323,6 +323,29 @@ pub(crate) fn test_decks(n: usize, seed: i128) -> Vec<GameDeck> {
     (0..n).map(|_| GameDeck::random(cat, &mut rng, |c| c.ctype == CardType::Character, String::new())).collect()
 }
 
+/// A game of the decks `a` and `b` from `seed`, driven by the player `driver` (reset with the
+/// seed) until it ends or `stop(game, steps taken)` says so (the players' tests).
+#[cfg(test)]
+pub(crate) fn drive_game(
+    a: &GameDeck,
+    b: &GameDeck,
+    seed: i128,
+    driver: &str,
+    mut stop: impl FnMut(&GameState, usize) -> bool,
+) -> GameState {
+    let mut g = setup::new_game(Catalog::bundled(), a, b, seed, false, None).unwrap();
+    let mut d = make_player(driver, None).unwrap();
+    d.reset(seed);
+    let mut steps = 0;
+    while !g.is_terminal() && !stop(&g, steps) {
+        let p = g.pending.as_ref().unwrap().player;
+        let act = d.decide(&g, p);
+        apply::apply(&mut g, act).unwrap();
+        steps += 1;
+    }
+    g
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,21 +439,11 @@ mod tests {
     /// could imagine it (what that player cannot see dealt again): how many of them a player
     /// answers differently.
     fn peeks(make: &dyn Fn() -> Box<dyn Player>, rng: &mut PyRandom) -> (usize, usize) {
-        let cat = Catalog::bundled();
         let d = test_decks(8, 3);
         let (mut tested, mut differ) = (0, 0);
         for seed in 0..24 {
-            let mut g = setup::new_game(cat, &d[seed % 8], &d[(seed + 3) % 8], seed as i128, false, None).unwrap();
-            let mut driver = make_player("random", None).unwrap();
-            driver.reset(seed as i128);
-            for _ in 0..10 + rng.below(50) {
-                if g.is_terminal() {
-                    break;
-                }
-                let p = g.pending.as_ref().unwrap().player;
-                let a = driver.decide(&g, p);
-                apply::apply(&mut g, a).unwrap();
-            }
+            let n = 10 + rng.below(50);
+            let g = drive_game(&d[seed % 8], &d[(seed + 3) % 8], seed as i128, "random", |_, steps| steps >= n);
             if g.is_terminal() {
                 continue;
             }

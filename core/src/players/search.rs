@@ -491,7 +491,7 @@ impl Player for Search {
 mod tests {
     use super::*;
     use crate::cards::Catalog;
-    use crate::players::{make_player, play_match, test_decks as decks};
+    use crate::players::{drive_game, make_player, play_match, test_decks as decks};
 
     const SMALL: &str = "search:playouts=1,mulligan=2";
 
@@ -526,34 +526,21 @@ mod tests {
     /// order and the missions still to come.
     #[test]
     fn search_does_not_peek() {
-        let cat = Catalog::bundled();
         let d = decks(8, 23);
         let mut rng = PyRandom::new(29);
         let (mut tested, mut endgames, mut hidden_changed) = (0, 0, 0);
         for seed in 0..80i128 {
-            let mut g =
-                crate::setup::new_game(cat, &d[seed as usize % 8], &d[(seed as usize + 3) % 8], seed, false, None)
-                    .unwrap();
-            let mut driver = make_player("greedy", None).unwrap();
-            driver.reset(seed);
             // every third game goes on to an endgame of round 4, the others stop at random
             let stop = rng.below(60) + 5;
             let endgame = seed % 3 == 0;
-            let mut steps = 0;
-            while !g.is_terminal() {
+            let g = drive_game(&d[seed as usize % 8], &d[(seed as usize + 3) % 8], seed, "greedy", |g, steps| {
                 let dd = g.pending.as_ref().unwrap();
                 let at_endgame = g.round == crate::state::ROUNDS
                     && dd.kind == DecisionKind::Action
                     && g.players[1 - dd.player as usize].passed
                     && dd.len() > 1;
-                if (endgame && at_endgame) || (!endgame && steps >= stop && dd.len() > 1) {
-                    break;
-                }
-                let p = dd.player;
-                let a = driver.decide(&g, p);
-                apply::apply(&mut g, a).unwrap();
-                steps += 1;
-            }
+                (endgame && at_endgame) || (!endgame && steps >= stop && dd.len() > 1)
+            });
             if g.is_terminal() {
                 continue;
             }
