@@ -270,6 +270,14 @@ def test_cli_optimize_writes_the_answer_and_a_valid_list(samples, tmp_path, monk
     for part in ("## Summary", "## Against the field, on fresh games", "## The plan and the games", "## Candidates",
                  "what became of each candidate", "## Proof"):
         assert part in md
+    # every table's columns say different things (one player's two gains were both "gain (greedy)")
+    headers = [[c.strip() for c in line.strip("|").split("|") if c.strip()] for line in md.splitlines()
+               if line.startswith("| ") and "what became of it" in line]
+    assert headers
+    for names in headers:
+        assert len(names) == len(set(names)), names
+        assert any(n.startswith("short-list gain (greedy)") for n in names)
+        assert any(n.startswith("race gain (greedy)") for n in names)
     assert "data:image/png;base64," in (folder / "optimize.html").read_text(encoding="utf-8")
     check = runner.invoke(app, ["validate", str(folder / "proposal.txt")])
     assert check.exit_code == 0, check.output

@@ -554,12 +554,13 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
     terminal.append(plan)
     rows = fates(o)
     if rows:
-        cols = ["rank", "swaps", "cards", f"gain ({short_policy(o.plan.cheap)})", "95% CI",
-                f"gain ({short_policy(cfg.policy)})", f"interval (corrected, m={o.tried})", "pairs of games", "what became of it"]
+        cols = ["rank", "swaps", "cards", f"short-list gain ({short_policy(o.plan.cheap)})", "95% CI",
+                f"race gain ({short_policy(cfg.policy)})", f"interval (corrected, m={o.tried})", "pairs of games",
+                "what became of it"]
         note = (f"Rank: in the short list, by {short_policy(o.plan.cheap)}'s paired gain over the deck as it is "
-                "(merged: the short list's best made together, judged in the race only). "
-                f"{short_policy(cfg.policy)}'s "
-                "gain: its race estimate, paired with the deck of that step (from the sample for a candidate that "
+                "(its short-list gain; merged: the short list's best made together, judged in the race only). "
+                f"Race gain: {short_policy(cfg.policy)}'s "
+                "race estimate, paired with the deck of that step (from the sample for a candidate that "
                 "did not race). Race estimates favour the variants that went on: only the confirmation on fresh "
                 "seeds above proves a gain.")
         doc.add(Heading("Candidates"), Table("The short list and what became of each candidate", cols,
@@ -568,8 +569,9 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
                      for r in _candidate_rows(o, rows[:TERMINAL_CANDIDATES])]
         terminal.append(Table(f"Candidates: the first {min(len(rows), TERMINAL_CANDIDATES)} of the short list's "
                               f"{len(rows)} (the page has them all)",
-                              ["rank", "swaps", f"gain ({short_policy(o.plan.cheap)})",
-                               f"gain ({short_policy(cfg.policy)}; corrected interval, m={o.tried})", "what became of it"],
+                              ["rank", "swaps", f"short-list gain ({short_policy(o.plan.cheap)})",
+                               f"race gain ({short_policy(cfg.policy)}; corrected interval, m={o.tried})",
+                               "what became of it"],
                               term_rows, left=2))
     figures = _figures_table(o)
     doc.add(Heading("How the search went"))
