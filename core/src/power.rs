@@ -78,30 +78,9 @@ fn fill(g: &GameState, t: &mut PowerTable) {
             let eager = lines.statics(StaticKind::SidePower).is_empty();
             drop(lines);
             t.zeroed.clear();
-            t.sides.clear();
-            for m in &g.missions {
-                let mut totals = [None, None];
-                for (si, side) in m.sides.iter().enumerate() {
-                    let mut total = 0;
-                    for &uid in side {
-                        let u = g.u(uid);
-                        let mut p = (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens;
-                        for &a in &u.attachments {
-                            p += attachment_power(g, a, Some(u));
-                        }
-                        let p = p.max(0);
-                        power[uid as usize] = Some(p);
-                        total += p;
-                    }
-                    if eager {
-                        for &a in &m.attachments[si] {
-                            total += attachment_power(g, a, None);
-                        }
-                        totals[si] = Some(total);
-                    }
-                }
-                t.sides.push(totals);
-            }
+            walk_sides(g, power, &mut t.sides, &[], eager, |u, _| {
+                (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens
+            });
             return;
         }
     }
@@ -151,14 +130,29 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     // attachments' Power: worked out here at once (else when first asked)
     let eager = lines.statics(StaticKind::SidePower).is_empty();
     drop(lines);
-    t.sides.clear();
+    walk_sides(g, power, &mut t.sides, zeroed, eager, |_, before| before.expect("in the table"));
+}
+
+/// The last walk of a Power filling: each character's Power is `base(unit, its table entry)`
+/// plus its attachments', 0 when negative or `zeroed`, into `power`; with `eager`, each side's
+/// total (its characters' and the mission's attachments') into `sides`, a mission a row.
+#[inline(always)]
+fn walk_sides(
+    g: &GameState,
+    power: &mut [Option<i64>],
+    sides: &mut Vec<[Option<i64>; 2]>,
+    zeroed: &[i32],
+    eager: bool,
+    base: impl Fn(&Unit, Option<i64>) -> i64,
+) {
+    sides.clear();
     for m in &g.missions {
         let mut totals = [None, None];
         for (si, side) in m.sides.iter().enumerate() {
             let mut total = 0;
             for &uid in side {
                 let u = g.u(uid);
-                let mut p = power[uid as usize].expect("in the table");
+                let mut p = base(u, power[uid as usize]);
                 for &a in &u.attachments {
                     p += attachment_power(g, a, Some(u));
                 }
@@ -175,7 +169,7 @@ fn fill(g: &GameState, t: &mut PowerTable) {
                 totals[si] = Some(total);
             }
         }
-        t.sides.push(totals);
+        sides.push(totals);
     }
 }
 
