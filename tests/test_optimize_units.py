@@ -11,7 +11,7 @@ import pytest
 
 from mythos_cli.optimize import FieldError, PoolError, build_field, build_pool
 from mythos_cli.optimize import variants as V
-from mythos_cli.experiment.stats import Pairs, fit_screen, gain, z_value
+from mythos_cli.experiment.stats import Pairs, fit_draws, fit_screen, gain, z_value
 from mythos_cli.sim import RunConfig, load_specs
 from mythos_cli.sim.decks import default_gauntlet
 
@@ -247,6 +247,68 @@ def test_screen_recovers_planted_values():
     assert got_out[0] == "O0" and got_out[-1] == "O3"
     best = fit.swap_value("O0", "I0") - fit.swap_value("O3", "I4")
     assert best == pytest.approx(0.15 + 0.1 - (-0.12 - 0.2), abs=0.08)
+
+
+def _draws_screen(seed: int, variants: int = 600):
+    """A synthetic screen of a 30-card deck (ten cards, three copies each) where every copy a game's
+    deck holds (13 of its 30, shuffled) adds its card's value to the chance of a win; each variant
+    swaps 3 random copies for cards from outside (whose values are known too)."""
+    rng = np.random.default_rng(seed)
+    deck = {f"D{k}": v for k, v in enumerate([0.02, 0.01, 0.0, 0.0, -0.01, 0.01, -0.08, 0.0, 0.03, -0.05])}
+    pool = {f"P{k}": v for k, v in enumerate(rng.normal(-0.02, 0.02, 40))}
+    pool["P0"] = 0.08  # the card to bring in
+    base = {c: 3 for c in deck}
+    slots = [c for c in deck for _ in range(3)]
+    games, held, truth, variant_rows = [], [], deck | pool, []
+    for v in range(variants):
+        cards = list(slots)
+        swaps = []
+        for i in rng.choice(30, size=3, replace=False):
+            into = str(rng.choice(list(pool)))
+            swaps.append((cards[i], into))
+            cards[i] = into
+        rows = []
+        for cell in range(12):
+            hand = [cards[i] for i in rng.permutation(30)[:13]]
+            p = 0.45 + sum(truth[c] for c in hand) - sum(deck[c] for c in slots) * 13 / 30
+            won = float(rng.random() < p)
+            copies = Counter(hand)
+            games.append(((cell % 6, cell // 6), won, 1.0))
+            held.append(sorted(copies.items()))
+            rows.append((cell, won, 1.0))
+        variant_rows.append((swaps, rows))
+    return deck, pool, base, games, held, variant_rows
+
+
+def test_draws_rank_the_decks_cards_and_find_the_card_to_bring_in():
+    deck, pool, base, games, held, _ = _draws_screen(5)
+    fit = fit_draws(games, held, base, candidates=list(pool) + ["NEVER"])
+    outs = sorted(deck, key=lambda c: -fit.values[("out", c, False)])
+    assert outs[:2] == ["D6", "D9"] and outs[-1] == "D8"  # the two that drag, the best card last
+    best_in = max(pool, key=lambda c: fit.values[("in", c, False)])
+    assert best_in == "P0"
+    # on the swap's scale: a copy is held in 13 of 30 games, the values are against the deck's average
+    q = 13 / 30
+    avg = sum(deck.values()) / len(deck)
+    for c in ("D6", "D8", "D0"):
+        assert fit.values[("out", c, False)] == pytest.approx(-q * (deck[c] - avg), abs=3 * fit.se[("out", c, False)])
+    # the cards from outside are pulled towards their mean (each is held in some 200 games): the best
+    # swap still takes the worst card out for the best one, and its value is short of the truth
+    swaps = {(o, i): fit.swap_value(o, i) for o in deck for i in pool}
+    assert max(swaps, key=swaps.get) == ("D6", "P0")
+    assert 0 < swaps["D6", "P0"] < q * (0.08 + 0.08)
+    # a card no game held is the others' mean, seen in no game
+    assert fit.seen[("in", "NEVER", False)] == 0 and fit.values[("in", "NEVER", False)] < 0
+
+
+def test_draws_know_the_decks_cards_far_better_than_the_swaps_regression():
+    deck, pool, base, games, held, variant_rows = _draws_screen(6)
+    draws = fit_draws(games, held, base)
+    swaps = fit_screen([[("in", i, False) for _, i in sw] + [("out", o, False) for o, _ in sw] for sw, _ in variant_rows],
+                       [k // 8 for k in range(len(variant_rows))], [rows for _, rows in variant_rows], ridge=1.0)
+    for c in deck:
+        # the same games: the cards held are a trial in every game, a swap only in its few variants
+        assert draws.se[("out", c, False)] * 3 < swaps.se[("out", c, False)]
 
 
 # -- the two players' agreement and the short list ---------------------------------------------

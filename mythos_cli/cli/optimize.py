@@ -191,7 +191,7 @@ def optimize_cmd(
 ) -> None:
     """Propose changes to a deck that raise its win rate against a field, proven on fresh games.
 
-    The player given (--policy, search by default) screens the whole pool: random variants of the deck, a few cards out and others in, each game informing the value of every card in and out of its variant (a regression). It judges the short list of the best swaps and pairs, races the best with successive halving on common random numbers, then confirms the proposal on fresh seeds with an interval corrected for every variant it judged. "No change beats the deck" is an answer too. (--screen-policy greedy screens with a cheaper player instead; the two players' rank correlation is then measured and shown, and the more they disagree, the more of the short list races.)
+    The player given (--policy, search by default) screens the whole pool: random variants of the deck, a few cards out and others in, each game informing the value of every card its deck held (a regression on the cards held). It judges the short list of the best swaps and pairs, races the best with successive halving on common random numbers, then confirms the proposal on fresh seeds with an interval corrected for every variant it judged. "No change beats the deck" is an answer too. (--screen-policy greedy screens with a cheaper player instead; the two players' rank correlation is then measured and shown, and the more they disagree, the more of the short list races.)
 
     The plan is printed first; the same --seed and --budget give the same proposal whatever --workers is.
 

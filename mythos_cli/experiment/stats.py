@@ -21,9 +21,12 @@
   noise). ``shortlist_size`` turns it into how many of the cheap ranking's best the race must
   take to hold the expensive player's best.
 * **The screen.** Random variants of the deck (a few random swaps each) play in groups that
-  share their seeds; a ridge regression of the results on the swaps, within each shared
-  game (seed fixed effects), gives every card coming in and every card going out an
-  additive value. It only ranks candidates: nothing reported as a gain comes from it.
+  share their seeds. For missions, a ridge regression of the results on the swaps, within each
+  shared game (seed fixed effects), gives every mission coming in and going out an additive
+  value (``fit_screen``). For cards, each game's result is regressed on the cards its deck held
+  (``fit_draws``): the shuffle decides them, so every game is a trial of every card it held,
+  and the deck's own cards are valued from all the games rather than from the few variants
+  that swap them. Either only ranks candidates: nothing reported as a gain comes from it.
 """
 
 from __future__ import annotations
@@ -326,5 +329,124 @@ def fit_screen(variants: Sequence[Sequence[tuple[str, str, bool]]], groups: Sequ
     return ScreenFit(values, ses, {k: int(seen[j]) for k, j in col.items()})
 
 
-__all__ = ["ALPHA", "Gain", "Pairs", "RankAgreement", "ScreenFit", "fit_screen", "gain", "rank_agreement",
+DRAWS_BASE_RIDGE = 1.0  # game-weights: the deck's own cards are held in thousands of games
+DRAWS_FIRST_RIDGE = 1.0  # the first fit's pull, light: its spread of the other cards sets the second's
+
+
+def fit_draws(games: Sequence[tuple[object, float, float]], held: Sequence[Sequence[tuple[str, int]]],
+              base: Mapping[str, int], candidates: Sequence[str] = ()) -> ScreenFit:
+    """Card values from the cards each game's deck held (its opening hand and every card it drew).
+
+    ``games[g]`` is ``(cell, won, weight)`` of game g: its cell (its opponent and seat, a fixed
+    effect each), whether the studied deck won (1.0 or 0.0), and its weight (the opponent's
+    share); ``held[g]`` lists ``(card, copies)``; ``base`` is the deck as it is (card → copies).
+    The model: a game's result is its cell's rate plus ``θ_c`` for each copy of card c the deck
+    held. Which cards a deck holds is the shuffle's doing, not the player's (but for its
+    mulligan), so every game is a randomised trial of every card it held: the deck's own cards,
+    held in thousands of games, get a precise ``θ``, where a regression on the variants' swaps
+    (``fit_screen``) knows a card only through the few variants that swap it.
+
+    The cards from outside the deck are held in few games: their ``θ`` is their mean plus a
+    deviation pulled towards it by a ridge whose weight comes from the data (empirical Bayes: a
+    game's noise over the spread of the deviations, both measured by a first, lightly pulled fit).
+
+    Values are win-rate points of one copy on the swap's scale (``θ`` times ``q``, the chance a
+    given copy of the deck is held in a game), against the deck's average card: ``("in", c)`` is
+    the gain of a copy of c in place of an average card of the deck, ``("out", c)`` (the deck's
+    cards) the gain of taking a copy of c out for one, and ``swap_value(out, into)`` their sum. ``seen`` counts the
+    games that held the card. A card of ``candidates`` that no game held gets the mean of the
+    cards from outside the deck (seen 0).
+    """
+    from scipy import sparse
+
+    n = len(games)
+    if n == 0:
+        return ScreenFit({}, {}, {})
+    cells = sorted({g[0] for g in games}, key=repr)
+    cell_col = {c: j for j, c in enumerate(cells)}
+    cards = sorted({c for h in held for c, _ in h})
+    own = [c for c in cards if c in base]
+    other = [c for c in cards if c not in base]
+    # columns: the cells | the deck's cards | the others' mean (a copy of any of them) | their deviations
+    k, b, o = len(cells), len(own), len(other)
+    col = {c: k + j for j, c in enumerate(own)} | {c: k + b + 1 + j for j, c in enumerate(other)}
+    mean_col = k + b
+    p = k + b + 1 + o
+    rows: list[int] = []
+    cols: list[int] = []
+    vals: list[float] = []
+    y = np.empty(n)
+    w = np.empty(n)
+    seen = dict.fromkeys(cards, 0)
+    copies_held = 0.0
+    for g, ((cell, won, weight), h) in enumerate(zip(games, held)):
+        y[g], w[g] = won, weight
+        rows.append(g), cols.append(cell_col[cell]), vals.append(1.0)
+        others = 0.0
+        for card, copies in h:
+            rows.append(g), cols.append(col[card]), vals.append(float(copies))
+            seen[card] += 1
+            copies_held += copies
+            if card not in base:
+                others += copies
+        if others:
+            rows.append(g), cols.append(mean_col), vals.append(others)
+    x = sparse.csr_matrix((vals, (rows, cols)), shape=(n, p))
+    xtw = x.T.multiply(w).tocsr()
+    xtx = (xtw @ x).toarray()
+    xty = xtw @ y
+
+    def solve(pull: float) -> tuple[np.ndarray, np.ndarray, float]:
+        penalty = np.zeros(p)
+        penalty[k:k + b] = DRAWS_BASE_RIDGE
+        penalty[k + b + 1:] = pull
+        if not o:
+            penalty[mean_col] = 1.0  # no other card: its mean's column is empty
+        a = xtx + np.diag(penalty)
+        beta = np.linalg.solve(a, xty)
+        resid = y - x @ beta
+        sigma2 = float(np.sum(w * resid * resid) / max(1.0, float(np.sum(w)) - p))
+        return beta, sigma2 * np.linalg.inv(a), sigma2
+
+    beta, cov, sigma2 = solve(DRAWS_FIRST_RIDGE)
+    if o >= 3:
+        dev = beta[k + b + 1:]
+        spread = float(np.var(dev, ddof=1) - np.mean(np.diag(cov)[k + b + 1:]))
+        beta, cov, _ = solve(max(DRAWS_FIRST_RIDGE, sigma2 / max(spread, 1e-6)))
+    # each card's θ against the deck's average card, and its standard error (a contrast: the cells
+    # and the cards held share a near-constant total, so a θ alone is much less sure than a difference)
+    slots = sum(base[c] for c in own)
+    contrast = np.zeros((len(cards), p))
+    for i, c in enumerate(cards):
+        contrast[i, col[c]] = 1.0
+        if c not in base:
+            contrast[i, mean_col] = 1.0
+        for d in own:
+            contrast[i, col[d]] -= base[d] / slots if slots else 0.0
+    rel = contrast @ beta
+    rel_se = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", contrast, cov, contrast), 0.0))
+    q = copies_held / (n * slots) if slots else 0.0  # the chance a given copy of a deck is held in a game
+    values: dict[tuple[str, str, bool], float] = {}
+    ses: dict[tuple[str, str, bool], float] = {}
+    counts: dict[tuple[str, str, bool], int] = {}
+    rows_of = [(c, i) for i, c in enumerate(cards)]
+    unseen = sorted(set(candidates) - set(cards))
+    if unseen:  # the others' mean, against the deck's average card
+        mean = np.zeros(p)
+        mean[mean_col] = 1.0
+        for d in own:
+            mean[col[d]] -= base[d] / slots if slots else 0.0
+        rel = np.append(rel, mean @ beta)
+        rel_se = np.append(rel_se, math.sqrt(max(float(mean @ cov @ mean), 0.0)))
+        rows_of += [(c, len(cards)) for c in unseen]
+        seen |= dict.fromkeys(unseen, 0)
+    for c, i in rows_of:
+        for kind, sign in (("in", 1.0), ("out", -1.0)) if c in base else (("in", 1.0),):
+            values[(kind, c, False)] = sign * q * float(rel[i])
+            ses[(kind, c, False)] = q * float(rel_se[i])
+            counts[(kind, c, False)] = seen[c]
+    return ScreenFit(values, ses, counts)
+
+
+__all__ = ["ALPHA", "Gain", "Pairs", "RankAgreement", "ScreenFit", "fit_draws", "fit_screen", "gain", "rank_agreement",
            "shortlist_size", "z_value"]

@@ -9,8 +9,8 @@
 ...     outcome = optimize(store, cfg, "opt-1", workers=2)
 >>> outcome.significant, outcome.changes, outcome.confirmation.gain        # doctest: +SKIP
 
-The player given screens the whole pool with random variants (a regression: every game informs
-the value of every card in and out of its variant) and judges a short list of swaps and pairs
+The player given screens the whole pool with random variants (a regression on the cards each
+game's deck held: every game informs the value of every card it drew) and judges a short list of swaps and pairs
 (with ``screen_policy``, a cheap player does both and the player given judges a sample too:
 their rank correlation sets how many race); the short list's best, and its best merged, race
 with successive halving on common random numbers, and the player given

@@ -119,6 +119,20 @@ class Affinity:
         return a == b or bool(x.group and x.group == y.group) or bool(set(x.keywords) & set(y.keywords))
 
 
+def spread(singles: list[V.Swap], k: int) -> list[V.Swap]:
+    """The first ``k`` of the ranked single swaps with at most ``PER_OUT`` for one card going out:
+    the best singles would otherwise all take out the same card, and two cards that both drag
+    make the best pairs."""
+    out, per = [], Counter()
+    for sw in singles:
+        if per[sw.out] < PER_OUT:
+            out.append(sw)
+            per[sw.out] += 1
+            if len(out) == k:
+                break
+    return out
+
+
 def pairs_of(singles: list[V.Swap], value: Callable[[V.Swap], float], current: DeckSpec, base: DeckSpec, pool: Pool,
              affinity: Affinity, n: int, best: int = 12, wide: int = 32) -> list[tuple[float, tuple[V.Swap, ...]]]:
     """``n`` pairs of the ranked single swaps ``singles``: half of them the best pairs of the
@@ -143,21 +157,10 @@ def pairs_of(singles: list[V.Swap], value: Callable[[V.Swap], float], current: D
                     out.append((value(a) + value(b), swaps))
         return sorted(out, key=lambda p: (-p[0], p[1]))
 
-    def spread(k: int) -> list[V.Swap]:
-        """The first ``k`` singles with at most 3 for one card going out: two cards that both drag
-        make the best pairs, and the best singles would otherwise all take out the same one."""
-        out, per = [], Counter()
-        for sw in singles:
-            if per[sw.out] < PER_OUT:
-                out.append(sw)
-                per[sw.out] += 1
-                if len(out) == k:
-                    break
-        return out
-
     chosen: list[tuple[float, tuple[V.Swap, ...]]] = []
     seen: set[tuple[V.Swap, ...]] = set()
-    for pool_of, quota in ((candidates(spread(wide), True), n // 2), (candidates(spread(best), False), n)):
+    for pool_of, quota in ((candidates(spread(singles, wide), True), n // 2),
+                          (candidates(spread(singles, best), False), n)):
         taken = 0
         for v, sw in pool_of:
             if len(chosen) >= n or taken >= quota:
@@ -209,4 +212,4 @@ def combinations(short: list, base: DeckSpec, pool: Pool) -> list:
     return out
 
 
-__all__ = ["Affinity", "CardFigure", "card_figures", "combinations", "out_weights", "pairs_of"]
+__all__ = ["Affinity", "CardFigure", "card_figures", "combinations", "out_weights", "pairs_of", "spread"]

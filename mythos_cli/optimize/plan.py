@@ -6,8 +6,9 @@ The search has five stages (``Plan.stages``):
    judge) and by the cheap player that screens. It times both players (for ``--minutes`` and
    the time left) and its games give the per-card figures (``mythos report cards``'s) that
    weight the screen's draws. Its size never depends on the budget.
-2. **screen** (cheap player): random variants over the whole pool, a regression of their
-   results on the swaps (when the pool offers more single swaps than the short list holds).
+2. **screen** (cheap player): random variants over the whole pool, a regression of each game's
+   result on the cards its deck held (when the pool offers more single swaps than the short
+   list holds).
 3. **short list** (cheap player): the best single swaps and pairs of the screen, each played
    on its own, paired with the deck: the cheap player's judgement of each.
 4. **sample** (judge): some of the short list, spread over its ranking, judged by the judge
@@ -72,8 +73,8 @@ def cheap_player(policy: str, screen_policy: str | None) -> str:
 
     Greedy screened for search until issue 27's measure: the two players' rank correlation of 16
     swaps of the planted Leaf deck was -0.04, so greedy's screen told search's ranking nothing.
-    The judge's own screen is a regression over random variants (every game informs the value
-    of every card in and out of its variant), so its ranking is the judge's by construction."""
+    The judge's own screen is a regression over random variants' games (every game informs the
+    value of every card its deck held), so its ranking is the judge's by construction."""
     if screen_policy:
         return screen_policy
     return policy

@@ -225,14 +225,13 @@ def outcome_json(o: Outcome) -> dict:
     screen = None
     if o.screen is not None:
         fit = o.screen.fit
-        ins = sorted(((v, k[1], k[2]) for k, v in fit.values.items() if k[0] == "in"), key=lambda x: -x[0])
-        outs = sorted(((v, k[1], k[2]) for k, v in fit.values.items() if k[0] == "out"), key=lambda x: -x[0])
+        ins, outs = _screen_ranks(o)
         screen = {"run": o.screen.run_id, "player": o.plan.cheap, "variants": o.screen.variants,
                   "games": o.screen.games,
                   "best_in": [{"card": c, "mission": m, "value": v, "se": fit.se.get(("in", c, m)),
-                               "variants": fit.seen.get(("in", c, m))} for v, c, m in ins[:10]],
+                               "games": fit.seen.get(("in", c, m))} for v, c, m in ins[:10]],
                   "best_out": [{"card": c, "mission": m, "value": v, "se": fit.se.get(("out", c, m)),
-                                "variants": fit.seen.get(("out", c, m))} for v, c, m in outs[:10]],
+                                "games": fit.seen.get(("out", c, m))} for v, c, m in outs[:10]],
                   "values": fit.to_json()}
     races = []
     for r in o.races:
@@ -454,6 +453,17 @@ def _candidate_rows(o: Outcome, rows: list[dict]) -> list[list[str]]:
     return out
 
 
+def _screen_ranks(o: Outcome) -> tuple[list[tuple[float, str, bool]], list[tuple[float, str, bool]]]:
+    """The screen's cards by value: those that could come in (fewer than two copies in the deck),
+    and the deck's own cards as the ones going out (each as (value, card, mission), best first)."""
+    fit = o.screen.fit
+    copies = Counter(o.base.cards)
+    ins = sorted(((v, k[1], k[2]) for k, v in fit.values.items() if k[0] == "in" and copies[k[1]] < 2),
+                 key=lambda x: (-x[0], x[1]))
+    outs = sorted(((v, k[1], k[2]) for k, v in fit.values.items() if k[0] == "out"), key=lambda x: (-x[0], x[1]))
+    return ins, outs
+
+
 def _figures_table(o: Outcome) -> Table | None:
     if not o.figures:
         return None
@@ -579,21 +589,22 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
         doc.add(figures)
     if o.screen is not None:
         fit = o.screen.fit
-        ins = sorted(((v, k[1], k[2]) for k, v in fit.values.items() if k[0] == "in"), key=lambda x: (-x[0], x[1]))
-        outs = sorted(((v, k[1], k[2]) for k, v in fit.values.items() if k[0] == "out"), key=lambda x: (-x[0], x[1]))
+        ins, outs = _screen_ranks(o)
         doc.add(Para(f"**Screen ({short_policy(o.plan.cheap)}).** {o.screen.variants:,} random variants of the deck "
                      f"({cfg.screen_swaps} swaps each: the cards going out drawn more often when they drag, half the "
                      "cards coming in from the whole pool and half by how well they fit the slot: its cost, the "
-                     f"deck's groups and keywords), in groups sharing their seeds, played {o.screen.games:,} games "
-                     f"(run `{o.screen.run_id}`). A regression of the results on the swaps within each shared game "
-                     "gave every card a value, which ranked the single swaps and pairs of the short list. The values "
+                     f"deck's groups and keywords) played {o.screen.games:,} games (run `{o.screen.run_id}`). A "
+                     "regression of each game's result on the cards its deck held (its opening hand and what it "
+                     "drew: the shuffle's doing, so every game is a trial of every card it held), with the games of "
+                     "the calibration, gave every card a value: a copy of it against an average card of the deck, "
+                     "in points of win rate. The values ranked the single swaps and pairs of the short list; they "
                      "only rank: they are not the gains reported."),
                 Table(f"Screen ({short_policy(o.plan.cheap)}): most promising cards to bring in", ["card", "value", "± s.e.",
-                                                                                    "variants"],
+                                                                                    "games held"],
                       [[card_label(c), pp(v), pp(fit.se.get(("in", c, m))).lstrip("+"),
                         str(fit.seen.get(("in", c, m), 0))] for v, c, m in ins[:8]]),
                 Table(f"Screen ({short_policy(o.plan.cheap)}): the deck's cards least missed when taken out",
-                      ["card", "value", "± s.e.", "variants"],
+                      ["card", "value", "± s.e.", "games held"],
                       [[card_label(c), pp(v), pp(fit.se.get(("out", c, m))).lstrip("+"),
                         str(fit.seen.get(("out", c, m), 0))] for v, c, m in outs[:8]]))
     else:

@@ -14,8 +14,9 @@ their sizes are ``optimize.plan``'s:
    holds): random variants of the deck, each with a few swaps drawn from the whole pool (the
    cards going out weighted by how much they drag, half the cards coming in by how well they
    fit the slot: ``optimize.candidates``), play the field in groups that share their seeds; a
-   regression of the results on the swaps gives every card in and out a value
-   (``stats.fit_screen``), which ranks the single swaps and pairs.
+   regression of each game's result on the cards its deck held (its opening hand and every
+   card it drew), over the screen's and the calibration's games, gives every card a value
+   (``stats.fit_draws``), which ranks the single swaps and pairs.
 3. **Short list** (cheap player): the best single swaps and pairs each play the field on
    common random numbers with the deck: the cheap player's paired gain of each.
 4. **Sample** (the player given, when it is not the cheap one): some of the short list,
@@ -48,14 +49,14 @@ from __future__ import annotations
 import math
 import signal
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
 from mythos_cli import stops
 from mythos_cli.experiment.arms import PREFIX, ExperimentError, Progress, compare, pair, play_arms, same_json
-from mythos_cli.experiment.stats import (Gain, Pairs, RankAgreement, ScreenFit, fit_screen, gain, rank_agreement,
+from mythos_cli.experiment.stats import (Gain, Pairs, RankAgreement, ScreenFit, fit_draws, gain, rank_agreement,
                                          reliability, shortlist_size)
 from mythos_cli.optimize import candidates as C
 from mythos_cli.optimize import plan as P
@@ -68,7 +69,7 @@ from mythos_cli.store import experiment as xstore
 from mythos_cli.store import optimize as ostore
 
 BASE = PREFIX + "base"
-CONFIG_VERSION = 2  # the multi-fidelity search (issue 27); version 1 stored a one-player search
+CONFIG_VERSION = 3  # 3: the screen valued by the cards held (fit_draws); 2: by its swaps; 1: a one-player search
 MAX_MINUTES = 7 * 24 * 60
 
 
@@ -432,7 +433,6 @@ class Search:
         pool_cards = sorted(cfg.pool.cards)
         fit_in = {o: np.array([affinity.weight(o, c) for c in pool_cards]) for o in set(self.base.cards)}
         specs: list[DeckSpec] = []
-        features: list[list[tuple[str, str, bool]]] = []
         groups: list[int] = []
         seen_names: set[str] = set()
         attempts = 0
@@ -449,25 +449,34 @@ class Search:
                 continue
             seen_names.add(name)
             specs.append(V.apply(self.base, swaps, name))
-            features.append([("in", s.into, s.mission) for s in swaps] + [("out", s.out, s.mission) for s in swaps])
             groups.append((len(specs) - 1) // group)
         n_groups = len(specs) // group
         if n_groups < 2:
             return None
-        specs, features, groups = specs[:n_groups * group], features[:n_groups * group], groups[:n_groups * group]
+        specs, groups = specs[:n_groups * group], groups[:n_groups * group]
         run_id = f"{self.opt_id}-screen"
-        results, _, _ = self._play(run_id, f"screen: {len(specs):,} random variants ({self.cheap})", "screen",
-                                   self.cheap, specs, 2, _stage_seed(cfg.seed, 1), groups)
-        cells: dict[tuple, int] = {}
-        per_variant = []
-        for spec in specs:
-            rows = []
-            for o, seat, s, won in results[spec.name]:
-                cell = cells.setdefault((o, seat, s), len(cells))
-                rows.append((cell, float(won), self.shares[o]))
-            per_variant.append(rows)
-        fit = fit_screen(features, groups, per_variant)
+        self._play(run_id, f"screen: {len(specs):,} random variants ({self.cheap})", "screen", self.cheap, specs, 2,
+                   _stage_seed(cfg.seed, 1), groups)
+        # the screener's calibration games hold the deck's own cards too: every game of the deck or a
+        # variant of it is a trial of the cards it drew (stats.fit_draws)
+        runs = [f"{self.opt_id}-base" if not self.two else f"{self.opt_id}-base-cheap", run_id]
+        fit = fit_draws(*self._draws(runs), Counter(self.base.cards), sorted(cfg.pool.cards))
         return Screen(run_id, len(specs), len(specs) * 2 * len(cfg.field), fit)
+
+    def _draws(self, runs: list[str]) -> tuple[list[tuple], list[list[tuple[str, int]]]]:
+        """The games of ``runs`` as ``fit_draws`` reads them: (opponent and seat, won, the opponent's
+        share) and the cards the studied deck held in each."""
+        held = xstore.cards_held(self.store, runs)
+        by_game: dict[tuple[str, int], list[tuple[str, int]]] = defaultdict(list)
+        for run, game, card, copies in held.select("run_id", "game_no", "card", "copies").iter_rows():
+            by_game[run, game].append((card, copies))
+        games, hands = [], []
+        for run in runs:
+            rows = xstore.results(self.store, run)
+            for game, opponent, seat, won in rows.select("game_no", "opponent", "seat", "won").iter_rows():
+                games.append(((opponent, seat), float(won), self.shares[opponent] * len(self.shares)))
+                hands.append(by_game.get((run, game), []))
+        return games, hands
 
     def _random_swaps(self, rng, p_out, pool_cards: list[str], fit_in: dict[str, np.ndarray]) -> list[V.Swap]:
         cfg = self.cfg
@@ -517,7 +526,8 @@ class Search:
             n_pairs = round(n * most_pairs / (most_singles + most_pairs))
             pairs = C.pairs_of(scored, value, self.base, self.base, cfg.pool, C.Affinity(self.base), n_pairs)
             n_singles = n - len(pairs)
-            ranked = [Candidate((s,), value(s)) for s in scored[:n_singles]] + [Candidate(sw, v) for v, sw in pairs]
+            ranked = [Candidate((s,), value(s)) for s in C.spread(scored, n_singles)] + \
+                [Candidate(sw, v) for v, sw in pairs]
         if not ranked:
             return []
         arms = [V.apply(self.base, c.swaps, _name(c.swaps)) for c in ranked]

@@ -37,6 +37,23 @@ def results(store: Store, run_id: str) -> pl.DataFrame:
         raise _explain(store.path, exc) from None
 
 
+def cards_held(store: Store, run_ids: Sequence[str]) -> pl.DataFrame:
+    """Per game of the runs, the cards its studied deck held: its opening hand (after any
+    mulligan) and every card it drew, one row per (``run_id``, ``game_no``, ``card``) with
+    ``copies``, how many copies of it. A game whose deck held nothing (none) has no row."""
+    try:
+        return store.con.sql(
+            f"""SELECT e.run_id, e.game_no, e.card, count(*)::INTEGER AS copies
+                FROM {INTERNAL}card_events e
+                JOIN {INTERNAL}games g ON g.run_id = e.run_id AND g.game_no = e.game_no
+                WHERE list_contains($runs, e.run_id) AND e.seat = g.studied_seat
+                  AND e.event IN ('opening', 'drawn') AND e.card IS NOT NULL
+                GROUP BY e.run_id, e.game_no, e.card
+                ORDER BY e.run_id, e.game_no, e.card""", params={"runs": list(run_ids)}).pl()
+    except duckdb.Error as exc:
+        raise _explain(store.path, exc) from None
+
+
 def stored_games(store: Store, run_id: str) -> int:
     """Games of the run stored so far (its committed batches)."""
     try:
@@ -182,4 +199,4 @@ def listing(store: Store, kind: str | None = None) -> list[dict]:
     return rows
 
 
-__all__ = ["DDL", "create", "dealt_hands", "get", "listing", "pair_games", "results", "set_status", "shared_seeds", "stored_games"]
+__all__ = ["DDL", "cards_held", "create", "dealt_hands", "get", "listing", "pair_games", "results", "set_status", "shared_seeds", "stored_games"]
