@@ -505,31 +505,27 @@ def test_the_judge_screens_itself_unless_another_player_is_asked_for():
     assert short.candidates == P.ONE_SINGLES + P.ONE_PAIRS and short.per_candidate >= 2 * 6 * 4
 
 
-def test_the_short_lists_best_are_merged_while_they_make_a_legal_deck():
-    """A deck weakened in several places needs several swaps in one step: the short list's best
-    by their paired gains are merged one by one, skipping what would take a card out twice, bring
-    a third copy in, or gain nothing."""
-    from mythos_cli.experiment.stats import Gain
+def test_the_screens_best_singles_are_merged_while_they_make_a_legal_deck():
+    """A deck weakened in several places needs several swaps in one step: the screen's best single
+    swaps are merged one by one, skipping what would take a card out twice, bring a third copy
+    in, or gain nothing; the merged decks of 2, 3, 4 and 6 swaps are candidates."""
     from mythos_cli.optimize import build_pool
     from mythos_cli.optimize.candidates import combinations
-    from mythos_cli.optimize.search import Candidate
     from mythos_cli.sim import load_specs
     from mythos_cli.sim.decks import default_gauntlet
 
     sand = next(s for s in load_specs(default_gauntlet()) if s.name == "Sand Village")
     pool = build_pool(None)
     S = V.Swap
-
-    def cand(swaps, g):
-        return Candidate(tuple(swaps), 0.01, cheap=Gain(g, g - 0.1, g + 0.1, 0.05, 100, 1.96, 1, 1.0))
-
-    short = [cand([S("KS-121", "KS-026")], 0.10), cand([S("KS-076", "KS-026")], 0.08),
-             cand([S("KS-121", "KS-071")], 0.07),  # KS-121 is out already (one copy)
-             cand([S("KS-082", "KS-026")], 0.06),  # a third KS-026
-             cand([S("KS-082", "SS-092")], 0.05), cand([S("KS-119", "SS-092")], -0.02)]  # gains nothing
-    combos = combinations(short, sand, pool)
+    values = {S("KS-121", "KS-026"): 0.10, S("KS-076", "KS-026"): 0.08,
+              S("KS-121", "KS-071"): 0.07,  # KS-121 is out already (one copy)
+              S("KS-082", "KS-026"): 0.06,  # a third KS-026
+              S("KS-082", "SS-092"): 0.05, S("KS-084", "KS-121"): 0.04,  # brings in a card taken out
+              S("KS-119", "SS-092"): -0.02}  # gains nothing
+    ranked = sorted(values, key=lambda s: -values[s])
+    combos = combinations(ranked, values.get, sand, pool)
     # (as the cards out and in: one deck is written one way, ``variants.canonical``)
-    assert [(sorted(s.out for s in c.swaps), sorted(s.into for s in c.swaps)) for c in combos] == [
+    assert [(sorted(s.out for s in sw), sorted(s.into for s in sw)) for _, sw in combos] == [
         (["KS-076", "KS-121"], ["KS-026", "KS-026"]), (["KS-076", "KS-082", "KS-121"], ["KS-026", "KS-026", "SS-092"])]
-    assert all(V.legal(V.apply(sand, c.swaps), sand, pool) and c.cheap is None for c in combos)
-    assert all(c.merged for c in combos)  # the report says so in its rank column
+    assert [round(v, 2) for v, _ in combos] == [0.18, 0.23]
+    assert all(V.legal(V.apply(sand, sw), sand, pool) for _, sw in combos)

@@ -11,6 +11,8 @@
   deck: a cost near the one of the card going out keeps the deck's curve (weight halves with
   each chakra of difference), a group of the deck doubles it, and each keyword it shares with
   the deck's cards (up to two) adds half.
+* **Merged.** The best single swaps of the screen taken together, 2, 3, 4 and 6 of them, while
+  each adds value and the deck stays legal: one race step can mend several weak places.
 * **Pairs.** From the best single swaps of the screen (at most three for one card going out,
   so that two cards that drag meet in a pair), pairs with two different cards going out: half
   of them the best by the sum of their values, half those whose two cards coming in work
@@ -172,43 +174,36 @@ def pairs_of(singles: list[V.Swap], value: Callable[[V.Swap], float], current: D
     return sorted(chosen, key=lambda p: (-p[0], p[1]))
 
 
-COMBINED = (2, 3, 4)  # how many of the short list's best are made together (each a candidate of the race)
-MOST_SWAPS = 6
+COMBINED = (2, 3, 4, 6)  # how many of the best single swaps are made together (each a candidate)
+MOST_SWAPS = max(COMBINED)
 
 
-def combinations(short: list, base: DeckSpec, pool: Pool) -> list:
-    """Candidates made of the short list's best (by their paired gains, above 0), merged one by
-    one while they take out other cards than the ones merged bring in and the deck stays legal:
-    the first 2, 3 and 4 merged (at most ``MOST_SWAPS`` swaps). A race step takes one candidate;
-    a deck weakened in several places needs several swaps, which the short list's singles and
-    pairs each judge apart: the merged ones let one step take them together."""
-    from mythos_cli.optimize.search import Candidate  # the search's own record of a candidate
-
-    ranked = sorted((c for c in short if c.cheap is not None and c.cheap.gain > 0),
-                    key=lambda c: (-c.cheap.gain, c.swaps))
-    seen = {c.swaps for c in short}
-    out: list = []
+def combinations(singles: list[V.Swap], value: Callable[[V.Swap], float], base: DeckSpec,
+                 pool: Pool) -> list[tuple[float, tuple[V.Swap, ...]]]:
+    """Candidates made of the ranked single swaps ``singles`` (best first by ``value``, the
+    screen's), merged one by one while their value is above 0, a swap brings in no card a merged
+    one takes out (nor the other way round) and the deck stays legal: the first 2, 3, 4 and 6
+    merged, each with the sum of its swaps' values. A race step takes one candidate; a deck
+    weakened in several places needs several swaps, which the singles and pairs each judge apart:
+    the merged ones let one step take them together."""
+    out: list[tuple[float, tuple[V.Swap, ...]]] = []
     merged: list[V.Swap] = []
-    count = 0
-    for c in ranked:
-        trial = merged + list(c.swaps)
+    for sw in singles:
+        if value(sw) <= 0 or len(merged) >= MOST_SWAPS:
+            break
+        trial = merged + [sw]
         outs, ins = Counter(s.out for s in trial), Counter(s.into for s in trial)
-        if len(trial) > MOST_SWAPS or set(outs) & set(ins):
+        if set(outs) & set(ins):
             continue
         try:
             deck = V.apply(base, trial)
-        except ValueError:  # a card out twice, with one copy only
+        except ValueError:  # a card out once more than the deck holds
             continue
         if not V.legal(deck, base, pool):
             continue
-        merged, count = trial, count + 1
-        swaps = V.canonical(merged)
-        if count in COMBINED and swaps not in seen:
-            seen.add(swaps)
-            value = sum(x.screen_value or 0.0 for x in short if x.swaps and set(x.swaps) <= set(merged))
-            out.append(Candidate(swaps, value, rank=len(short) + len(out) + 1, merged=True))
-        if count >= max(COMBINED):
-            break
+        merged = trial
+        if len(merged) in COMBINED:
+            out.append((sum(value(x) for x in merged), V.canonical(merged)))
     return out
 
 

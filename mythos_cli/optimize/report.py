@@ -445,7 +445,7 @@ def _candidate_rows(o: Outcome, rows: list[dict]) -> list[list[str]]:
     for r in rows:
         c = r["candidate"]
         ch = c.cheap
-        out.append(["merged" if c.merged else str(c.rank), V.label(c.swaps), changes_text(c.swaps),
+        out.append([f"{c.rank} (merged)" if c.merged else str(c.rank), V.label(c.swaps), changes_text(c.swaps),
                     pp(ch.gain) if ch else "—", interval(ch.low, ch.high, points=True) if ch else "—",
                     pp(r["judge_gain"]) if r["judge_gain"] is not None else "—",
                     interval(*r["judge_ci"], points=True) if r["judge_ci"] else "—",
@@ -568,7 +568,8 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
                 f"race gain ({short_policy(cfg.policy)})", f"interval (corrected, m={o.tried})", "pairs of games",
                 "what became of it"]
         note = (f"Rank: in the short list, by {short_policy(o.plan.cheap)}'s paired gain over the deck as it is "
-                "(its short-list gain; merged: the short list's best made together, judged in the race only). "
+                "(its short-list gain; merged: the screen's best single swaps made together, raced in the first "
+                "step whatever their rank). "
                 f"Race gain: {short_policy(cfg.policy)}'s "
                 "race estimate, paired with the deck of that step (from the sample for a candidate that "
                 "did not race). Race estimates favour the variants that went on: only the confirmation on fresh "

@@ -17,8 +17,9 @@ their sizes are ``optimize.plan``'s:
    regression of each game's result on the cards its deck held (its opening hand and every
    card it drew), over the screen's and the calibration's games, gives every card a value
    (``stats.fit_draws``), which ranks the single swaps and pairs.
-3. **Short list** (cheap player): the best single swaps and pairs each play the field on
-   common random numbers with the deck: the cheap player's paired gain of each.
+3. **Short list** (cheap player): the best single swaps, pairs, and the best singles merged
+   (2, 3, 4 and 6 of them, ``candidates.combinations``) each play the field on common random
+   numbers with the deck: the cheap player's paired gain of each.
 4. **Sample** (the player given, when it is not the cheap one): some of the short list,
    spread over its ranking, judged by the player given too. The rank correlation of the two
    judgements (``stats.rank_agreement``) sets how many of the short list race
@@ -28,8 +29,9 @@ their sizes are ``optimize.plan``'s:
    that is not noise) sets how many race, and the rank correlation shown is the screen's
    values against them.
 5. **Race** (the player given): from the current deck (at first the deck as it is), the
-   short list's best race, and in the first race the short list's best merged (2, 3 and 4 of
-   them, ``candidates.combinations``: a deck weakened in several places is mended in one step): each round, every surviving variant and the current deck play the
+   short list's best race, and in the first race its merged candidates whatever their
+   short-list gain (a deck weakened in several places is mended in one step): each round,
+   every surviving variant and the current deck play the
    same fresh seeds against every deck of the field, and the better half by paired gain goes
    on (successive halving), minus any variant whose upper bound falls below the leader's lower
    bound (racing). The winner is taken when its gain is above 0 at ``accept_z``, and the
@@ -180,7 +182,7 @@ class Candidate:
     judge_pairs: dict[str, Pairs] = field(default_factory=dict)
     sampled: bool = False
     short_pairs: dict[str, Pairs] = field(default_factory=dict)  # its short list games (the judge's, one player)
-    merged: bool = False  # made of the short list's best (candidates.combinations), judged in the race only
+    merged: bool = False  # the screen's best single swaps made together (candidates.combinations)
 
     @property
     def label(self) -> str:
@@ -525,9 +527,11 @@ class Search:
             most_singles, most_pairs = P.short_sizes(self.two)
             n_pairs = round(n * most_pairs / (most_singles + most_pairs))
             pairs = C.pairs_of(scored, value, self.base, self.base, cfg.pool, C.Affinity(self.base), n_pairs)
-            n_singles = n - len(pairs)
+            merged = [(v, sw) for v, sw in C.combinations(scored, value, self.base, cfg.pool)
+                      if sw not in {p for _, p in pairs}]
+            n_singles = n - len(pairs) - len(merged)
             ranked = [Candidate((s,), value(s)) for s in C.spread(scored, n_singles)] + \
-                [Candidate(sw, v) for v, sw in pairs]
+                [Candidate(sw, v) for v, sw in pairs] + [Candidate(sw, v, merged=True) for v, sw in merged]
         if not ranked:
             return []
         arms = [V.apply(self.base, c.swaps, _name(c.swaps)) for c in ranked]
@@ -764,10 +768,16 @@ class Search:
             if screen is not None:
                 agreement = rank_agreement([c.screen_value for c in short], [c.cheap.gain for c in short],
                                            [c.cheap.se for c in short])
-        # what the games say jointly: the short list's best swaps with different cards, made together
-        combos = C.combinations(short, self.base, cfg.pool)
-        forced |= {c.swaps for c in combos}
-        race_list = short + combos
+        race_list = short
+        if screen is None and short:
+            # no screen to rank them: the short list's best singles by their paired gains, made together
+            gains = {c.swaps[0]: c.cheap.gain for c in short if len(c.swaps) == 1 and c.cheap is not None}
+            ranked = sorted(gains, key=lambda sw: (-gains[sw], sw))
+            race_list = short + [Candidate(sw, None, rank=len(short) + k + 1, merged=True) for k, (_, sw) in
+                                 enumerate(C.combinations(ranked, gains.get, self.base, cfg.pool))
+                                 if sw not in {c.swaps for c in short}]
+        # the best swaps made together race in the first step whatever their short-list gain
+        forced |= {c.swaps for c in race_list if c.merged}
         confirm_reserve = plan.stage("confirmation").games
         missions_stage = plan.stage("missions")
         search_end = cfg.budget - confirm_reserve - (missions_stage.games if missions_stage else 0)
