@@ -21,7 +21,7 @@ from mythos_cli.catalog import default_catalog
 from mythos_cli.experiment.stats import Gain, Pairs, _num, gain, z_value
 from mythos_cli.optimize import variants as V
 from mythos_cli.optimize.plan import STAGE_SECONDS, Plan
-from mythos_cli.optimize.search import Arm, Candidate, Outcome, Race
+from mythos_cli.optimize.search import FOCUS_IN, FOCUS_OUT, Arm, Candidate, Outcome, Race
 from mythos_cli.reports.base import ReportResult, _clean, run_folder, write_document
 from mythos_cli.reports.doc import Bullets, Document, Heading, Image, Para, Table, interval, pct, pp
 from mythos_cli.reports.plots import LOSS, MUTED, NEUTRAL, WIN, save_figure, tick_label
@@ -226,7 +226,8 @@ def outcome_json(o: Outcome) -> dict:
     if o.screen is not None:
         fit = o.screen.fit
         ins, outs = _screen_ranks(o)
-        screen = {"run": o.screen.run_id, "player": o.plan.cheap, "variants": o.screen.variants,
+        screen = {"run": o.screen.run_id, "runs": o.screen.runs or [o.screen.run_id], "player": o.plan.cheap,
+                  "variants": o.screen.variants,
                   "games": o.screen.games,
                   "best_in": [{"card": c, "mission": m, "value": v, "se": fit.se.get(("in", c, m)),
                                "games": fit.seen.get(("in", c, m))} for v, c, m in ins[:10]],
@@ -591,10 +592,15 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
     if o.screen is not None:
         fit = o.screen.fit
         ins, outs = _screen_ranks(o)
+        runs = o.screen.runs or [o.screen.run_id]
+        second = (f"; a second round (run `{runs[1]}`) drew its swaps among the {FOCUS_OUT} cards of the deck most "
+                  f"worth taking out and the {FOCUS_IN} most worth bringing in by the first round's values (plus "
+                  "one standard error, so that a card held in few games keeps its chance)") if len(runs) > 1 else ""
         doc.add(Para(f"**Screen ({short_policy(o.plan.cheap)}).** {o.screen.variants:,} random variants of the deck "
-                     f"({cfg.screen_swaps} swaps each: the cards going out drawn more often when they drag, half the "
-                     "cards coming in from the whole pool and half by how well they fit the slot: its cost, the "
-                     f"deck's groups and keywords) played {o.screen.games:,} games (run `{o.screen.run_id}`). A "
+                     f"({cfg.screen_swaps} swaps each) played {o.screen.games:,} games. The first round (run "
+                     f"`{runs[0]}`) drew the cards going out more often when they drag and the cards coming in half "
+                     "from the whole pool, half by how well they fit the slot (its cost, the deck's groups and "
+                     f"keywords){second}. A "
                      "regression of each game's result on the cards its deck held (its opening hand and what it "
                      "drew: the shuffle's doing, so every game is a trial of every card it held), with the games of "
                      "the calibration, gave every card a value: a copy of it against an average card of the deck, "

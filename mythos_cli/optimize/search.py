@@ -13,7 +13,9 @@ their sizes are ``optimize.plan``'s:
 2. **Screen** (cheap player; when the pool offers more single swaps than the short list
    holds): random variants of the deck, each with a few swaps drawn from the whole pool (the
    cards going out weighted by how much they drag, half the cards coming in by how well they
-   fit the slot: ``optimize.candidates``), play the field in groups that share their seeds; a
+   fit the slot: ``optimize.candidates``), then a second round of variants whose swaps are
+   drawn among the likeliest by the first round's values; they play the field in groups that
+   share their seeds; a
    regression of each game's result on the cards its deck held (its opening hand and every
    card it drew), over the screen's and the calibration's games, gives every card a value
    (``stats.fit_draws``), which ranks the single swaps and pairs.
@@ -71,6 +73,8 @@ from mythos_cli.store import experiment as xstore
 from mythos_cli.store import optimize as ostore
 
 BASE = PREFIX + "base"
+FOCUS_OUT = 8  # the screen's second round: the deck's cards most worth taking out it draws from
+FOCUS_IN = 24  # and the cards most worth bringing in
 CONFIG_VERSION = 3  # 3: the screen valued by the cards held (fit_draws); 2: by its swaps; 1: a one-player search
 MAX_MINUTES = 7 * 24 * 60
 
@@ -221,10 +225,11 @@ class Race:
 
 @dataclass
 class Screen:
-    run_id: str
+    run_id: str  # its first round's run
     variants: int
     games: int
     fit: ScreenFit
+    runs: list[str] = field(default_factory=list)  # its rounds' runs
 
 
 @dataclass
@@ -425,45 +430,82 @@ class Search:
 
     # -- 2. the screen ----------------------------------------------------------------------
     def screen(self, stage: P.Stage, figures: list[C.CardFigure]) -> Screen | None:
+        """Two rounds of random variants. The first draws the cards going out by how much they drag
+        in the calibration and the cards coming in half from the whole pool, half by how well they
+        fit; the second, with the values the first gave, draws them among the ``FOCUS_OUT`` cards
+        of the deck most worth taking out and the ``FOCUS_IN`` cards most worth bringing in (by
+        value plus one standard error: a card held in few games still gets its chance). A card from
+        outside is held in a few dozen games of the first round, too few to tell the good ones
+        from the lucky; the second gives the likely ones hundreds."""
         cfg = self.cfg
-        n = stage.candidates
         group = P.SCREEN_GROUP
+        first = max(2 * group, stage.candidates // 2 // group * group)
         rng = np.random.default_rng(np.random.SeedSequence(cfg.seed, spawn_key=(4,)))
         weights = np.array(C.out_weights(self.base, figures))
-        p_out = weights / weights.sum()
         affinity = C.Affinity(self.base)
         pool_cards = sorted(cfg.pool.cards)
         fit_in = {o: np.array([affinity.weight(o, c) for c in pool_cards]) for o in set(self.base.cards)}
+
+        def broad(o: str, ok: np.ndarray) -> np.ndarray:
+            if rng.random() < 0.5:  # half uniform over the pool: every card is screened
+                return ok.astype(float)
+            return ok * fit_in[o]  # half by how well the card fits the slot and the deck
+
+        names: set[str] = set()
+        specs = self._variants(first, rng, weights / weights.sum(), pool_cards, broad, names)
+        if len(specs) < 2 * group:
+            return None
+        runs = [f"{self.opt_id}-base" if not self.two else f"{self.opt_id}-base-cheap", f"{self.opt_id}-screen"]
+        self._play(runs[1], f"screen: {len(specs):,} random variants ({self.cheap})", "screen", self.cheap, specs, 2,
+                   _stage_seed(cfg.seed, 1), [k // group for k in range(len(specs))])
+        # the screener's calibration games hold the deck's own cards too: every game of the deck or a
+        # variant of it is a trial of the cards it drew (stats.fit_draws)
+        fit = fit_draws(*self._draws(runs), Counter(self.base.cards), pool_cards)
+        variants = len(specs)
+        second = (stage.candidates - variants) // group * group
+        if second >= 2 * group:
+            def ucb(key: tuple[str, str, bool]) -> float:
+                return fit.values[key] + fit.se.get(key, 0.0)
+
+            outs = sorted({c for c in self.base.cards if ("out", c, False) in fit.values},
+                          key=lambda c: (-ucb(("out", c, False)), c))[:FOCUS_OUT]
+            copies = Counter(self.base.cards)
+            ins = sorted({c for c in pool_cards if ("in", c, False) in fit.values and copies[c] < cfg.pool.limit(c, 0)},
+                         key=lambda c: (-ucb(("in", c, False)), c))[:FOCUS_IN]
+            focus_out = np.array([1.0 if c in outs else 0.0 for c in self.base.cards])
+            focus_in = np.array([1.0 if c in ins else 0.0 for c in pool_cards])
+            rng2 = np.random.default_rng(np.random.SeedSequence(cfg.seed, spawn_key=(4, 2)))
+            more = self._variants(second, rng2, focus_out / focus_out.sum(), pool_cards,
+                                  lambda o, ok: ok * focus_in, names)
+            more = more[:len(more) // group * group]
+            if len(more) >= 2 * group:
+                runs.append(f"{self.opt_id}-screen2")
+                self._play(runs[2], f"screen, second round: {len(more):,} variants of the likeliest swaps "
+                           f"({self.cheap})", "screen", self.cheap, more, 2, _stage_seed(cfg.seed, 1, 2),
+                           [k // group for k in range(len(more))])
+                fit = fit_draws(*self._draws(runs), Counter(self.base.cards), pool_cards)
+                variants += len(more)
+        return Screen(runs[1], variants, variants * 2 * len(cfg.field), fit, runs[1:])
+
+    def _variants(self, n: int, rng, p_out: np.ndarray, pool_cards: list[str], draw_in, names: set[str]) -> list[DeckSpec]:
+        """Up to ``n`` different random variants of the deck (in whole groups of ``SCREEN_GROUP``),
+        none named in ``names`` (which gains theirs)."""
         specs: list[DeckSpec] = []
-        groups: list[int] = []
-        seen_names: set[str] = set()
         attempts = 0
         while len(specs) < n:
             attempts += 1
             if attempts > 50 * n:
                 break  # the pool is too small for this many different variants
-            swaps = self._random_swaps(rng, p_out, pool_cards, fit_in)
+            swaps = self._random_swaps(rng, p_out, pool_cards, draw_in)
             if not swaps:
                 continue
             swaps = V.canonical(swaps)
             name = f"{PREFIX}screen " + " ".join(s.label for s in swaps)
-            if name in seen_names:
+            if name in names:
                 continue
-            seen_names.add(name)
+            names.add(name)
             specs.append(V.apply(self.base, swaps, name))
-            groups.append((len(specs) - 1) // group)
-        n_groups = len(specs) // group
-        if n_groups < 2:
-            return None
-        specs, groups = specs[:n_groups * group], groups[:n_groups * group]
-        run_id = f"{self.opt_id}-screen"
-        self._play(run_id, f"screen: {len(specs):,} random variants ({self.cheap})", "screen", self.cheap, specs, 2,
-                   _stage_seed(cfg.seed, 1), groups)
-        # the screener's calibration games hold the deck's own cards too: every game of the deck or a
-        # variant of it is a trial of the cards it drew (stats.fit_draws)
-        runs = [f"{self.opt_id}-base" if not self.two else f"{self.opt_id}-base-cheap", run_id]
-        fit = fit_draws(*self._draws(runs), Counter(self.base.cards), sorted(cfg.pool.cards))
-        return Screen(run_id, len(specs), len(specs) * 2 * len(cfg.field), fit)
+        return specs[:len(specs) // P.SCREEN_GROUP * P.SCREEN_GROUP]
 
     def _draws(self, runs: list[str]) -> tuple[list[tuple], list[list[tuple[str, int]]]]:
         """The games of ``runs`` as ``fit_draws`` reads them: (opponent and seat, won, the opponent's
@@ -480,10 +522,12 @@ class Search:
                 hands.append(by_game.get((run, game), []))
         return games, hands
 
-    def _random_swaps(self, rng, p_out, pool_cards: list[str], fit_in: dict[str, np.ndarray]) -> list[V.Swap]:
+    def _random_swaps(self, rng, p_out, pool_cards: list[str], draw_in) -> list[V.Swap]:
+        """A few swaps of the deck: the slots going out drawn by ``p_out``, each card coming in by
+        ``draw_in(card going out, which pool cards may come in)``, a weight per pool card."""
         cfg = self.cfg
         deck = self.base
-        k = min(cfg.screen_swaps, len(deck.cards))
+        k = min(cfg.screen_swaps, len(deck.cards), int(np.count_nonzero(p_out)))
         slots = rng.choice(len(deck.cards), size=k, replace=False, p=p_out)
         counts: dict[str, int] = defaultdict(int)
         for c in deck.cards:
@@ -494,12 +538,9 @@ class Search:
         swaps = []
         for o in outs:
             ok = np.array([c not in outs and counts[c] < cfg.pool.limit(c, 0) for c in pool_cards])
-            if not ok.any():
+            w = draw_in(o, ok) if ok.any() else ok
+            if not w.any():
                 continue
-            if rng.random() < 0.5:  # half uniform over the pool: every card is screened
-                w = ok.astype(float)
-            else:  # half by how well the card fits the slot and the deck
-                w = ok * fit_in[o]
             c = pool_cards[int(rng.choice(len(pool_cards), p=w / w.sum()))]
             counts[c] += 1
             swaps.append(V.Swap(o, c))
