@@ -8,16 +8,21 @@ legal decks drawn from the whole catalog.
     python benchmarks/bench_search.py matrix --reps 100 --reps4 5 --stronger reference   # against search:strong
     python benchmarks/bench_search.py all
     python benchmarks/bench_search.py lookahead --decks random --random-decks 6 --deck-seed 3
+    python benchmarks/bench_search.py budget --spec search:playouts=3 --reps 20   # any setting against 4x its budget
+    python benchmarks/bench_search.py versus --spec search:playouts=3 --opponent search:playouts=4 --reps 20
 
 Every game is played inside the core (``_core.play_search_games``, the GIL released, one thread
-per core). ``lookahead``, ``budget`` and ``reference`` (the default against ``search:strong``) play every ordered deck pair with A in both seats, ``reps``
+per core). ``lookahead``, ``budget``, ``reference`` (the default against ``search:strong``) and
+``versus`` (against ``--opponent``) play every ordered deck pair with A in both seats, ``reps``
 games each; ``matrix`` plays the 6x6 matchups of a deck set in self-play (each unordered pair in
 both seats, ``reps`` games a seat) at the default budget and at 4x (``--reps4`` games a seat),
 and prints both matrices, their cell-by-cell difference, the deck ranking under each, the first
 Edge holder's win rate, and how often the search keeps its hand, per deck. Each figure carries
-its 95% interval (normal approximation) and its game count. Every figure is printed once per deck
-set (``--decks both``, the default: the six sample decks, then ``--random-decks`` random legal
-decks drawn from ``--deck-seed``, ``search_common.random_decks``).
+its 95% interval (normal approximation) and its game count. ``--spec`` measures another setting
+than the default (its 4x: its playouts, endgame positions and mulligan playouts each times 4).
+Every figure is printed once per deck set (``--decks both``, the default: the six sample decks,
+then ``--random-decks`` random legal decks drawn from ``--deck-seed``,
+``search_common.random_decks``).
 """
 
 from __future__ import annotations
@@ -34,6 +39,22 @@ FOUR_X = "search:playouts=8,solve=1200,mulligan=32"
 OPPONENT = "lookahead"
 # the reference setting: the strongest the engine plays in about a second a game (spec.rs, PRESETS)
 REFERENCE = "search:strong"
+
+
+def four_x(spec: str) -> str:
+    """4x the budget of a search spec: its playouts, endgame positions and mulligan playouts each
+    times 4 (the default's 4x is FOUR_X)."""
+    if spec == DEFAULT:
+        return FOUR_X
+    from mythos_cli.policies import make_policy
+
+    full = make_policy(spec).spec  # every parameter written back
+    name, _, rest = full.partition(":")
+    parts = []
+    for kv in rest.split(","):
+        k, _, v = kv.partition("=")
+        parts.append(f"{k}={int(v) * 4}" if k in ("playouts", "solve", "mulligan") else kv)
+    return f"{name}:{','.join(parts)}"
 
 
 def head_to_head(decks, a: str, b: str, reps: int, seed: int, threads: int) -> None:
@@ -98,11 +119,12 @@ def edge_and_mulligans(names, games, rows, label: str) -> None:
         print(f"    {names[d]:34} {fmt(*keeps[d])}")
 
 
-def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int, stronger: str = FOUR_X) -> None:
-    w1, c1, g1, r1, dt1 = matrix(decks, DEFAULT, reps, seed, threads)
-    rate1 = print_matrix(names, w1, c1, f"\n{DEFAULT}: row deck's win rate against the column deck "
+def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int, stronger: str = FOUR_X,
+               spec: str = DEFAULT) -> None:
+    w1, c1, g1, r1, dt1 = matrix(decks, spec, reps, seed, threads)
+    rate1 = print_matrix(names, w1, c1, f"\n{spec}: row deck's win rate against the column deck "
                          f"({len(r1)} games, {len(r1) / dt1:.1f} games/s on {threads} threads)")
-    edge_and_mulligans(names, g1, r1, DEFAULT)
+    edge_and_mulligans(names, g1, r1, spec)
     if reps4 <= 0:
         return
     w4, c4, g4, r4, dt4 = matrix(decks, stronger, reps4, seed, threads)
@@ -110,7 +132,7 @@ def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int, str
                          f"({len(r4)} games, {len(r4) / dt4:.1f} games/s on {threads} threads)")
     edge_and_mulligans(names, g4, r4, stronger)
     n = len(names)
-    print("\ncell by cell, the stronger player minus default (points; the 95% interval of the difference in brackets):")
+    print(f"\ncell by cell, the stronger player minus {spec} (points; the 95% interval of the difference in brackets):")
     worst = 0.0
     outside = 0
     for i in range(n):
@@ -125,7 +147,7 @@ def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int, str
     print(f"  largest difference {worst:.1f} points; {outside} of {n * (n - 1) // 2} cells differ by more than 4")
     order1 = sorted(range(n), key=lambda i: -rate1[i])
     order4 = sorted(range(n), key=lambda i: -rate4[i])
-    for label, order, rate, count in ((DEFAULT, order1, rate1, len(r1)), (stronger, order4, rate4, len(r4))):
+    for label, order, rate, count in ((spec, order1, rate1, len(r1)), (stronger, order4, rate4, len(r4))):
         per = count * 2 // n  # games each deck played
         print(f"deck ranking, {label}: " + ", ".join(
             f"{names[i].split(':')[0]} {100 * rate[i]:.1f}% ±{interval(int(rate[i] * per), per)[1]:.1f}" for i in order))
@@ -134,7 +156,9 @@ def run_matrix(names, decks, reps: int, reps4: int, seed: int, threads: int, str
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("lookahead", "budget", "reference", "matrix", "all"))
+    ap.add_argument("what", choices=("lookahead", "budget", "reference", "versus", "matrix", "all"))
+    ap.add_argument("--spec", default=DEFAULT, help="the setting measured (default: the default player, search)")
+    ap.add_argument("--opponent", default=OPPONENT, help="versus: the other player (default lookahead)")
     ap.add_argument("--reps", type=int, default=10, help="games per deck pair and seat")
     ap.add_argument("--reps4", type=int, default=10, help="the same with the stronger player (matrix)")
     ap.add_argument("--stronger", choices=("4x", "reference"), default="4x",
@@ -144,18 +168,21 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     add_deck_options(ap)
     args = ap.parse_args()
-    print(f"{load()}; default {DEFAULT}, 4x {FOUR_X}")
+    spec, spec4 = args.spec, four_x(args.spec)
+    print(f"{load()}; measured {spec}, 4x {spec4}")
     for label, names, decks in deck_sets(args.decks, args.random_decks, args.deck_seed):
         print(f"\n== {label}: {', '.join(names)}")
         if args.what in ("lookahead", "all"):
-            head_to_head(decks, DEFAULT, OPPONENT, args.reps, args.seed, args.threads)
+            head_to_head(decks, spec, OPPONENT, args.reps, args.seed, args.threads)
         if args.what in ("budget", "all"):
-            head_to_head(decks, DEFAULT, FOUR_X, args.reps, args.seed, args.threads)
+            head_to_head(decks, spec, spec4, args.reps, args.seed, args.threads)
         if args.what in ("reference", "all"):
-            head_to_head(decks, DEFAULT, REFERENCE, args.reps, args.seed, args.threads)
+            head_to_head(decks, spec, REFERENCE, args.reps, args.seed, args.threads)
+        if args.what == "versus":
+            head_to_head(decks, spec, args.opponent, args.reps, args.seed, args.threads)
         if args.what in ("matrix", "all"):
             run_matrix(names, decks, args.reps, args.reps4, args.seed, args.threads,
-                       FOUR_X if args.stronger == "4x" else REFERENCE)
+                       spec4 if args.stronger == "4x" else REFERENCE, spec)
     print(f"\n{load()} after")
 
 
