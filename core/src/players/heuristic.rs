@@ -108,9 +108,9 @@ pub fn mission_weight(obs: &Observation, mi: usize, w: &Weights) -> f64 {
 /// Power on each mission, mine and theirs, with what each mission is worth.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Board {
-    pub mine: Vec<i64>,
-    pub theirs: Vec<i64>,
-    pub weight: Vec<f64>,
+    pub mine: PerMission<i64>,
+    pub theirs: PerMission<i64>,
+    pub weight: PerMission<f64>,
     pub edge: bool,
     pub open: bool,
 }
@@ -118,7 +118,7 @@ pub struct Board {
 impl Board {
     pub fn value(&self, w: &Weights) -> f64 {
         let mut total = 0.0;
-        for ((&m, &t), &wt) in self.mine.iter().zip(&self.theirs).zip(&self.weight) {
+        for ((&m, &t), &wt) in self.mine.iter().zip(self.theirs.iter()).zip(self.weight.iter()) {
             if m == 0 && t == 0 {
                 continue;
             }
@@ -128,15 +128,72 @@ impl Board {
     }
 }
 
-pub fn board(obs: &Observation, w: &Weights) -> Board {
-    let (mine, theirs) = obs.side_powers();
-    Board {
-        mine,
-        theirs,
-        weight: (0..obs.n_missions()).map(|mi| mission_weight(obs, mi, w)).collect(),
-        edge: obs.has_edge(),
-        open: !obs.opponent_passed(),
+/// How many missions a [`PerMission`] holds in place: a game has four.
+const IN_PLACE: usize = 4;
+
+/// One value per mission in play, held in place (a board is judged at every decision of every
+/// playout: no allocation); a scenario's board with more missions than a game has is held on the heap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PerMission<T> {
+    len: usize,
+    here: [T; IN_PLACE],
+    more: Vec<T>,
+}
+
+impl<T: Copy + Default> PerMission<T> {
+    /// `n` values, each the default.
+    pub fn new(n: usize) -> PerMission<T> {
+        PerMission {
+            len: n,
+            here: [T::default(); IN_PLACE],
+            more: if n > IN_PLACE { vec![T::default(); n] } else { Vec::new() },
+        }
     }
+}
+
+impl<T: Copy + Default> From<Vec<T>> for PerMission<T> {
+    fn from(v: Vec<T>) -> Self {
+        let mut out = PerMission::new(v.len());
+        out.copy_from_slice(&v);
+        out
+    }
+}
+
+impl<T> std::ops::Deref for PerMission<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        if self.len <= IN_PLACE { &self.here[..self.len] } else { &self.more }
+    }
+}
+
+impl<T> std::ops::DerefMut for PerMission<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        if self.len <= IN_PLACE { &mut self.here[..self.len] } else { &mut self.more }
+    }
+}
+
+impl Board {
+    /// A board no mission of which is read (for a judgement that does not read it).
+    fn unread() -> Board {
+        Board {
+            mine: PerMission::new(0),
+            theirs: PerMission::new(0),
+            weight: PerMission::new(0),
+            edge: false,
+            open: true,
+        }
+    }
+}
+
+pub fn board(obs: &Observation, w: &Weights) -> Board {
+    let n = obs.n_missions();
+    let (mut mine, mut theirs) = (PerMission::new(n), PerMission::new(n));
+    obs.side_powers_into(&mut mine, &mut theirs);
+    let mut weight = PerMission::new(n);
+    for (mi, x) in weight.iter_mut().enumerate() {
+        *x = mission_weight(obs, mi, w);
+    }
+    Board { mine, theirs, weight, edge: obs.has_edge(), open: !obs.opponent_passed() }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -172,6 +229,11 @@ fn best_enemy(obs: &Observation, step: &Step, mi: usize, b: &Board, source: Uid)
         }
     }
     (best, at)
+}
+
+/// Whether `step_value` of the step reads the board (the verbs whose worth is a Power margin).
+fn reads_board(step: &Step) -> bool {
+    matches!(step.verb, Verb::Powerup | Verb::Hide | Verb::Defeat | Verb::TakeControl)
 }
 
 /// Rough worth of one effect step for its controller (this player).
@@ -243,17 +305,31 @@ fn power_gain(b: &Board, mi: usize, n: i64) -> f64 {
 
 /// Whether the card has an encoded instant line (else its effect value depends on the card alone).
 fn has_instant(card: &Card) -> bool {
-    card.effects.iter().any(|l| l.kind == Kind::Instant && l.encoding.is_some())
+    card.facts.instant
 }
 
 /// Whether the card has an encoded AMBUSH line.
 pub fn has_ambush(card: &Card) -> bool {
+    card.facts.ambush
+}
+
+/// Whether `card_effect_value` of the card may change with the mission it is played in.
+pub fn depends_on_mission(card: &Card) -> bool {
+    card.facts.mission_bound
+}
+
+/// `has_instant` read off the card's lines (once, into its facts).
+pub(super) fn reads_instant(card: &Card) -> bool {
+    card.effects.iter().any(|l| l.kind == Kind::Instant && l.encoding.is_some())
+}
+
+/// `has_ambush` read off the card's lines.
+pub(super) fn reads_ambush(card: &Card) -> bool {
     card.effects.iter().any(|l| l.timing == Timing::Ambush && l.encoding.is_some())
 }
 
-/// Whether `card_effect_value` of the card may change with the mission it is played in (the
-/// verbs whose worth reads the mission).
-pub fn depends_on_mission(card: &Card) -> bool {
+/// `depends_on_mission` read off the card's lines: the verbs whose worth reads the mission.
+pub(super) fn reads_mission(card: &Card) -> bool {
     card.effects.iter().any(|l| {
         l.kind == Kind::Instant
             && l.encoding.as_ref().is_some_and(|e| {
@@ -537,7 +613,8 @@ fn line_worth(obs: &Observation, steps: &[&'static Step], w: &Weights) -> f64 {
     if steps.is_empty() {
         return 1.0;
     }
-    let b = board(obs, w);
+    // (most lines are worth the same on any board: the board is judged only for those that read it)
+    let b = if steps.iter().any(|s| reads_board(s)) { board(obs, w) } else { Board::unread() };
     let source = obs.decision().source;
     let mi = if source >= 0 { obs.mission_of(source) } else { 0 };
     let mut total = 0.0;
@@ -662,7 +739,13 @@ mod tests {
 
     #[test]
     fn delta_counts_an_empty_mission_as_worth_nothing() {
-        let b = Board { mine: vec![0, 2], theirs: vec![0, 3], weight: vec![3.0, 4.0], edge: false, open: true };
+        let b = Board {
+            mine: vec![0, 2].into(),
+            theirs: vec![0, 3].into(),
+            weight: vec![3.0, 4.0].into(),
+            edge: false,
+            open: true,
+        };
         assert_eq!(delta(&b, 0, 0, &W0), 0.0);
         assert!(delta(&b, 0, 2, &W0) > 0.0);
         assert!(delta(&b, 1, 2, &W0) > delta(&b, 1, 1, &W0));
