@@ -323,8 +323,8 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
                     out.push((Action::Play(inst, mi as i32, true, -1), 1));
                 }
             }
-            if !winning {
-                continue;
+            if !winning || (!named && !other_names) {
+                continue; // (an upgrade is over the same name, or another with ⧗ upgrade_over)
             }
             // your own face-up characters you may upgrade over
             sides.each_upgradable(g, mi, |x, under_key, under_cost| {
