@@ -68,9 +68,12 @@ fn with_ctx(g: &GameState, kind: StaticKind) -> Vec<(Ctx, &'static Static)> {
 /// The Power of every character in play at once, into `t` (its buffers reused).
 #[inline(never)]
 fn fill(g: &GameState, t: &mut PowerTable) {
+    // (not cleared: every character in play is written below, and a reader trusts an entry only
+    // for a character in play)
     let power = &mut t.power;
-    power.clear();
-    power.resize(g.units.len(), None);
+    if power.len() < g.units.len() {
+        power.resize(g.units.len(), None);
+    }
     {
         let lines = lines::lines(g);
         if lines.statics(StaticKind::PowerZero).is_empty() && lines.statics(StaticKind::Power).is_empty() {
@@ -174,10 +177,10 @@ fn walk_sides(
 }
 
 /// The characters in play that static `s` applies to (`table`: the Power table being filled,
-/// which holds the characters in play), one at a time.
+/// which holds every character in play), one at a time.
 fn static_targets(g: &GameState, ctx: &Ctx, s: &Static, table: &[Option<i64>], mut f: impl FnMut(i32)) {
     let Some(sel) = &s.target else {
-        if ctx.source >= 0 && table.get(ctx.source as usize).is_some_and(|p| p.is_some()) {
+        if g.in_play(ctx.source) && table.get(ctx.source as usize).is_some_and(|p| p.is_some()) {
             f(ctx.source);
         }
         return;

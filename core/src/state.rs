@@ -35,21 +35,90 @@ macro_rules! clone_fields {
     };
 }
 
-clone_fields!(Unit {
-    uid,
-    stack,
-    owner,
-    controller,
-    mission,
-    hidden,
-    tokens,
-    played_round,
-    played_turn,
-    attachments,
-    controlled_by,
-    discounted
-});
-clone_fields!(Mission { card, rank, sides, attachments, winner });
+/// `dst` made a copy of `src` in its own buffer. A unit's stack and attachments and a side of a
+/// mission hold a few cards: copied one by one they cost less than a call to `memcpy` each, and a
+/// state's copy makes a hundred of them.
+fn copy_few<T: Copy>(dst: &mut Vec<T>, src: &[T]) {
+    dst.clear();
+    if src.len() > 8 {
+        dst.extend_from_slice(src);
+        return;
+    }
+    for &x in src {
+        dst.push(x);
+    }
+}
+
+impl Clone for Unit {
+    fn clone(&self) -> Self {
+        Unit {
+            uid: self.uid,
+            stack: self.stack.clone(),
+            owner: self.owner,
+            controller: self.controller,
+            mission: self.mission,
+            hidden: self.hidden,
+            tokens: self.tokens,
+            played_round: self.played_round,
+            played_turn: self.played_turn,
+            attachments: self.attachments.clone(),
+            controlled_by: self.controlled_by,
+            discounted: self.discounted,
+        }
+    }
+    fn clone_from(&mut self, o: &Self) {
+        let Unit {
+            uid,
+            stack,
+            owner,
+            controller,
+            mission,
+            hidden,
+            tokens,
+            played_round,
+            played_turn,
+            attachments,
+            controlled_by,
+            discounted,
+        } = self;
+        *uid = o.uid;
+        copy_few(stack, &o.stack);
+        *owner = o.owner;
+        *controller = o.controller;
+        *mission = o.mission;
+        *hidden = o.hidden;
+        *tokens = o.tokens;
+        *played_round = o.played_round;
+        *played_turn = o.played_turn;
+        copy_few(attachments, &o.attachments);
+        *controlled_by = o.controlled_by;
+        *discounted = o.discounted;
+    }
+}
+
+impl Clone for Mission {
+    fn clone(&self) -> Self {
+        Mission {
+            card: self.card,
+            rank: self.rank,
+            sides: self.sides.clone(),
+            attachments: self.attachments.clone(),
+            winner: self.winner,
+        }
+    }
+    fn clone_from(&mut self, o: &Self) {
+        let Mission { card, rank, sides, attachments, winner } = self;
+        *card = o.card;
+        *rank = o.rank;
+        for (d, s) in sides.iter_mut().zip(&o.sides) {
+            copy_few(d, s);
+        }
+        for (d, s) in attachments.iter_mut().zip(&o.attachments) {
+            copy_few(d, s);
+        }
+        *winner = o.winner;
+    }
+}
 clone_fields!(Player {
     index,
     hand,
