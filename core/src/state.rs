@@ -54,6 +54,7 @@ impl Clone for Unit {
         Unit {
             uid: self.uid,
             stack: self.stack.clone(),
+            card: self.card,
             owner: self.owner,
             controller: self.controller,
             mission: self.mission,
@@ -70,6 +71,7 @@ impl Clone for Unit {
         let Unit {
             uid,
             stack,
+            card,
             owner,
             controller,
             mission,
@@ -83,6 +85,7 @@ impl Clone for Unit {
         } = self;
         *uid = o.uid;
         copy_few(stack, &o.stack);
+        *card = o.card;
         *owner = o.owner;
         *controller = o.controller;
         *mission = o.mission;
@@ -222,6 +225,9 @@ pub struct Unit {
     pub uid: Uid,
     /// bottom → top; the top card is the character
     pub stack: Vec<Inst>,
+    /// the catalog index of the top card, kept with the stack (`GameState::restacked`): the card
+    /// of a character is read wherever a rule looks at it
+    pub card: u16,
     pub owner: i32,
     /// the side it stands on (differs from owner under take control)
     pub controller: i32,
@@ -953,7 +959,13 @@ impl GameState {
         self.unit(uid).is_some()
     }
     pub fn unit_card(&self, u: &Unit) -> &'static Card {
-        self.card(u.top())
+        &self.cat.cards[u.card as usize]
+    }
+    /// The stack of unit `uid` changed: its top card is read again.
+    pub fn restacked(&mut self, uid: Uid) {
+        let Some(top) = self.unit(uid).and_then(|u| u.stack.last().copied()) else { return };
+        let c = self.cards[top as usize];
+        self.um(uid).card = c;
     }
     pub fn emit(&mut self, ev: Ev) {
         if let Some(evs) = &mut self.events {
@@ -1025,7 +1037,7 @@ impl GameState {
     /// A character that brings no continuous line face-up or hidden: no attachment, and a top card
     /// with none.
     pub fn lineless(&self, u: &Unit) -> bool {
-        u.attachments.is_empty() && self.card(u.top()).continuous.is_empty()
+        u.attachments.is_empty() && self.unit_card(u).continuous.is_empty()
     }
     pub fn remove_unit(&mut self, uid: Uid) -> Option<Unit> {
         self.units.get_mut(uid as usize).and_then(|x| x.take())

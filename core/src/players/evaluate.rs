@@ -154,7 +154,7 @@ fn leaf_margin(g: &GameState, gs: &GameState, me: i32) -> f64 {
                 let u = g.u(uid);
                 let pw = power::power_of(gs, uid) as f64;
                 side[p as usize] += pw;
-                let card = g.card(u.top());
+                let card = g.unit_card(u);
                 if u.hidden {
                     if can_reveal(p) {
                         side[p as usize] += 0.5 * card.power() as f64;

@@ -164,7 +164,7 @@ impl<'a> Observation<'a> {
         if u.hidden && u.owner != self.player && u.controller != self.player {
             return None;
         }
-        Some(self.g.card(u.top()))
+        Some(self.g.unit_card(u))
     }
     pub fn is_mine(&self, uid: Uid) -> bool {
         self.g.unit(uid).is_some_and(|u| u.controller == self.player)
