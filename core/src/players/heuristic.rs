@@ -69,7 +69,11 @@ pub fn win_prob(margin: i64, edge: bool, open: bool, w: &Weights) -> f64 {
         return if margin > 0 || (margin == 0 && edge) { 1.0 } else { 0.0 };
     }
     // the players ask for the same few margins thousands of times a second: each value is
-    // worked out once (the same float: the same expression) and remembered
+    // worked out once (the same float: the same expression) and remembered; those of the
+    // neutral spread (every player's but two archetypes') in one table for the whole process
+    if w.spread.to_bits() == W0.spread.to_bits() && margin.unsigned_abs() <= NEUTRAL_MARGINS as u64 {
+        return NEUTRAL[(margin + NEUTRAL_MARGINS) as usize][edge as usize];
+    }
     let key = margin.wrapping_mul(2) | edge as i64;
     let spread = w.spread.to_bits();
     let slot = ((key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ spread) as usize % MEMO_SLOTS;
@@ -78,12 +82,28 @@ pub fn win_prob(margin: i64, edge: bool, open: bool, w: &Weights) -> f64 {
         if k == key && sp == spread {
             return v;
         }
-        let m = margin as f64 + if edge { 0.5 } else { -0.5 };
-        let v = 1.0 / (1.0 + (-m / w.spread).exp());
+        let v = chance(margin, edge, w.spread);
         memo[slot].set((key, spread, v));
         v
     })
 }
+
+/// The soft chance itself.
+fn chance(margin: i64, edge: bool, spread: f64) -> f64 {
+    let m = margin as f64 + if edge { 0.5 } else { -0.5 };
+    1.0 / (1.0 + (-m / spread).exp())
+}
+
+/// The margins of the neutral table: -N..=N.
+const NEUTRAL_MARGINS: i64 = 63;
+
+/// `chance` of the neutral spread, by margin (from -NEUTRAL_MARGINS) and Edge.
+static NEUTRAL: std::sync::LazyLock<[[f64; 2]; 2 * NEUTRAL_MARGINS as usize + 1]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|i| {
+        let margin = i as i64 - NEUTRAL_MARGINS;
+        [chance(margin, false, W0.spread), chance(margin, true, W0.spread)]
+    })
+});
 
 const MEMO_SLOTS: usize = 128;
 
@@ -318,6 +338,14 @@ pub fn depends_on_mission(card: &Card) -> bool {
     card.facts.mission_bound
 }
 
+/// `card_effect_value` of a card with no encoded instant line (its continuous lines only).
+pub(super) fn reads_plain_worth(card: &Card) -> (f64, i64) {
+    if reads_instant(card) {
+        return (0.0, 0); // (valued on the board at each play)
+    }
+    effect_value(None, card, 0, &Board::unread(), false, false)
+}
+
 /// `has_instant` read off the card's lines (once, into its facts).
 pub(super) fn reads_instant(card: &Card) -> bool {
     card.effects.iter().any(|l| l.kind == Kind::Instant && l.encoding.is_some())
@@ -348,9 +376,9 @@ pub fn card_effect_value(
     ambush: bool,
 ) -> (f64, i64) {
     if !has_instant(card) {
-        // a card with no encoded instant line: its continuous lines only (the Python player
-        // memoises this per card, valued as a plain play)
-        return effect_value(None, card, 0, b, false, false);
+        // a card with no encoded instant line: its continuous lines only, the same wherever it is
+        // played (the Python player memoises this per card, valued as a plain play)
+        return card.facts.plain_worth;
     }
     effect_value(Some(obs), card, mi, b, upgrade, ambush)
 }

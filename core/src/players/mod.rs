@@ -50,6 +50,9 @@ pub struct CardFacts {
     pub score_worth: f64,
     /// a Power static that holds only while missions are scored
     pub scored_power: bool,
+    /// what a play of it is worth by its continuous lines, and the Power they add to itself, when
+    /// it has no encoded instant line (`heuristic::card_effect_value`)
+    pub plain_worth: (f64, i64),
 }
 
 impl CardFacts {
@@ -60,6 +63,7 @@ impl CardFacts {
             mission_bound: heuristic::reads_mission(card),
             score_worth: evaluate::score_worth(card),
             scored_power: evaluate::scores_differently(card),
+            plain_worth: heuristic::reads_plain_worth(card),
         }
     }
 }
