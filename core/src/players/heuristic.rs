@@ -592,11 +592,11 @@ pub fn sort_best_first(v: &mut [Ranked]) {
 // answering effect choices
 
 /// The effect steps a decision is about (empty for main actions and mulligans).
-fn context_steps(obs: &Observation) -> Vec<&'static Step> {
+fn context_steps<'a>(obs: &Observation<'a>) -> &'a [&'static Step] {
     match &obs.decision().context {
-        DecisionContext::None => Vec::new(),
-        DecisionContext::Step(s) => vec![*s],
-        DecisionContext::Line(v) => v.clone(),
+        DecisionContext::None => &[],
+        DecisionContext::Step(s) => std::slice::from_ref(s),
+        DecisionContext::Line(v) => v,
     }
 }
 
@@ -619,7 +619,7 @@ pub fn answer_choice(obs: &Observation, w: &Weights) -> Action {
     let steps = context_steps(obs);
     let step = steps.first().copied();
     let pick = match d.kind {
-        DecisionKind::YesNo => Opt::Bool(line_worth(obs, &steps, w) >= 0.0),
+        DecisionKind::YesNo => Opt::Bool(line_worth(obs, steps, w) >= 0.0),
         DecisionKind::Target => pick_target(obs, step, opts),
         DecisionKind::Mission => pick_mission(obs, step, opts, w),
         DecisionKind::Number => {
@@ -660,27 +660,27 @@ fn unit_value(obs: &Observation, uid: Uid) -> f64 {
 }
 
 fn pick_target(obs: &Observation, step: Option<&Step>, opts: &[Opt]) -> Opt {
-    let real: Vec<Opt> = real(opts).collect();
-    let Some(step) = step else { return real[0] };
+    let first = real(opts).next().expect("a target to choose");
+    let Some(step) = step else { return first };
     let side = arg_side(step);
     let mut harmful =
         matches!(step.verb, Verb::Hide | Verb::Defeat | Verb::TakeControl | Verb::RemoveTokens | Verb::ReturnToHand)
             || (step.verb == Verb::Move && side == Some(Side::Enemy));
     if step.verb == Verb::Move && side == Some(Side::Any) {
-        harmful = !real.iter().all(|&o| obs.is_mine(int(o)));
+        harmful = !real(opts).all(|o| obs.is_mine(int(o)));
     }
-    let mut scored: Vec<(f64, Opt)> = real
-        .iter()
-        .map(|&o| {
+    // the first of the best (as a stable sort, best first, keeps it)
+    let (top, uid) = first_best(
+        real(opts).map(|o| {
             let uid = int(o);
             let mine = obs.is_mine(uid);
             let v = unit_value(obs, uid);
             // harmful: good on an enemy, bad on mine; helpful: the reverse
             (if harmful != mine { v } else { -v }, o)
-        })
-        .collect();
-    scored.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
-    let (top, uid) = scored[0];
+        }),
+        |(v, _)| v,
+        false,
+    );
     if top < 0.0 && opts.contains(&Opt::Skip) {
         return Opt::Skip;
     }
