@@ -237,14 +237,19 @@ pub fn place_options(
 
 /// What `player` pays to reveal hidden `u` now (`extra`: an effect's surcharge), or None.
 pub fn reveal_price(g: &GameState, player: i32, u: &Unit, extra: i64, plain: bool) -> Option<i64> {
-    let card = g.unit_card(u);
-    let key = card.name_key;
+    let key = g.unit_card(u).name_key;
     for &x in &g.missions[u.mission as usize].sides[player as usize] {
         let xu = g.u(x);
         if xu.uid != u.uid && !xu.hidden && g.unit_card(xu).name_key == key {
             return None;
         }
     }
+    reveal_price_unnamed(g, player, u, extra, plain)
+}
+
+/// `reveal_price` of a character no other face-up character of the side shares a name with.
+fn reveal_price_unnamed(g: &GameState, player: i32, u: &Unit, extra: i64, plain: bool) -> Option<i64> {
+    let card = g.unit_card(u);
     let inst = u.top();
     let only_winning = card.has_own_static(StaticKind::PlayOnlyWinning);
     let priced = has_own_cost(g, inst) || card.has_own_static(StaticKind::RevealCost);
@@ -323,8 +328,8 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
                     out.push((Action::Play(inst, mi as i32, true, -1), 1));
                 }
             }
-            if !winning {
-                continue;
+            if !winning || (!named && !other_names) {
+                continue; // (an upgrade is over the same name, or another with ⧗ upgrade_over)
             }
             // your own face-up characters you may upgrade over
             sides.each_upgradable(g, mi, |x, under_key, under_cost| {
@@ -346,12 +351,18 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
         }
     }
     let plain = !any_cost_static && lines.statics(StaticKind::RevealTax).is_empty();
-    for m in &g.missions {
+    for (mi, m) in g.missions.iter().enumerate() {
         for &x in &m.sides[player as usize] {
             let u = g.u(x);
-            if u.hidden
-                && let Some(price) = reveal_price(g, player, u, 0, plain)
-            {
+            if !u.hidden {
+                continue;
+            }
+            let price = match sides.face_up_named(mi, g.unit_card(u).name_key, x) {
+                Some(true) => None,
+                Some(false) => reveal_price_unnamed(g, player, u, 0, plain),
+                None => reveal_price(g, player, u, 0, plain),
+            };
+            if let Some(price) = price {
                 out.push((Action::Reveal(u.uid), price));
             }
         }
@@ -365,10 +376,28 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
 /// and the characters that may be upgraded over with their name and printed cost (at most
 /// `Sides::MAX` a side; a bigger side is read off the board instead).
 struct Sides {
-    /// per mission: (name, uid, upgradable, printed cost) of its characters, in side order
-    units: [[(crate::names::NameId, Uid, bool, i64); Sides::MAX]; Sides::MISSIONS],
+    /// per mission: its characters, in side order
+    units: [[SideUnit; Sides::MAX]; Sides::MISSIONS],
     len: [usize; Sides::MISSIONS],
+    /// per mission: one bit a name of its characters (the name's number mod 64): most names
+    /// asked about are not there
+    names: [u64; Sides::MISSIONS],
     player: i32,
+}
+
+#[derive(Clone, Copy)]
+struct SideUnit {
+    key: crate::names::NameId,
+    uid: Uid,
+    /// face-up, owned and controlled by the player, not taken
+    upgradable: bool,
+    hidden: bool,
+    /// printed cost
+    cost: i64,
+}
+
+fn name_bit(key: crate::names::NameId) -> u64 {
+    1 << (key.0 % 64)
 }
 
 impl Sides {
@@ -376,9 +405,11 @@ impl Sides {
     const MISSIONS: usize = 4;
 
     fn of(g: &GameState, player: i32) -> Sides {
+        let none = SideUnit { key: crate::names::NameId(0), uid: 0, upgradable: false, hidden: false, cost: 0 };
         let mut out = Sides {
-            units: [[(crate::names::NameId(0), 0, false, 0); Sides::MAX]; Sides::MISSIONS], // (all zeros: a memset; read up to `len` only)
+            units: [[none; Sides::MAX]; Sides::MISSIONS], // (read up to `len` only)
             len: [usize::MAX; Sides::MISSIONS],
+            names: [0; Sides::MISSIONS],
             player,
         };
         for (mi, m) in g.missions.iter().enumerate().take(Sides::MISSIONS) {
@@ -390,7 +421,9 @@ impl Sides {
                 let u = g.u(x);
                 let card = g.unit_card(u);
                 let upgradable = !(u.hidden || u.owner != player || u.controlled_by != -1 || u.controller != player);
-                out.units[mi][k] = (card.name_key, x, upgradable, card.cost());
+                out.units[mi][k] =
+                    SideUnit { key: card.name_key, uid: x, upgradable, hidden: u.hidden, cost: card.cost() };
+                out.names[mi] |= name_bit(card.name_key);
             }
             out.len[mi] = side.len();
         }
@@ -400,8 +433,21 @@ impl Sides {
     /// A character named `key` on the side (hidden ones count: their controller knows them).
     fn named(&self, g: &GameState, mi: usize, key: crate::names::NameId) -> bool {
         match self.len.get(mi) {
-            Some(&len) if len != usize::MAX => self.units[mi][..len].iter().any(|u| u.0 == key),
+            Some(&len) if len != usize::MAX => {
+                self.names[mi] & name_bit(key) != 0 && self.units[mi][..len].iter().any(|u| u.key == key)
+            }
             _ => g.missions[mi].sides[self.player as usize].iter().any(|&x| g.unit_card(g.u(x)).name_key == key),
+        }
+    }
+
+    /// A face-up character named `key` on the side other than `except` (None: not summarised).
+    fn face_up_named(&self, mi: usize, key: crate::names::NameId, except: Uid) -> Option<bool> {
+        match self.len.get(mi) {
+            Some(&len) if len != usize::MAX => Some(
+                self.names[mi] & name_bit(key) != 0
+                    && self.units[mi][..len].iter().any(|u| u.uid != except && !u.hidden && u.key == key),
+            ),
+            _ => None,
         }
     }
 
@@ -409,9 +455,9 @@ impl Sides {
     fn each_upgradable(&self, g: &GameState, mi: usize, mut f: impl FnMut(Uid, crate::names::NameId, i64)) {
         match self.len.get(mi) {
             Some(&len) if len != usize::MAX => {
-                for &(key, x, up, cost) in &self.units[mi][..len] {
-                    if up {
-                        f(x, key, cost);
+                for u in &self.units[mi][..len] {
+                    if u.upgradable {
+                        f(u.uid, u.key, u.cost);
                     }
                 }
             }

@@ -54,7 +54,7 @@ pub fn attach_places(
         })
         .map(|r| r.unit)
         .collect();
-    let mut hosts: Vec<Uid> = Vec::with_capacity(16);
+    let mut hosts = Hosts::default();
     for mi in missions {
         let base = if plain { card.cost() } else { play_cost(g, player, inst, mi as i32, None, None) };
         let up = (base - discount).max(0);
@@ -67,8 +67,8 @@ pub fn attach_places(
         match host {
             Host::Mission => {
                 hosts.push(-1);
-                hosts.extend(here_any);
-                visit(mi as i32, &hosts, up, down);
+                here_any.for_each(|x| hosts.push(x));
+                visit(mi as i32, hosts.all(), up, down);
             }
             Host::Characters(sels) => {
                 let ctx = Ctx::at(player, -1, mi as i32, -1);
@@ -83,13 +83,43 @@ pub fn attach_places(
                     }
                 }
                 if !anyhost.is_empty() && !look.contains(&player) {
-                    hosts.extend(here_any);
+                    here_any.for_each(|x| hosts.push(x));
                 }
-                if !hosts.is_empty() {
-                    visit(mi as i32, &hosts, up, down);
+                if !hosts.all().is_empty() {
+                    visit(mi as i32, hosts.all(), up, down);
                 }
             }
         }
+    }
+}
+
+/// The hosts of one mission for an attachment: held in place (the main actions ask for them at
+/// every decision), on the heap past a side's usual size.
+#[derive(Default)]
+struct Hosts {
+    here: [Uid; 16],
+    len: usize,
+    more: Vec<Uid>,
+}
+
+impl Hosts {
+    fn clear(&mut self) {
+        self.len = 0;
+        self.more.clear();
+    }
+    fn push(&mut self, x: Uid) {
+        if self.len < self.here.len() {
+            self.here[self.len] = x;
+            self.len += 1;
+        } else {
+            if self.more.is_empty() {
+                self.more.extend_from_slice(&self.here);
+            }
+            self.more.push(x);
+        }
+    }
+    fn all(&self) -> &[Uid] {
+        if self.more.is_empty() { &self.here[..self.len] } else { &self.more }
     }
 }
 
@@ -117,13 +147,14 @@ pub fn attach_options(
 /// `RevealAttachment(card)` for a face-down one.
 #[inline(never)]
 pub fn attachment_options(g: &GameState, player: i32, out: &mut Vec<(Action, i64)>) {
-    let mut seen: Vec<u16> = Vec::new();
-    for &inst in &g.players[player as usize].hand {
+    let hand = &g.players[player as usize].hand;
+    for (hi, &inst) in hand.iter().enumerate() {
         let card = g.card(inst);
-        if card.ctype != crate::cards::CardType::Attachment || seen.contains(&card.index) {
-            continue;
+        if card.ctype != crate::cards::CardType::Attachment
+            || hand[..hi].iter().any(|&c| g.cards[c as usize] == g.cards[inst as usize])
+        {
+            continue; // two copies of one card give the same actions: offered once
         }
-        seen.push(card.index);
         attach_places(g, player, inst, 0, -1, |mi, hosts, up, down| {
             for (hidden, price) in [(false, up), (true, down)] {
                 let Some(price) = price else { continue };

@@ -32,6 +32,7 @@ pub fn new_unit(g: &mut GameState, player: i32, inst: Inst, mi: i32, hidden: boo
     let u = Unit {
         uid,
         stack: vec![inst],
+        card: g.cards[inst as usize],
         owner: g.owner[inst as usize],
         controller: player,
         mission: mi,
@@ -73,8 +74,10 @@ pub fn play_card(g: &mut GameState, player: i32, inst: Inst, mi: i32, hidden: bo
         let base = card.cost() - g.unit_card(g.u(over)).cost();
         let turn = g.turn;
         let quiet = g.lineless(g.u(over)) && card.continuous.is_empty();
+        let top = g.cards[inst as usize];
         let u = g.um(over);
         u.stack.push(inst);
+        u.card = top;
         u.played_turn = turn;
         g.board_changed(quiet);
         g.players[pi].upgraded += 1;

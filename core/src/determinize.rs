@@ -66,6 +66,7 @@ pub fn determinize(g: &GameState, player: i32, rng: &mut PyRandom) -> GameState 
         let u = d.um(uid);
         let top = u.stack.len() - 1;
         u.stack[top] = c;
+        d.restacked(uid);
     }
     let mut used: Vec<Inst> = hidden.iter().map(|&x| d.u(x).top()).collect();
     let atts: Vec<Inst> =

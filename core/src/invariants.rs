@@ -96,6 +96,9 @@ pub fn check(g: &GameState) -> Result<(), String> {
     }
     for &uid in &seen_units {
         let u = g.u(uid);
+        if u.stack.last().map(|&t| g.cards[t as usize]) != Some(u.card) {
+            return Err(format!("unit {uid}: its top card is not the card it is read as"));
+        }
         let (a, b) = (power(g, u), power_now(g, u));
         if a != b {
             return Err(format!(

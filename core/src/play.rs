@@ -27,8 +27,7 @@ pub fn random_game_checked(
         if n == 0 {
             return Err(ApplyError::Stall(format!("no legal action in round {}, phase {}", g.round, g.phase.as_str())));
         }
-        let a = g.pending.as_ref().expect("pending").nth(rng.below(n));
-        apply::apply(&mut g, a)?;
+        apply::apply_nth(&mut g, rng.below(n))?;
         if check {
             crate::invariants::check(&g).map_err(|e| {
                 ApplyError::Stall(format!("invariant broken after decision {} (round {}): {e}", g.decisions, g.round))

@@ -68,9 +68,12 @@ fn with_ctx(g: &GameState, kind: StaticKind) -> Vec<(Ctx, &'static Static)> {
 /// The Power of every character in play at once, into `t` (its buffers reused).
 #[inline(never)]
 fn fill(g: &GameState, t: &mut PowerTable) {
+    // (not cleared: every character in play is written below, and a reader trusts an entry only
+    // for a character in play)
     let power = &mut t.power;
-    power.clear();
-    power.resize(g.units.len(), None);
+    if power.len() < g.units.len() {
+        power.resize(g.units.len(), None);
+    }
     {
         let lines = lines::lines(g);
         if lines.statics(StaticKind::PowerZero).is_empty() && lines.statics(StaticKind::Power).is_empty() {
@@ -174,10 +177,10 @@ fn walk_sides(
 }
 
 /// The characters in play that static `s` applies to (`table`: the Power table being filled,
-/// which holds the characters in play), one at a time.
+/// which holds every character in play), one at a time.
 fn static_targets(g: &GameState, ctx: &Ctx, s: &Static, table: &[Option<i64>], mut f: impl FnMut(i32)) {
     let Some(sel) = &s.target else {
-        if ctx.source >= 0 && table.get(ctx.source as usize).is_some_and(|p| p.is_some()) {
+        if g.in_play(ctx.source) && table.get(ctx.source as usize).is_some_and(|p| p.is_some()) {
             f(ctx.source);
         }
         return;
@@ -285,19 +288,32 @@ fn both_sides(g: &GameState, mi: usize) -> Option<[i64; 2]> {
 /// `side_power` of every mission: (`player`'s, the opponent's).
 pub fn side_powers(g: &GameState, player: i32) -> (Vec<i64>, Vec<i64>) {
     let n = g.missions.len();
+    let (mut mine, mut theirs) = (vec![0; n], vec![0; n]);
+    side_powers_into(g, player, &mut mine, &mut theirs);
+    (mine, theirs)
+}
+
+/// `side_powers` into two slices as long as the missions in play.
+pub fn side_powers_into(g: &GameState, player: i32, mine: &mut [i64], theirs: &mut [i64]) {
+    let n = g.missions.len();
     {
         // the table worked them all out at once (no side static in force): read them in one look
         let t = memo(g);
         if t.sides.len() >= n && t.sides[..n].iter().all(|s| s[0].is_some() && s[1].is_some()) {
             let p = player as usize;
-            let mine = t.sides[..n].iter().map(|s| s[p].expect("checked")).collect();
-            let theirs = t.sides[..n].iter().map(|s| s[1 - p].expect("checked")).collect();
-            return (mine, theirs);
+            for (mi, s) in t.sides[..n].iter().enumerate() {
+                mine[mi] = s[p].expect("checked");
+                theirs[mi] = s[1 - p].expect("checked");
+            }
+            return;
         }
     }
-    let mine = (0..n).map(|mi| side_power(g, mi, player)).collect();
-    let theirs = (0..n).map(|mi| side_power(g, mi, 1 - player)).collect();
-    (mine, theirs)
+    for (mi, x) in mine.iter_mut().enumerate() {
+        *x = side_power(g, mi, player);
+    }
+    for (mi, x) in theirs.iter_mut().enumerate() {
+        *x = side_power(g, mi, 1 - player);
+    }
 }
 
 fn side_total(g: &GameState, mi: usize, player: i32, t: &PowerTable) -> i64 {

@@ -195,30 +195,50 @@ impl PyRandom {
     }
 }
 
-/// `init_by_array(key)`: CPython's seeding of the Mersenne Twister.
+/// `init_by_array(key)`: CPython's seeding of the Mersenne Twister. Its two passes walk the
+/// words from 1 to N - 1 and wrap to 1 (word 0 takes the last one written); written as runs of
+/// words between the wraps, each word is a step with no index to check.
 fn init_by_array(key: &[u32]) -> Box<[u32; N]> {
     let mut mt = Box::new(INIT_GENRAND);
-    let (mut i, mut j) = (1usize, 0usize);
+    // what the first pass adds at key place j: key[j] + j
+    let add: Vec<u32> = key.iter().enumerate().map(|(j, &k)| k.wrapping_add(j as u32)).collect();
     // `prev` is mt[i - 1], kept in a register: each word depends on the one before
     let mut prev = mt[0];
-    for _ in 0..N.max(key.len()) {
-        prev = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(key[j]).wrapping_add(j as u32);
-        mt[i] = prev;
-        i += 1;
-        j += 1;
-        if i >= N {
+    let (mut i, mut j) = (1usize, 0usize);
+    let mut left = N.max(key.len());
+    while left > 0 {
+        let run = (N - i).min(left);
+        if let [a] = add[..] {
+            // (a seed below 2^32, as most are: the same word added at every step)
+            for word in &mut mt[i..i + run] {
+                prev = (*word ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(a);
+                *word = prev;
+            }
+        } else {
+            for word in &mut mt[i..i + run] {
+                prev = (*word ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(add[j]);
+                *word = prev;
+                j += 1;
+                if j == add.len() {
+                    j = 0;
+                }
+            }
+        }
+        (i, left) = (i + run, left - run);
+        if i == N {
             mt[0] = prev;
             i = 1;
         }
-        if j >= key.len() {
-            j = 0;
-        }
     }
-    for _ in 0..N - 1 {
-        prev = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
-        mt[i] = prev;
-        i += 1;
-        if i >= N {
+    let mut left = N - 1;
+    while left > 0 {
+        let run = (N - i).min(left);
+        for (word, at) in mt[i..i + run].iter_mut().zip(i as u32..) {
+            prev = (*word ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(at);
+            *word = prev;
+        }
+        (i, left) = (i + run, left - run);
+        if i == N {
             mt[0] = prev;
             i = 1;
         }
@@ -278,6 +298,45 @@ fn init_by_array_lanes(keys: &[[u32; 4]; LANES], lens: &[usize; LANES]) -> [Box<
 
 #[cfg(test)]
 mod tests {
+    /// CPython's `init_by_array` step by step, as its C source writes it.
+    fn init_by_array_as_written(key: &[u32]) -> [u32; N] {
+        let mut mt = INIT_GENRAND;
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..N.max(key.len()) {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = UPPER;
+        mt
+    }
+
+    #[test]
+    fn seeding_by_runs_is_seeding_as_written() {
+        let mut words = PyRandom::new(11);
+        for len in [1usize, 1, 2, 3, 4, 5, 17, 623, 624, 625, 700, 1300] {
+            let key: Vec<u32> = (0..len).map(|_| words.getrandbits(32) as u32).collect();
+            assert_eq!(*super::init_by_array(&key), init_by_array_as_written(&key), "a key of {len} words");
+        }
+    }
+
     use super::*;
 
     #[test]

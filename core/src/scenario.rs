@@ -237,8 +237,10 @@ pub fn build(cat: &'static Catalog, spec: Spec) -> Result<GameState, SpecError> 
             return err(format!("board spec: two units with id {}", us.uid));
         }
         max_uid = max_uid.max(us.uid);
+        let top = us.stack.last().map_or(0, |&i| g.cards[i as usize]); // (checked above: a card of the game)
         g.index_unit(Unit {
             uid: us.uid,
+            card: top,
             stack: us.stack,
             owner: us.owner,
             controller: us.controller,

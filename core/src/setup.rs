@@ -65,7 +65,7 @@ pub fn blank(cat: &'static Catalog, seed: i128) -> GameState {
         round_scores: Vec::new(),
         decisions: 0,
         events: None,
-        history: Vec::with_capacity(64),
+        history: Vec::with_capacity(128),
         last_turn_plays: [Vec::new(), Vec::new()],
         turn_over: false,
         round_log: Vec::new(),
@@ -108,7 +108,13 @@ pub fn new_game(
     if events {
         g.events = Some(Vec::new());
     }
+    // (every list of cards sized once: a batch sets up thousands of games)
+    let all = a.cards.len() + a.missions.len() + b.cards.len() + b.missions.len();
+    g.cards.reserve_exact(all);
+    g.owner.reserve_exact(all);
     for (pi, deck) in [a, b].into_iter().enumerate() {
+        g.players[pi].deck.reserve_exact(deck.cards.len());
+        g.players[pi].missions.reserve_exact(deck.missions.len());
         if deck.missions.len() != 3 {
             let who = if deck.name.is_empty() { pi.to_string() } else { deck.name.clone() };
             return Err(SetupError(format!("deck {who}: a player brings exactly 3 missions")));

@@ -35,21 +35,93 @@ macro_rules! clone_fields {
     };
 }
 
-clone_fields!(Unit {
-    uid,
-    stack,
-    owner,
-    controller,
-    mission,
-    hidden,
-    tokens,
-    played_round,
-    played_turn,
-    attachments,
-    controlled_by,
-    discounted
-});
-clone_fields!(Mission { card, rank, sides, attachments, winner });
+/// `dst` made a copy of `src` in its own buffer. A unit's stack and attachments and a side of a
+/// mission hold a few cards: copied one by one they cost less than a call to `memcpy` each, and a
+/// state's copy makes a hundred of them.
+fn copy_few<T: Copy>(dst: &mut Vec<T>, src: &[T]) {
+    dst.clear();
+    if src.len() > 8 {
+        dst.extend_from_slice(src);
+        return;
+    }
+    for &x in src {
+        dst.push(x);
+    }
+}
+
+impl Clone for Unit {
+    fn clone(&self) -> Self {
+        Unit {
+            uid: self.uid,
+            stack: self.stack.clone(),
+            card: self.card,
+            owner: self.owner,
+            controller: self.controller,
+            mission: self.mission,
+            hidden: self.hidden,
+            tokens: self.tokens,
+            played_round: self.played_round,
+            played_turn: self.played_turn,
+            attachments: self.attachments.clone(),
+            controlled_by: self.controlled_by,
+            discounted: self.discounted,
+        }
+    }
+    fn clone_from(&mut self, o: &Self) {
+        let Unit {
+            uid,
+            stack,
+            card,
+            owner,
+            controller,
+            mission,
+            hidden,
+            tokens,
+            played_round,
+            played_turn,
+            attachments,
+            controlled_by,
+            discounted,
+        } = self;
+        *uid = o.uid;
+        copy_few(stack, &o.stack);
+        *card = o.card;
+        *owner = o.owner;
+        *controller = o.controller;
+        *mission = o.mission;
+        *hidden = o.hidden;
+        *tokens = o.tokens;
+        *played_round = o.played_round;
+        *played_turn = o.played_turn;
+        copy_few(attachments, &o.attachments);
+        *controlled_by = o.controlled_by;
+        *discounted = o.discounted;
+    }
+}
+
+impl Clone for Mission {
+    fn clone(&self) -> Self {
+        Mission {
+            card: self.card,
+            rank: self.rank,
+            sides: self.sides.clone(),
+            attachments: self.attachments.clone(),
+            winner: self.winner,
+        }
+    }
+    fn clone_from(&mut self, o: &Self) {
+        let Mission { card, rank, sides, attachments, winner } = self;
+        *card = o.card;
+        *rank = o.rank;
+        for (d, s) in sides.iter_mut().zip(&o.sides) {
+            copy_few(d, s);
+        }
+        for (d, s) in attachments.iter_mut().zip(&o.attachments) {
+            copy_few(d, s);
+        }
+        *winner = o.winner;
+    }
+}
 clone_fields!(Player {
     index,
     hand,
@@ -153,6 +225,9 @@ pub struct Unit {
     pub uid: Uid,
     /// bottom → top; the top card is the character
     pub stack: Vec<Inst>,
+    /// the catalog index of the top card, kept with the stack (`GameState::restacked`): the card
+    /// of a character is read wherever a rule looks at it
+    pub card: u16,
     pub owner: i32,
     /// the side it stands on (differs from owner under take control)
     pub controller: i32,
@@ -884,7 +959,13 @@ impl GameState {
         self.unit(uid).is_some()
     }
     pub fn unit_card(&self, u: &Unit) -> &'static Card {
-        self.card(u.top())
+        &self.cat.cards[u.card as usize]
+    }
+    /// The stack of unit `uid` changed: its top card is read again.
+    pub fn restacked(&mut self, uid: Uid) {
+        let Some(top) = self.unit(uid).and_then(|u| u.stack.last().copied()) else { return };
+        let c = self.cards[top as usize];
+        self.um(uid).card = c;
     }
     pub fn emit(&mut self, ev: Ev) {
         if let Some(evs) = &mut self.events {
@@ -956,7 +1037,7 @@ impl GameState {
     /// A character that brings no continuous line face-up or hidden: no attachment, and a top card
     /// with none.
     pub fn lineless(&self, u: &Unit) -> bool {
-        u.attachments.is_empty() && self.card(u.top()).continuous.is_empty()
+        u.attachments.is_empty() && self.unit_card(u).continuous.is_empty()
     }
     pub fn remove_unit(&mut self, uid: Uid) -> Option<Unit> {
         self.units.get_mut(uid as usize).and_then(|x| x.take())

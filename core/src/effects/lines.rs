@@ -54,8 +54,7 @@ fn walk(g: &GameState, mut each: impl FnMut(ActiveLine)) {
                 if u.hidden {
                     continue;
                 }
-                let inst = u.top();
-                card_lines(g.card(inst), uid, mi, u.controller, inst);
+                card_lines(g.unit_card(u), uid, mi, u.controller, u.top());
             }
         }
     }

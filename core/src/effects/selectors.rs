@@ -85,6 +85,33 @@ pub fn matches(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -
     {
         return false;
     }
+    if sel.asks & Selector::ASKS_CARD != 0 && !matches_card(g, ctx, sel, u) {
+        return false;
+    }
+    if sel.asks & Selector::ASKS_STATE != 0 {
+        if let Some(t) = sel.has_tokens
+            && (u.tokens > 0) != t
+        {
+            return false;
+        }
+        if sel.played_last_turn && !(u.controller != ctx.player && last_plays(g, 1 - ctx.player).contains(&u.uid)) {
+            return false;
+        }
+    }
+    if sel.asks & Selector::ASKS_POWER != 0 && !matches_power(g, ctx, sel, u, core) {
+        return false;
+    }
+    if sel.asks & Selector::ASKS_COST != 0 && !matches_cost(g, ctx, sel, u) {
+        return false;
+    }
+    if sel.extra && !matches_extra(g, ctx, sel, u, core) {
+        return false;
+    }
+    true
+}
+
+/// `matches`' checks of the card's name, group and keywords.
+fn matches_card(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
     let card = g.unit_card(u);
     if let Some(gr) = sel.group
         && (u.hidden || card.group != Some(gr))
@@ -116,14 +143,11 @@ pub fn matches(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -
             return false;
         }
     }
-    if let Some(t) = sel.has_tokens
-        && (u.tokens > 0) != t
-    {
-        return false;
-    }
-    if sel.played_last_turn && !(u.controller != ctx.player && last_plays(g, 1 - ctx.player).contains(&u.uid)) {
-        return false;
-    }
+    true
+}
+
+/// `matches`' checks of Power.
+fn matches_power(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -> bool {
     let need_power = sel.power_max.is_some()
         || sel.power_min.is_some()
         || sel.power_eq.is_some()
@@ -156,6 +180,12 @@ pub fn matches(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -
             }
         }
     }
+    true
+}
+
+/// `matches`' checks of cost.
+fn matches_cost(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
+    let card = g.unit_card(u);
     let c = cost_of(g, u);
     if sel.cost_max.is_some_and(|m| c > m) {
         return false;
@@ -176,9 +206,6 @@ pub fn matches(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -
     if let Some(n) = &sel.cost_lt
         && c >= number(g, ctx, n, false)
     {
-        return false;
-    }
-    if sel.extra && !matches_extra(g, ctx, sel, u, core) {
         return false;
     }
     true

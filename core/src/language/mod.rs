@@ -135,6 +135,10 @@ pub struct Selector {
     pub on: Option<On>,
     /// any Shinobi Shiren field is set (the engine checks them apart)
     pub extra: bool,
+    /// the groups of checks the selector asks for (`Selector::ASKS_*`), one bit a group, worked
+    /// out when it is read: a character is matched against thousands of selectors a game, most of
+    /// which ask for a side and a place only. A selector made in code asks for every group.
+    pub asks: u8,
 }
 
 impl Default for Selector {
@@ -190,11 +194,56 @@ impl Default for Selector {
             keywords: Vec::new(),
             on: None,
             extra: false,
+            asks: Selector::ASKS_ALL,
         }
     }
 }
 
 impl Selector {
+    /// the card's name, group or keywords
+    pub const ASKS_CARD: u8 = 1;
+    /// Power tokens, or being played in the last turn
+    pub const ASKS_STATE: u8 = 2;
+    /// Power
+    pub const ASKS_POWER: u8 = 4;
+    /// cost
+    pub const ASKS_COST: u8 = 8;
+    pub const ASKS_ALL: u8 = 0xff;
+
+    /// The groups of checks the selector's fields ask for (`asks`).
+    pub fn asks_now(&self) -> u8 {
+        let mut asks = 0;
+        if self.group.is_some()
+            || self.keyword.is_some()
+            || self.not_keyword.is_some()
+            || !self.names.is_empty()
+            || !self.not_name.is_empty()
+            || self.name_var_key.is_some()
+        {
+            asks |= Selector::ASKS_CARD;
+        }
+        if self.has_tokens.is_some() || self.played_last_turn {
+            asks |= Selector::ASKS_STATE;
+        }
+        if self.power_max.is_some()
+            || self.power_min.is_some()
+            || self.power_eq.is_some()
+            || self.power_lt_self
+            || self.power_le_self
+            || self.power_max_var.is_some()
+        {
+            asks |= Selector::ASKS_POWER;
+        }
+        if self.cost_max.is_some()
+            || self.cost_min.is_some()
+            || self.cost_max_var.is_some()
+            || self.printed_cost_max.is_some()
+            || self.cost_lt.is_some()
+        {
+            asks |= Selector::ASKS_COST;
+        }
+        asks
+    }
     pub fn is_all(&self) -> bool {
         matches!(self.count, CountForm::All)
     }

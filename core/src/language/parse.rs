@@ -524,6 +524,7 @@ impl Parser<'_> {
                 _ => unreachable!("checked above"),
             }
         }
+        s.asks = s.asks_now();
         Ok(s)
     }
 

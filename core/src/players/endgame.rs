@@ -160,7 +160,10 @@ pub struct Solver {
     /// (or, for the opponent, losing) option
     wins: bool,
     /// states to play the positions in (one a level of the search, their buffers reused)
-    pool: Vec<GameState>,
+    /// (boxed: taken from the pool and put back at every position searched, a state moves as a
+    /// pointer instead of a thousand bytes)
+    #[allow(clippy::vec_box)]
+    pool: Vec<Box<GameState>>,
 }
 
 impl Solver {
@@ -242,10 +245,10 @@ impl Solver {
     pub fn after(&mut self, g: &GameState, a: Action) -> Option<f64> {
         let mut next = match self.pool.pop() {
             Some(mut s) => {
-                s.clone_from(g);
+                (*s).clone_from(g);
                 s
             }
-            None => g.clone(),
+            None => Box::new(g.clone()),
         };
         apply::apply(&mut next, a).expect("a legal action in a solved position");
         let v = self.value(&next);

@@ -118,7 +118,7 @@ pub fn leaf_value(g: &GameState, me: i32) -> f64 {
     }
     // Power as the missions will be scored (King of the Hill's +3 is there only then), on a
     // copy kept per thread (copied into its own buffers: no allocation)
-    if g.missions.iter().any(|m| scores_differently(g.card(m.card))) {
+    if g.missions.iter().any(|m| g.card(m.card).facts.scored_power) {
         return SCORED.with(|cell| {
             let mut scratch = cell.borrow_mut();
             let s = super::search::copy_into(&mut scratch, g);
@@ -154,20 +154,20 @@ fn leaf_margin(g: &GameState, gs: &GameState, me: i32) -> f64 {
                 let u = g.u(uid);
                 let pw = power::power_of(gs, uid) as f64;
                 side[p as usize] += pw;
-                let card = g.card(u.top());
+                let card = g.unit_card(u);
                 if u.hidden {
                     if can_reveal(p) {
                         side[p as usize] += 0.5 * card.power() as f64;
                     }
                 } else {
-                    extra[p as usize] += score_worth(card);
+                    extra[p as usize] += card.facts.score_worth;
                 }
             }
         }
         if side[0] == 0.0 && side[1] == 0.0 {
             continue; // nobody contests it yet: who will is not on the board (and the Edge alone wins nothing)
         }
-        let pts = power::mission_points(g, mi) as f64 + score_worth(g.card(m.card));
+        let pts = power::mission_points(g, mi) as f64 + g.card(m.card).facts.score_worth;
         let diff = side[me as usize] - side[opp as usize] + if edge { 0.5 } else { -0.5 };
         let p_win = sigmoid(diff / spread);
         let mine = (pts + extra[me as usize]) * p_win;

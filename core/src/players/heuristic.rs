@@ -69,7 +69,11 @@ pub fn win_prob(margin: i64, edge: bool, open: bool, w: &Weights) -> f64 {
         return if margin > 0 || (margin == 0 && edge) { 1.0 } else { 0.0 };
     }
     // the players ask for the same few margins thousands of times a second: each value is
-    // worked out once (the same float: the same expression) and remembered
+    // worked out once (the same float: the same expression) and remembered; those of the
+    // neutral spread (every player's but two archetypes') in one table for the whole process
+    if w.spread.to_bits() == W0.spread.to_bits() && margin.unsigned_abs() <= NEUTRAL_MARGINS as u64 {
+        return NEUTRAL[(margin + NEUTRAL_MARGINS) as usize][edge as usize];
+    }
     let key = margin.wrapping_mul(2) | edge as i64;
     let spread = w.spread.to_bits();
     let slot = ((key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ spread) as usize % MEMO_SLOTS;
@@ -78,12 +82,28 @@ pub fn win_prob(margin: i64, edge: bool, open: bool, w: &Weights) -> f64 {
         if k == key && sp == spread {
             return v;
         }
-        let m = margin as f64 + if edge { 0.5 } else { -0.5 };
-        let v = 1.0 / (1.0 + (-m / w.spread).exp());
+        let v = chance(margin, edge, w.spread);
         memo[slot].set((key, spread, v));
         v
     })
 }
+
+/// The soft chance itself.
+fn chance(margin: i64, edge: bool, spread: f64) -> f64 {
+    let m = margin as f64 + if edge { 0.5 } else { -0.5 };
+    1.0 / (1.0 + (-m / spread).exp())
+}
+
+/// The margins of the neutral table: -N..=N.
+const NEUTRAL_MARGINS: i64 = 63;
+
+/// `chance` of the neutral spread, by margin (from -NEUTRAL_MARGINS) and Edge.
+static NEUTRAL: std::sync::LazyLock<[[f64; 2]; 2 * NEUTRAL_MARGINS as usize + 1]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|i| {
+        let margin = i as i64 - NEUTRAL_MARGINS;
+        [chance(margin, false, W0.spread), chance(margin, true, W0.spread)]
+    })
+});
 
 const MEMO_SLOTS: usize = 128;
 
@@ -108,9 +128,9 @@ pub fn mission_weight(obs: &Observation, mi: usize, w: &Weights) -> f64 {
 /// Power on each mission, mine and theirs, with what each mission is worth.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Board {
-    pub mine: Vec<i64>,
-    pub theirs: Vec<i64>,
-    pub weight: Vec<f64>,
+    pub mine: PerMission<i64>,
+    pub theirs: PerMission<i64>,
+    pub weight: PerMission<f64>,
     pub edge: bool,
     pub open: bool,
 }
@@ -118,7 +138,7 @@ pub struct Board {
 impl Board {
     pub fn value(&self, w: &Weights) -> f64 {
         let mut total = 0.0;
-        for ((&m, &t), &wt) in self.mine.iter().zip(&self.theirs).zip(&self.weight) {
+        for ((&m, &t), &wt) in self.mine.iter().zip(self.theirs.iter()).zip(self.weight.iter()) {
             if m == 0 && t == 0 {
                 continue;
             }
@@ -128,15 +148,72 @@ impl Board {
     }
 }
 
-pub fn board(obs: &Observation, w: &Weights) -> Board {
-    let (mine, theirs) = obs.side_powers();
-    Board {
-        mine,
-        theirs,
-        weight: (0..obs.n_missions()).map(|mi| mission_weight(obs, mi, w)).collect(),
-        edge: obs.has_edge(),
-        open: !obs.opponent_passed(),
+/// How many missions a [`PerMission`] holds in place: a game has four.
+const IN_PLACE: usize = 4;
+
+/// One value per mission in play, held in place (a board is judged at every decision of every
+/// playout: no allocation); a scenario's board with more missions than a game has is held on the heap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PerMission<T> {
+    len: usize,
+    here: [T; IN_PLACE],
+    more: Vec<T>,
+}
+
+impl<T: Copy + Default> PerMission<T> {
+    /// `n` values, each the default.
+    pub fn new(n: usize) -> PerMission<T> {
+        PerMission {
+            len: n,
+            here: [T::default(); IN_PLACE],
+            more: if n > IN_PLACE { vec![T::default(); n] } else { Vec::new() },
+        }
     }
+}
+
+impl<T: Copy + Default> From<Vec<T>> for PerMission<T> {
+    fn from(v: Vec<T>) -> Self {
+        let mut out = PerMission::new(v.len());
+        out.copy_from_slice(&v);
+        out
+    }
+}
+
+impl<T> std::ops::Deref for PerMission<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        if self.len <= IN_PLACE { &self.here[..self.len] } else { &self.more }
+    }
+}
+
+impl<T> std::ops::DerefMut for PerMission<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        if self.len <= IN_PLACE { &mut self.here[..self.len] } else { &mut self.more }
+    }
+}
+
+impl Board {
+    /// A board no mission of which is read (for a judgement that does not read it).
+    fn unread() -> Board {
+        Board {
+            mine: PerMission::new(0),
+            theirs: PerMission::new(0),
+            weight: PerMission::new(0),
+            edge: false,
+            open: true,
+        }
+    }
+}
+
+pub fn board(obs: &Observation, w: &Weights) -> Board {
+    let n = obs.n_missions();
+    let (mut mine, mut theirs) = (PerMission::new(n), PerMission::new(n));
+    obs.side_powers_into(&mut mine, &mut theirs);
+    let mut weight = PerMission::new(n);
+    for (mi, x) in weight.iter_mut().enumerate() {
+        *x = mission_weight(obs, mi, w);
+    }
+    Board { mine, theirs, weight, edge: obs.has_edge(), open: !obs.opponent_passed() }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -172,6 +249,11 @@ fn best_enemy(obs: &Observation, step: &Step, mi: usize, b: &Board, source: Uid)
         }
     }
     (best, at)
+}
+
+/// Whether `step_value` of the step reads the board (the verbs whose worth is a Power margin).
+fn reads_board(step: &Step) -> bool {
+    matches!(step.verb, Verb::Powerup | Verb::Hide | Verb::Defeat | Verb::TakeControl)
 }
 
 /// Rough worth of one effect step for its controller (this player).
@@ -243,17 +325,39 @@ fn power_gain(b: &Board, mi: usize, n: i64) -> f64 {
 
 /// Whether the card has an encoded instant line (else its effect value depends on the card alone).
 fn has_instant(card: &Card) -> bool {
-    card.effects.iter().any(|l| l.kind == Kind::Instant && l.encoding.is_some())
+    card.facts.instant
 }
 
 /// Whether the card has an encoded AMBUSH line.
 pub fn has_ambush(card: &Card) -> bool {
+    card.facts.ambush
+}
+
+/// Whether `card_effect_value` of the card may change with the mission it is played in.
+pub fn depends_on_mission(card: &Card) -> bool {
+    card.facts.mission_bound
+}
+
+/// `card_effect_value` of a card with no encoded instant line (its continuous lines only).
+pub(super) fn reads_plain_worth(card: &Card) -> (f64, i64) {
+    if reads_instant(card) {
+        return (0.0, 0); // (valued on the board at each play)
+    }
+    effect_value(None, card, 0, &Board::unread(), false, false)
+}
+
+/// `has_instant` read off the card's lines (once, into its facts).
+pub(super) fn reads_instant(card: &Card) -> bool {
+    card.effects.iter().any(|l| l.kind == Kind::Instant && l.encoding.is_some())
+}
+
+/// `has_ambush` read off the card's lines.
+pub(super) fn reads_ambush(card: &Card) -> bool {
     card.effects.iter().any(|l| l.timing == Timing::Ambush && l.encoding.is_some())
 }
 
-/// Whether `card_effect_value` of the card may change with the mission it is played in (the
-/// verbs whose worth reads the mission).
-pub fn depends_on_mission(card: &Card) -> bool {
+/// `depends_on_mission` read off the card's lines: the verbs whose worth reads the mission.
+pub(super) fn reads_mission(card: &Card) -> bool {
     card.effects.iter().any(|l| {
         l.kind == Kind::Instant
             && l.encoding.as_ref().is_some_and(|e| {
@@ -272,9 +376,9 @@ pub fn card_effect_value(
     ambush: bool,
 ) -> (f64, i64) {
     if !has_instant(card) {
-        // a card with no encoded instant line: its continuous lines only (the Python player
-        // memoises this per card, valued as a plain play)
-        return effect_value(None, card, 0, b, false, false);
+        // a card with no encoded instant line: its continuous lines only, the same wherever it is
+        // played (the Python player memoises this per card, valued as a plain play)
+        return card.facts.plain_worth;
     }
     effect_value(Some(obs), card, mi, b, upgrade, ambush)
 }
@@ -488,11 +592,11 @@ pub fn sort_best_first(v: &mut [Ranked]) {
 // answering effect choices
 
 /// The effect steps a decision is about (empty for main actions and mulligans).
-fn context_steps(obs: &Observation) -> Vec<&'static Step> {
+fn context_steps<'a>(obs: &Observation<'a>) -> &'a [&'static Step] {
     match &obs.decision().context {
-        DecisionContext::None => Vec::new(),
-        DecisionContext::Step(s) => vec![*s],
-        DecisionContext::Line(v) => v.clone(),
+        DecisionContext::None => &[],
+        DecisionContext::Step(s) => std::slice::from_ref(s),
+        DecisionContext::Line(v) => v,
     }
 }
 
@@ -515,7 +619,7 @@ pub fn answer_choice(obs: &Observation, w: &Weights) -> Action {
     let steps = context_steps(obs);
     let step = steps.first().copied();
     let pick = match d.kind {
-        DecisionKind::YesNo => Opt::Bool(line_worth(obs, &steps, w) >= 0.0),
+        DecisionKind::YesNo => Opt::Bool(line_worth(obs, steps, w) >= 0.0),
         DecisionKind::Target => pick_target(obs, step, opts),
         DecisionKind::Mission => pick_mission(obs, step, opts, w),
         DecisionKind::Number => {
@@ -537,7 +641,8 @@ fn line_worth(obs: &Observation, steps: &[&'static Step], w: &Weights) -> f64 {
     if steps.is_empty() {
         return 1.0;
     }
-    let b = board(obs, w);
+    // (most lines are worth the same on any board: the board is judged only for those that read it)
+    let b = if steps.iter().any(|s| reads_board(s)) { board(obs, w) } else { Board::unread() };
     let source = obs.decision().source;
     let mi = if source >= 0 { obs.mission_of(source) } else { 0 };
     let mut total = 0.0;
@@ -555,27 +660,27 @@ fn unit_value(obs: &Observation, uid: Uid) -> f64 {
 }
 
 fn pick_target(obs: &Observation, step: Option<&Step>, opts: &[Opt]) -> Opt {
-    let real: Vec<Opt> = real(opts).collect();
-    let Some(step) = step else { return real[0] };
+    let first = real(opts).next().expect("a target to choose");
+    let Some(step) = step else { return first };
     let side = arg_side(step);
     let mut harmful =
         matches!(step.verb, Verb::Hide | Verb::Defeat | Verb::TakeControl | Verb::RemoveTokens | Verb::ReturnToHand)
             || (step.verb == Verb::Move && side == Some(Side::Enemy));
     if step.verb == Verb::Move && side == Some(Side::Any) {
-        harmful = !real.iter().all(|&o| obs.is_mine(int(o)));
+        harmful = !real(opts).all(|o| obs.is_mine(int(o)));
     }
-    let mut scored: Vec<(f64, Opt)> = real
-        .iter()
-        .map(|&o| {
+    // the first of the best (as a stable sort, best first, keeps it)
+    let (top, uid) = first_best(
+        real(opts).map(|o| {
             let uid = int(o);
             let mine = obs.is_mine(uid);
             let v = unit_value(obs, uid);
             // harmful: good on an enemy, bad on mine; helpful: the reverse
             (if harmful != mine { v } else { -v }, o)
-        })
-        .collect();
-    scored.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
-    let (top, uid) = scored[0];
+        }),
+        |(v, _)| v,
+        false,
+    );
     if top < 0.0 && opts.contains(&Opt::Skip) {
         return Opt::Skip;
     }
@@ -662,7 +767,13 @@ mod tests {
 
     #[test]
     fn delta_counts_an_empty_mission_as_worth_nothing() {
-        let b = Board { mine: vec![0, 2], theirs: vec![0, 3], weight: vec![3.0, 4.0], edge: false, open: true };
+        let b = Board {
+            mine: vec![0, 2].into(),
+            theirs: vec![0, 3].into(),
+            weight: vec![3.0, 4.0].into(),
+            edge: false,
+            open: true,
+        };
         assert_eq!(delta(&b, 0, 0, &W0), 0.0);
         assert!(delta(&b, 0, 2, &W0) > 0.0);
         assert!(delta(&b, 1, 2, &W0) > delta(&b, 1, 1, &W0));

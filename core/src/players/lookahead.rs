@@ -162,7 +162,7 @@ fn outcome(g: &GameState, me: i32, leaf: f64) -> f64 {
         let w = SEARCH_CONTROL;
         let b = heuristic::board(&Observation::new(g, me), &w);
         let mut board = 0.0;
-        for ((&m, &t), &wt) in b.mine.iter().zip(&b.theirs).zip(&b.weight) {
+        for ((&m, &t), &wt) in b.mine.iter().zip(b.theirs.iter()).zip(b.weight.iter()) {
             if m != 0 || t != 0 {
                 board += wt * (2.0 * win_prob(m - t, b.edge, b.open, &w) - 1.0);
             }

@@ -36,6 +36,38 @@ use crate::state::{Action, Ctx, Decision, DecisionKind, GameState, Inst, Opt, Ui
 
 pub use spec::{PLAYER_NAMES, make_player};
 
+/// What the players' judgement reads off a card's text at every decision, worked out once when
+/// the catalog loads (each reading is defined where the judgement uses it).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CardFacts {
+    /// an encoded instant line (`heuristic::card_effect_value`)
+    pub instant: bool,
+    /// an encoded AMBUSH line
+    pub ambush: bool,
+    /// what its instant lines are worth depends on the mission it is played in
+    pub mission_bound: bool,
+    /// what its SCORE lines give the winner of its mission (`evaluate::score_worth`)
+    pub score_worth: f64,
+    /// a Power static that holds only while missions are scored
+    pub scored_power: bool,
+    /// what a play of it is worth by its continuous lines, and the Power they add to itself, when
+    /// it has no encoded instant line (`heuristic::card_effect_value`)
+    pub plain_worth: (f64, i64),
+}
+
+impl CardFacts {
+    pub fn of(card: &Card) -> CardFacts {
+        CardFacts {
+            instant: heuristic::reads_instant(card),
+            ambush: heuristic::reads_ambush(card),
+            mission_bound: heuristic::reads_mission(card),
+            score_worth: evaluate::score_worth(card),
+            scored_power: evaluate::scores_differently(card),
+            plain_worth: heuristic::reads_plain_worth(card),
+        }
+    }
+}
+
 /// A player of the game: it answers every decision put to its seat.
 pub trait Player: Send {
     /// The spec that builds this player again (`greedy`, `lookahead:clear=3.0,…`).
@@ -125,6 +157,10 @@ impl<'a> Observation<'a> {
     pub fn side_powers(&self) -> (Vec<i64>, Vec<i64>) {
         power::side_powers(self.g, self.player)
     }
+    /// `side_powers` into two slices as long as the missions in play.
+    pub fn side_powers_into(&self, mine: &mut [i64], theirs: &mut [i64]) {
+        power::side_powers_into(self.g, self.player, mine, theirs)
+    }
     /// The top card of a unit, or None for an opponent's hidden character (a hidden card this
     /// player controls, e.g. one taken face down, is theirs to look at).
     pub fn unit_card(&self, uid: Uid) -> Option<&'static Card> {
@@ -132,7 +168,7 @@ impl<'a> Observation<'a> {
         if u.hidden && u.owner != self.player && u.controller != self.player {
             return None;
         }
-        Some(self.g.card(u.top()))
+        Some(self.g.unit_card(u))
     }
     pub fn is_mine(&self, uid: Uid) -> bool {
         self.g.unit(uid).is_some_and(|u| u.controller == self.player)

@@ -211,7 +211,7 @@ pub fn round_plan(
         open: b.open,
         w,
         base: 0.0,
-        mine: b.mine.clone(),
+        mine: b.mine.to_vec(),
         parts: Vec::new(),
         chosen: Vec::new(),
         best: (Vec::new(), -1e9),

@@ -317,6 +317,7 @@ pub fn strip_top(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
         }
         affect(g, uid, me);
         let top = g.um(uid).stack.pop().expect("a stack");
+        g.restacked(uid);
         let owner = g.owner[top as usize] as usize;
         g.players[owner].discard.push(top);
         g.board_version += 1;
@@ -411,6 +412,7 @@ pub fn split_bottom(g: &mut GameState, fi: usize, _step: &'static Step) -> Res<(
         return Ok(());
     };
     g.um(ctx.source).stack.remove(0);
+    g.restacked(ctx.source);
     let v = new_unit(g, ctl, bottom, mi, false);
     let (round, turn) = (g.round, g.turn);
     let vu = g.um(v);
@@ -460,6 +462,7 @@ pub fn discard_from_stack(g: &mut GameState, fi: usize, step: &'static Step) -> 
     g.board_version += 1;
     g.emit(Ev::StripCount(u.controller, uid, gone.len() as i64));
     g.um(uid).stack = keep;
+    g.restacked(uid);
     let key = g.unit_card(g.u(uid)).name_key;
     if has_name_on_side(g, u.mission as usize, u.controller, key, uid) {
         g.missions[u.mission as usize].sides[u.controller as usize].retain(|&x| x != uid);
