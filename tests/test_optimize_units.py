@@ -508,7 +508,7 @@ def test_the_judge_screens_itself_unless_another_player_is_asked_for():
 def test_the_screens_best_singles_are_merged_while_they_make_a_legal_deck():
     """A deck weakened in several places needs several swaps in one step: the screen's best single
     swaps are merged one by one, skipping what would take a card out twice, bring a third copy
-    in, or gain nothing; the merged decks of 2, 3, 4 and 6 swaps are candidates."""
+    in, or gain nothing; the merged decks of 2, 3, 4, 6 and 8 swaps are candidates."""
     from mythos_cli.optimize import build_pool
     from mythos_cli.optimize.candidates import combinations
     from mythos_cli.sim import load_specs

@@ -11,7 +11,7 @@
   deck: a cost near the one of the card going out keeps the deck's curve (weight halves with
   each chakra of difference), a group of the deck doubles it, and each keyword it shares with
   the deck's cards (up to two) adds half.
-* **Merged.** The best single swaps of the screen taken together, 2, 3, 4 and 6 of them, while
+* **Merged.** The best single swaps of the screen taken together, 2, 3, 4, 6 and 8 of them, while
   each adds value and the deck stays legal: one race step can mend several weak places.
 * **Pairs.** From the best single swaps of the screen (at most three for one card going out,
   so that two cards that drag meet in a pair), pairs with two different cards going out: half
@@ -174,7 +174,7 @@ def pairs_of(singles: list[V.Swap], value: Callable[[V.Swap], float], current: D
     return sorted(chosen, key=lambda p: (-p[0], p[1]))
 
 
-COMBINED = (2, 3, 4, 6)  # how many of the best single swaps are made together (each a candidate)
+COMBINED = (2, 3, 4, 6, 8)  # how many of the best single swaps are made together (each a candidate)
 MOST_SWAPS = max(COMBINED)
 
 
@@ -182,7 +182,7 @@ def combinations(singles: list[V.Swap], value: Callable[[V.Swap], float], base: 
                  pool: Pool) -> list[tuple[float, tuple[V.Swap, ...]]]:
     """Candidates made of the ranked single swaps ``singles`` (best first by ``value``, the
     screen's), merged one by one while their value is above 0, a swap brings in no card a merged
-    one takes out (nor the other way round) and the deck stays legal: the first 2, 3, 4 and 6
+    one takes out (nor the other way round) and the deck stays legal: the first 2, 3, 4, 6 and 8
     merged, each with the sum of its swaps' values. A race step takes one candidate; a deck
     weakened in several places needs several swaps, which the singles and pairs each judge apart:
     the merged ones let one step take them together."""

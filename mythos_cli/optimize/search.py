@@ -20,7 +20,7 @@ their sizes are ``optimize.plan``'s:
    card it drew), over the screen's and the calibration's games, gives every card a value
    (``stats.fit_draws``), which ranks the single swaps and pairs.
 3. **Short list** (cheap player): the best single swaps, pairs, and the best singles merged
-   (2, 3, 4 and 6 of them, ``candidates.combinations``) each play the field on common random
+   (2, 3, 4, 6 and 8 of them, ``candidates.combinations``) each play the field on common random
    numbers with the deck: the cheap player's paired gain of each.
 4. **Sample** (the player given, when it is not the cheap one): some of the short list,
    spread over its ranking, judged by the player given too. The rank correlation of the two
