@@ -331,6 +331,10 @@ def fit_screen(variants: Sequence[Sequence[tuple[str, str, bool]]], groups: Sequ
 
 DRAWS_BASE_RIDGE = 1.0  # game-weights: the deck's own cards are held in thousands of games
 DRAWS_FIRST_RIDGE = 1.0  # the first fit's pull, light: its spread of the other cards sets the second's
+# the least spread assumed of the others' values (win rate a copy held): most cards from outside are
+# held in a few dozen games, whose noise can hide a spread that is there (a few strong cards among many
+# alike); without this floor every one of them came out at their mean and ranked by name
+DRAWS_PRIOR_SD = 0.05
 
 
 def fit_draws(games: Sequence[tuple[object, float, float]], held: Sequence[Sequence[tuple[str, int]]],
@@ -348,7 +352,8 @@ def fit_draws(games: Sequence[tuple[object, float, float]], held: Sequence[Seque
 
     The cards from outside the deck are held in few games: their ``θ`` is their mean plus a
     deviation pulled towards it by a ridge whose weight comes from the data (empirical Bayes: a
-    game's noise over the spread of the deviations, both measured by a first, lightly pulled fit).
+    game's noise over the spread of the deviations, both measured by a first, lightly pulled fit),
+    the spread taken at least ``DRAWS_PRIOR_SD``.
 
     Values are win-rate points of one copy on the swap's scale (``θ`` times ``q``, the chance a
     given copy of the deck is held in a game), against the deck's average card: ``("in", c)`` is
@@ -412,7 +417,7 @@ def fit_draws(games: Sequence[tuple[object, float, float]], held: Sequence[Seque
     if o >= 3:
         dev = beta[k + b + 1:]
         spread = float(np.var(dev, ddof=1) - np.mean(np.diag(cov)[k + b + 1:]))
-        beta, cov, _ = solve(max(DRAWS_FIRST_RIDGE, sigma2 / max(spread, 1e-6)))
+        beta, cov, _ = solve(max(DRAWS_FIRST_RIDGE, sigma2 / max(spread, DRAWS_PRIOR_SD ** 2)))
     # each card's θ against the deck's average card, and its standard error (a contrast: the cells
     # and the cards held share a near-constant total, so a θ alone is much less sure than a difference)
     slots = sum(base[c] for c in own)
