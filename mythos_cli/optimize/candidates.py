@@ -179,13 +179,15 @@ MOST_SWAPS = max(COMBINED)
 
 
 def combinations(singles: list[V.Swap], value: Callable[[V.Swap], float], base: DeckSpec,
-                 pool: Pool) -> list[tuple[float, tuple[V.Swap, ...]]]:
+                 pool: Pool, owned: DeckSpec | None = None) -> list[tuple[float, tuple[V.Swap, ...]]]:
     """Candidates made of the ranked single swaps ``singles`` (best first by ``value``, the
     screen's), merged one by one while their value is above 0, a swap brings in no card a merged
     one takes out (nor the other way round) and the deck stays legal: the first 2, 3, 4, 6 and 8
     merged, each with the sum of its swaps' values. A race step takes one candidate; a deck
     weakened in several places needs several swaps, which the singles and pairs each judge apart:
-    the merged ones let one step take them together."""
+    the merged ones let one step take them together. The swaps apply to ``base``; ``owned`` is
+    the deck as the user gave it, whose copies are owned whatever the pool (``base`` itself by
+    default)."""
     out: list[tuple[float, tuple[V.Swap, ...]]] = []
     merged: list[V.Swap] = []
     for sw in singles:
@@ -199,7 +201,7 @@ def combinations(singles: list[V.Swap], value: Callable[[V.Swap], float], base: 
             deck = V.apply(base, trial)
         except ValueError:  # a card out once more than the deck holds
             continue
-        if not V.legal(deck, base, pool):
+        if not V.legal(deck, owned or base, pool):
             continue
         merged = trial
         if len(merged) in COMBINED:

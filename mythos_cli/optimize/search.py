@@ -55,6 +55,7 @@ import signal
 import time
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field, fields
+from typing import Callable
 
 import numpy as np
 
@@ -330,6 +331,8 @@ class Search:
         self.rates: dict[str, float] = {}
         self.stage_seconds = 0.0  # a stage's fixed cost (workers starting, the run stored and read back)
         self.clocks: dict[tuple[str, str], _Clock] = {}
+        # the single swaps best first, and their value (the screen's, or the short list's gains)
+        self.ranking: tuple[list[V.Swap], Callable[[V.Swap], float]] | None = None
         self.t0 = time.perf_counter()
 
     def _tell(self, method: str, *args) -> None:
@@ -565,6 +568,7 @@ class Search:
                 return fit.values.get(("in", s.into, s.mission), 0.0) + out_value(s.out, s.mission)
 
             scored = sorted(singles, key=lambda s: (-value(s), s))
+            self.ranking = (scored, value)
             most_singles, most_pairs = P.short_sizes(self.two)
             n_pairs = round(n * most_pairs / (most_singles + most_pairs))
             pairs = C.pairs_of(scored, value, self.base, self.base, cfg.pool, C.Affinity(self.base), n_pairs)
@@ -660,6 +664,16 @@ class Search:
             accept = gain(race.best.pairs, self.shares, z=cfg.accept_z)
             race.accepted = accept.low > 0
         return race
+
+    def next_merged(self, current: DeckSpec, path: list[tuple[V.Swap, ...]]) -> list[Candidate]:
+        """The ranked single swaps that still apply to ``current`` (none undoing a step taken),
+        merged as ``candidates.combinations`` merges them."""
+        singles, value = self.ranking
+        taken_in = {s.into for step in path for s in step}
+        taken_out = {s.out for step in path for s in step}
+        left = [s for s in singles if s.out not in taken_in and s.into not in taken_out]
+        made = C.combinations(left, value, current, self.cfg.pool, owned=self.base)
+        return [Candidate(sw, v, merged=True) for v, sw in made]
 
     def arms_for(self, current: DeckSpec, short: list[Candidate], path: list[tuple[V.Swap, ...]], n: int,
                  carried: dict[str, dict[str, Pairs]] | None, forced: set[tuple[V.Swap, ...]]) -> list[Arm]:
@@ -817,6 +831,7 @@ class Search:
             race_list = short + [Candidate(sw, None, rank=len(short) + k + 1, merged=True) for k, (_, sw) in
                                  enumerate(C.combinations(ranked, gains.get, self.base, cfg.pool))
                                  if sw not in {c.swaps for c in short}]
+            self.ranking = (ranked, lambda sw: gains.get(sw, 0.0))
         # the best swaps made together race in the first step whatever their short-list gain
         forced |= {c.swaps for c in race_list if c.merged}
         confirm_reserve = plan.stage("confirmation").games
@@ -845,7 +860,16 @@ class Search:
                 n = min(most, shortlist_size(math.sqrt(_reliability(short)), len(short), cfg.confidence))
             else:
                 n = most
-            arms = self.arms_for(current, race_list, path, n, carried if step == 1 else None, forced if step == 1 else set())
+            step_forced = forced if step == 1 else set()
+            if step > 1 and self.ranking is not None:
+                # the next best swaps made together, from the deck of this step: a step that took the
+                # weakest cards out leaves few of the short list's swaps, and the ones next in line
+                more = [c for c in self.next_merged(current, path) if c.swaps not in {x.swaps for x in race_list}]
+                for k, c in enumerate(more):
+                    c.rank = len(race_list) + k + 1
+                race_list = race_list + more
+                step_forced = {c.swaps for c in more}
+            arms = self.arms_for(current, race_list, path, n, carried if step == 1 else None, step_forced)
             if step == 1:
                 keep = len(arms)
             while len(arms) > 1 and P.affordable(len(arms), step_budget, cfg.unit(1), cfg.eta) < len(arms):
