@@ -15,8 +15,10 @@ weakened by swaps to cards that are clearly worse: by default the planted list
 out for a 2-cost 0-Power Tazuna, and a 5-cost 5-Power Temari out for a 2-cost 0-Power Gato:
 each clearly worse alone under search, ``--establish``; its header names the sample deck and
 the planted swaps, checked here against the list), or ``--deck SAMPLE --weaken OUT>IN,…``.
-(``planted-two-swaps-leaf.txt``, both Original Team 7 Kakashis out, is not a known answer for
-search: each of its swaps alone is within noise of the deck.)
+``--known known_answers/planted-two-swaps-sound.txt`` is a second (the Sound Four's Ukon and a
+Tayuya out for a Tazuna and a Shinigami, each clearly worse alone). (``planted-two-swaps-leaf.txt``,
+both Original Team 7 Kakashis out, is not a known answer for search: each of its swaps alone is
+within noise of the deck.)
 
 The known answer (issue 27): the default optimize takes every planted card out, with a gain
 whose corrected interval excludes 0, within 10 minutes on 2 cores; the last line says PASS or

@@ -628,7 +628,7 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
                  f"bound fell below the leader's lower bound, at z = {cfg.race_z}, stopped early); every round's "
                  "variants and the deck itself played the same fresh seeds, and a variant of the sample brought its "
                  f"games along. A step's best was taken when its paired gain was above 0 at z = {cfg.accept_z}."),
-            Table("Steps", ["step", "best", "", "race stopped", "variants", "rounds", "games", f"gain ({short_policy(cfg.policy)})"],
+            Table("Steps", ["step", "best", "taken?", "race stopped", "variants", "rounds", "games", f"gain ({short_policy(cfg.policy)})"],
                   steps, left=4))
     if o.missions is not None:
         doc.add(*_missions_blocks(o))
