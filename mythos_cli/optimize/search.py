@@ -37,7 +37,8 @@ their sizes are ``optimize.plan``'s:
    same fresh seeds against every deck of the field, and the better half by paired gain goes
    on (successive halving), minus any variant whose upper bound falls below the leader's lower
    bound (racing). The winner is taken when its gain is above 0 at ``accept_z``, and the
-   search starts again from the new deck with the short list's swaps that still apply.
+   search starts again from the new deck with the short list's swaps that still apply and
+   new merges of the screen's ranked single swaps that still apply to it (``next_merged``).
    With ``--missions`` the cards are searched with the deck's own missions, then
    ``experiment.missions`` (the one implementation of "which 3 missions to bring", shared
    with ``mythos experiment missions``) chooses the missions of the deck found, with its own
