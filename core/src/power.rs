@@ -81,17 +81,21 @@ fn fill(g: &GameState, t: &mut PowerTable) {
             let eager = lines.statics(StaticKind::SidePower).is_empty();
             drop(lines);
             t.zeroed.clear();
-            walk_sides(g, power, &mut t.sides, &[], eager, |u, _| {
-                (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens
-            });
+            walk_sides(g, power, &mut t.sides, eager);
             return;
         }
     }
+    // each character's printed Power, tokens and attachments first (what the statics read of the
+    // table is only which characters are in it), the statics added, then the last walk clamps
     for m in &g.missions {
         for side in &m.sides {
             for &uid in side {
                 let u = g.u(uid);
-                power[uid as usize] = Some((if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens);
+                let mut p = (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens;
+                for &a in &u.attachments {
+                    p += attachment_power(g, a, Some(u));
+                }
+                power[uid as usize] = Some(p);
             }
         }
     }
@@ -100,32 +104,30 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     let mods = lines.statics(StaticKind::Power);
     let zeroed = &mut t.zeroed;
     zeroed.clear();
-    if !zero.is_empty() || !mods.is_empty() {
-        for r in zero {
-            let ctx = static_ctx(r.unit, r.mission, r.controller, g);
-            if condition(g, &ctx, r.s.cond.as_ref(), true) {
-                static_targets(g, &ctx, r.s, power, |x| zeroed.push(x));
-            }
+    for r in zero {
+        let ctx = static_ctx(r.unit, r.mission, r.controller, g);
+        if condition(g, &ctx, r.s.cond.as_ref(), true) {
+            static_targets(g, &ctx, r.s, power, |x| zeroed.push(x));
         }
-        for r in mods {
-            let (ctx, s) = (static_ctx(r.unit, r.mission, r.controller, g), r.s);
-            if !condition(g, &ctx, s.cond.as_ref(), true) {
-                continue;
-            }
-            let hit = &mut t.hit;
-            hit.clear();
-            static_targets(g, &ctx, s, power, |x| hit.push(x));
-            if hit.is_empty() {
-                continue;
-            }
-            let n = match &s.opts.per {
-                Some(per) => s.n.as_int().unwrap_or(0) * select(g, &ctx, per, true).len() as i64,
-                None => number(g, &ctx, &s.n, true),
-            };
-            for &x in hit.iter() {
-                if let Some(p) = power[x as usize].as_mut() {
-                    *p += n;
-                }
+    }
+    for r in mods {
+        let (ctx, s) = (static_ctx(r.unit, r.mission, r.controller, g), r.s);
+        if !condition(g, &ctx, s.cond.as_ref(), true) {
+            continue;
+        }
+        let hit = &mut t.hit;
+        hit.clear();
+        static_targets(g, &ctx, s, power, |x| hit.push(x));
+        if hit.is_empty() {
+            continue;
+        }
+        let n = match &s.opts.per {
+            Some(per) => s.n.as_int().unwrap_or(0) * select(g, &ctx, per, true).len() as i64,
+            None => number(g, &ctx, &s.n, true),
+        };
+        for &x in hit.iter() {
+            if let Some(p) = power[x as usize].as_mut() {
+                *p += n;
             }
         }
     }
@@ -133,21 +135,37 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     // attachments' Power: worked out here at once (else when first asked)
     let eager = lines.statics(StaticKind::SidePower).is_empty();
     drop(lines);
-    walk_sides(g, power, &mut t.sides, zeroed, eager, |_, before| before.expect("in the table"));
+    let sides = &mut t.sides;
+    sides.clear();
+    for m in &g.missions {
+        let mut totals = [None, None];
+        for (si, side) in m.sides.iter().enumerate() {
+            let mut total = 0;
+            for &uid in side {
+                let slot = &mut power[uid as usize];
+                let mut p = slot.expect("in the table");
+                if p < 0 || (!zeroed.is_empty() && zeroed.contains(&uid)) {
+                    p = 0;
+                }
+                *slot = Some(p);
+                total += p;
+            }
+            if eager {
+                for &a in &m.attachments[si] {
+                    total += attachment_power(g, a, None);
+                }
+                totals[si] = Some(total);
+            }
+        }
+        sides.push(totals);
+    }
 }
 
-/// The last walk of a Power filling: each character's Power is `base(unit, its table entry)`
-/// plus its attachments', 0 when negative or `zeroed`, into `power`; with `eager`, each side's
-/// total (its characters' and the mission's attachments') into `sides`, a mission a row.
+/// The walk of a Power filling with no Power static in force: each character's printed Power,
+/// tokens and attachments, 0 when negative, into `power`; with `eager`, each side's total (its
+/// characters' and the mission's attachments') into `sides`, a mission a row.
 #[inline(always)]
-fn walk_sides(
-    g: &GameState,
-    power: &mut [Option<i64>],
-    sides: &mut Vec<[Option<i64>; 2]>,
-    zeroed: &[i32],
-    eager: bool,
-    base: impl Fn(&Unit, Option<i64>) -> i64,
-) {
+fn walk_sides(g: &GameState, power: &mut [Option<i64>], sides: &mut Vec<[Option<i64>; 2]>, eager: bool) {
     sides.clear();
     for m in &g.missions {
         let mut totals = [None, None];
@@ -155,11 +173,11 @@ fn walk_sides(
             let mut total = 0;
             for &uid in side {
                 let u = g.u(uid);
-                let mut p = base(u, power[uid as usize]);
+                let mut p = (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens;
                 for &a in &u.attachments {
                     p += attachment_power(g, a, Some(u));
                 }
-                if p < 0 || (!zeroed.is_empty() && zeroed.contains(&uid)) {
+                if p < 0 {
                     p = 0;
                 }
                 power[uid as usize] = Some(p);

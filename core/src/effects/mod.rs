@@ -498,6 +498,11 @@ pub fn ctx_of(g: &GameState, fi: usize) -> Ctx {
     g.ctxs[g.stack[fi].ctx].clone()
 }
 
+/// The context of frame `fi`, borrowed (no copy of its remembered values).
+pub fn ctx_ref(g: &GameState, fi: usize) -> &Ctx {
+    &g.ctxs[g.stack[fi].ctx]
+}
+
 pub fn ctx_mut(g: &mut GameState, fi: usize) -> &mut Ctx {
     let ci = g.stack[fi].ctx;
     &mut g.ctxs[ci]
@@ -534,8 +539,8 @@ pub fn pick_units_if(
     exclude: &[Uid],
     can: Can<'_>,
 ) -> Res<Vec<Uid>> {
-    let ctx = ctx_of(g, fi);
-    let cands: Vec<Uid> = select(g, &ctx, sel, false).into_iter().filter(|x| !exclude.contains(x)).collect();
+    let ctx = ctx_ref(g, fi);
+    let cands: Vec<Uid> = select(g, ctx, sel, false).into_iter().filter(|x| !exclude.contains(x)).collect();
     if sel.self_ || sel.var.is_some() || sel.is_all() {
         return Ok(cands); // a snapshot: every target is fixed before anything changes
     }
@@ -576,7 +581,7 @@ fn pick_among(
         CountForm::PowerTotal(n) => (2, n),
         CountForm::CostTotal(n) => (3, n),
     };
-    let n = number(g, &ctx_of(g, fi), n, false);
+    let n = number(g, ctx_ref(g, fi), n, false);
     let mut out: Vec<Uid> = Vec::new();
     if form == 1 {
         // "until only N remain": the chooser must pick the others one by one, among those the

@@ -383,7 +383,7 @@ pub fn select_tied(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<
             _ => vec![],
         };
     }
-    let mut out: Vec<Uid> = Vec::new();
+    let mut out: Vec<Uid> = Vec::with_capacity(8);
     for_each_candidate(g, ctx, sel, |x| {
         if matches(g, ctx, sel, g.u(x), core) {
             out.push(x);

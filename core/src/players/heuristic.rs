@@ -260,7 +260,6 @@ fn reads_board(step: &Step) -> bool {
 pub fn step_value(obs: &Observation, step: &Step, mi: usize, b: &Board, source: Uid) -> f64 {
     let n = step_n(step);
     let nf = n as f64;
-    let who = step.opts.who;
     match step.verb {
         Verb::Powerup => match &step.target {
             None => power_gain(b, mi, n),
@@ -289,6 +288,16 @@ pub fn step_value(obs: &Observation, step: &Step, mi: usize, b: &Board, source: 
             gain * if step.verb == Verb::Defeat { 1.3 } else { 1.0 }
         }
         Verb::TakeControl => best_enemy(obs, step, mi, b, source).0 * 1.5,
+        _ => board_free_step_value(step),
+    }
+}
+
+/// `step_value` of a step that does not read the board (`!reads_board(step)`).
+fn board_free_step_value(step: &Step) -> f64 {
+    let n = step_n(step);
+    let nf = n as f64;
+    let who = step.opts.who;
+    match step.verb {
         Verb::Draw => match who {
             Some(Who::Opponent) => -0.3 * nf,
             Some(Who::Each) => 0.1 * nf,
@@ -346,6 +355,39 @@ pub(super) fn reads_plain_worth(card: &Card) -> (f64, i64) {
     effect_value(None, card, 0, &Board::unread(), false, false)
 }
 
+/// Whether an instant line with this timing applies to a play (`upgrade`) or a reveal from AMBUSH.
+fn line_applies(timing: Timing, upgrade: bool, ambush: bool) -> bool {
+    timing == Timing::Main || (timing == Timing::Upgrade && upgrade) || (timing == Timing::Ambush && ambush)
+}
+
+/// A step `effect_value` adds to the card's own Power instead of valuing it.
+fn self_powerup(step: &Step) -> Option<i64> {
+    if step.verb == Verb::Powerup
+        && step.target.as_ref().is_none_or(|t| t.self_)
+        && let Arg::Number(Number::Int(n)) = step.arg
+    {
+        return Some(n);
+    }
+    None
+}
+
+/// `card_effect_value` of a card with an instant line when none of the lines that apply reads
+/// the board (the same floats, added in the same order), else None (once, into its facts).
+pub(super) fn reads_board_free(card: &Card, upgrade: bool, ambush: bool) -> Option<(f64, i64)> {
+    if !reads_instant(card) {
+        return None;
+    }
+    let free = card.effects.iter().all(|line| {
+        line.kind != Kind::Instant
+            || !line_applies(line.timing, upgrade, ambush)
+            || line
+                .encoding
+                .as_ref()
+                .is_none_or(|enc| enc.steps.iter().all(|step| self_powerup(step).is_some() || !reads_board(step)))
+    });
+    free.then(|| effect_value(None, card, 0, &Board::unread(), upgrade, ambush))
+}
+
 /// `has_instant` read off the card's lines (once, into its facts).
 pub(super) fn reads_instant(card: &Card) -> bool {
     card.effects.iter().any(|l| l.kind == Kind::Instant && l.encoding.is_some())
@@ -380,6 +422,9 @@ pub fn card_effect_value(
         // played (the Python player memoises this per card, valued as a plain play)
         return card.facts.plain_worth;
     }
+    if let Some(v) = board_free(card, upgrade, ambush) {
+        return v;
+    }
     effect_value(Some(obs), card, mi, b, upgrade, ambush)
 }
 
@@ -394,9 +439,7 @@ fn effect_value(
     let (mut total, mut self_power) = (0.0, 0);
     for line in &card.effects {
         let Some(enc) = &line.encoding else { continue };
-        let applies = line.timing == Timing::Main
-            || (line.timing == Timing::Upgrade && upgrade)
-            || (line.timing == Timing::Ambush && ambush);
+        let applies = line_applies(line.timing, upgrade, ambush);
         if line.kind == Kind::Continuous {
             total += 0.4 * enc.statics.len() as f64 + 0.3 * enc.triggers.len() as f64;
             for s in &enc.statics {
@@ -412,17 +455,34 @@ fn effect_value(
             continue;
         }
         for step in &enc.steps {
-            if step.verb == Verb::Powerup
-                && step.target.as_ref().is_none_or(|t| t.self_)
-                && let Arg::Number(Number::Int(n)) = step.arg
-            {
+            if let Some(n) = self_powerup(step) {
                 self_power += n;
                 continue;
             }
-            total += step_value(obs.expect("a card with instant lines is valued on the board"), step, mi, b, -1);
+            total += match obs {
+                Some(obs) => step_value(obs, step, mi, b, -1),
+                None => {
+                    debug_assert!(!reads_board(step), "a step that reads the board is valued on it");
+                    board_free_step_value(step)
+                }
+            };
         }
     }
     (total, self_power)
+}
+
+/// `card_effect_value` when the board does not enter: a card with no instant line, or none that
+/// applies reading the board (worked out once, into the card's facts).
+fn board_free(card: &Card, upgrade: bool, ambush: bool) -> Option<(f64, i64)> {
+    if !has_instant(card) {
+        return Some(card.facts.plain_worth);
+    }
+    match (upgrade, ambush) {
+        (false, false) => card.facts.board_free[0],
+        (true, false) => card.facts.board_free[1],
+        (false, true) => card.facts.board_free[2],
+        (true, true) => None,
+    }
 }
 
 /// The memo of card effect values of one decision (a face-up play's value depends only on the
@@ -444,6 +504,9 @@ pub fn played_effect_value(
     upgrade: bool,
     cache: &mut EffectCache,
 ) -> (f64, i64) {
+    if let Some(v) = board_free(card, upgrade, false) {
+        return v;
+    }
     let key = (card.index, if depends_on_mission(card) { mi as i32 } else { -1 }, upgrade);
     if let Some((_, v)) = cache.found.iter().find(|(k, _)| *k == key) {
         return *v;

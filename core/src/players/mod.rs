@@ -53,6 +53,10 @@ pub struct CardFacts {
     /// what a play of it is worth by its continuous lines, and the Power they add to itself, when
     /// it has no encoded instant line (`heuristic::card_effect_value`)
     pub plain_worth: (f64, i64),
+    /// what a play of it is worth (as `plain_worth`) when none of the instant lines that apply
+    /// reads the board, played plainly, as an upgrade, and revealed from AMBUSH (in that order;
+    /// `heuristic::card_effect_value`)
+    pub board_free: [Option<(f64, i64)>; 3],
 }
 
 impl CardFacts {
@@ -64,6 +68,11 @@ impl CardFacts {
             score_worth: evaluate::score_worth(card),
             scored_power: evaluate::scores_differently(card),
             plain_worth: heuristic::reads_plain_worth(card),
+            board_free: [
+                heuristic::reads_board_free(card, false, false),
+                heuristic::reads_board_free(card, true, false),
+                heuristic::reads_board_free(card, false, true),
+            ],
         }
     }
 }

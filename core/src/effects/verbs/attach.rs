@@ -5,7 +5,7 @@ use crate::actions::play_cost;
 use crate::attachments::{self as att, attach_card, attach_options, hidden_attachments_of, host_ok};
 use crate::board::affect;
 use crate::effects::selectors::{all_attachments, card_fits_opt, matches, number, select, select_attachments};
-use crate::effects::{Res, choose, ctx_of, here, set_var};
+use crate::effects::{Res, choose, ctx_of, ctx_ref, here, set_var};
 use crate::language::{Arg, CountForm, Dest, From, Onto, Selector, Step};
 use crate::state::{DecisionKind, GameState, Inst, Opt, Prompt, Val, vars};
 
@@ -13,7 +13,7 @@ use crate::state::{DecisionKind, GameState, Inst, Opt, Prompt, Val, vars};
 /// face-down attachments (the default, as for characters: revealing it is playing it), or
 /// searched from your deck.
 pub fn attach(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     let src = step.opts.from;
     let discount = step.opts.discount.as_ref().map_or(0, |n| num(g, fi, n));
     let here_mi = if step.opts.to == Some(Dest::This) { here(g, fi) } else { -1 };
@@ -102,11 +102,11 @@ fn pick_attachments(
     cands: Vec<Inst>,
     prompt: &'static str,
 ) -> Res<Vec<Inst>> {
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     match sel.map(|s| &s.count) {
         Some(CountForm::All) => return Ok(cands),
         Some(CountForm::UpTo(n) | CountForm::Keep(n) | CountForm::PowerTotal(n) | CountForm::CostTotal(n)) => {
-            let most = number(g, &ctx_of(g, fi), n, false);
+            let most = number(g, ctx_ref(g, fi), n, false);
             let mut out: Vec<Inst> = Vec::new();
             while (out.len() as i64) < most {
                 let left = cands.iter().copied().filter(|c| !out.contains(c)).map(Opt::Int).collect();

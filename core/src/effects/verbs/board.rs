@@ -11,7 +11,7 @@ use crate::control::{discard_duplicate, return_control};
 use crate::effects::lines::{self, static_ctx};
 use crate::effects::selectors::{card_fits_opt, condition, cost_of, select};
 use crate::effects::triggers::fire_moves;
-use crate::effects::{Can, Res, choose, ctx_of, here, pick_units, pick_units_if, set_var, yes_no};
+use crate::effects::{Can, Res, choose, ctx_of, ctx_ref, here, pick_units, pick_units_if, set_var, yes_no};
 use crate::language::{Dest, Event, StaticKind, Step};
 use crate::power::{power_of, static_hits};
 use crate::state::{DecisionKind, Ev, GameState, Opt, Prompt, Uid, Val, vars};
@@ -48,7 +48,7 @@ pub fn move_(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     let sel = step.selector().expect("move takes a selector");
     let to = step.opts.to.unwrap_or(Dest::Other);
     let here_mi = here(g, fi);
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     // a character the move cannot affect (a no-move static, an immunity, nowhere to go) is no target
     let can = |g: &GameState, x: Uid| {
         let u = g.u(x);
@@ -88,7 +88,7 @@ pub fn move_(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
             done.push(uid);
         }
     }
-    let before = ctx_of(g, fi).num(vars::MOVED_COUNT);
+    let before = ctx_ref(g, fi).num(vars::MOVED_COUNT);
     set_var(g, fi, vars::MOVED_COUNT, int(before + moved));
     fire_moves(g, &done, me);
     Ok(())
@@ -96,7 +96,7 @@ pub fn move_(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
 
 /// The targets of a step, plus those of its `and` selector: one snapshot for both.
 fn two_targets(g: &mut GameState, fi: usize, step: &'static Step, exclude: &[Uid], can: Can<'_>) -> Res<Vec<Uid>> {
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     let chooser = if step.opts.chooser_opponent { Some(1 - me) } else { None };
     let sel = step.selector().expect("a selector");
     let mut first = pick_units_if(g, fi, sel, chooser, exclude, can)?;
@@ -116,7 +116,7 @@ fn protections(g: &mut GameState, fi: usize, targets: &[Uid], event: Event) -> R
     if subs.is_empty() {
         return Ok(vec![]);
     }
-    let by = ctx_of(g, fi).player;
+    let by = ctx_ref(g, fi).player;
     let mut out: Vec<(Uid, Uid)> = Vec::new();
     let mut used: Vec<Uid> = Vec::new();
     for &uid in targets {
@@ -159,7 +159,7 @@ fn sacrificed(g: &mut GameState, uid: Uid, protect: &[(Uid, Uid)]) -> bool {
 pub fn hide(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     // a character already hidden cannot be hidden again: it is never a legal target
     let already: Vec<Uid> = g.all_uids().into_iter().filter(|&x| g.u(x).hidden).collect();
-    let by = ctx_of(g, fi).player;
+    let by = ctx_ref(g, fi).player;
     let can = |g: &GameState, x: Uid| !immune(g, g.u(x), Event::Hide, by);
     let targets: Vec<Uid> = two_targets(g, fi, step, &already, &can)?.into_iter().filter(|&x| !g.u(x).hidden).collect();
     let protect = protections(g, fi, &targets, Event::Hide)?;
@@ -167,7 +167,7 @@ pub fn hide(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
         let p = power_of(g, first);
         set_var(g, fi, vars::HIDDEN_POWER, int(p));
     }
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     let mut done = Vec::new();
     for uid in targets {
         if g.in_play(uid) && !sacrificed(g, uid, &protect) && hide_unit(g, uid, me) {
@@ -185,7 +185,7 @@ pub fn hide(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
 /// discard pile. Only characters that will really be defeated (not immune) and share an owner
 /// need an order; the decider is the opponent when the card makes them choose.
 fn discard_order(g: &mut GameState, fi: usize, step: &'static Step, targets: Vec<Uid>) -> Res<Vec<Uid>> {
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     let decider = if step.opts.chooser_opponent { 1 - me } else { me };
     let mut by_owner: [Vec<Uid>; 2] = [Vec::new(), Vec::new()];
     for &uid in &targets {
@@ -228,7 +228,7 @@ fn discard_order(g: &mut GameState, fi: usize, step: &'static Step, targets: Vec
 }
 
 pub fn defeat(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     // FAQ "The Decider": "the opponent chooses and defeats their characters" is carried out by them
     let decider = if step.opts.chooser_opponent { 1 - me } else { me };
     let can = |g: &GameState, x: Uid| !immune(g, g.u(x), Event::Defeat, me);
@@ -258,7 +258,7 @@ pub fn defeat(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
         }
     }
     set_var(g, fi, step.as_.unwrap_or(vars::DEFEATED), int(n));
-    let before = ctx_of(g, fi).num(vars::DEFEATED_COUNT);
+    let before = ctx_ref(g, fi).num(vars::DEFEATED_COUNT);
     set_var(g, fi, vars::DEFEATED_COUNT, int(before + n));
     Ok(())
 }
@@ -292,7 +292,7 @@ pub fn take_control(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()
 }
 
 pub fn return_to_hand(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     let sel = step.selector().expect("a selector");
     for uid in pick_units(g, fi, sel, None, &[])? {
         if let Some(u) = g.unit(uid) {
@@ -308,7 +308,7 @@ pub fn return_to_hand(g: &mut GameState, fi: usize, step: &'static Step) -> Res<
 
 /// Discard the top card of an upgrade stack: the card beneath becomes the character.
 pub fn strip_top(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     let sel = step.selector().expect("a selector");
     for uid in pick_units(g, fi, sel, None, &[])? {
         let Some(u) = g.unit(uid) else { continue };
@@ -336,7 +336,7 @@ pub fn strip_top(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
 }
 
 pub fn choose_a_mission(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     let n = g.missions.len() as i32;
     let mi = crate::effects::choose_mission(g, fi, me, (0..n).collect(), "choose a mission")?;
     set_var(g, fi, step.as_.unwrap_or(vars::CHOSEN_MISSION), int(mi.unwrap_or(-2) as i64));
@@ -346,7 +346,7 @@ pub fn choose_a_mission(g: &mut GameState, fi: usize, step: &'static Step) -> Re
 /// The chosen hidden character's controller either plays it (reveals it) paying N more, or
 /// defeats it. Unable to pay, they must defeat it. It is an effect of the chooser's.
 pub fn reveal_or_defeat(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     let more = step.opts.more.unwrap_or(0);
     let sel = step.selector().expect("a selector");
     let mut plan = Vec::new();
@@ -382,7 +382,7 @@ pub fn reveal_or_defeat(g: &mut GameState, fi: usize, step: &'static Step) -> Re
 }
 
 pub fn take_back(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     let sel = step.selector().expect("a selector");
     for uid in pick_units(g, fi, sel, None, &[])? {
         if let Some(u) = g.unit(uid)

@@ -3,12 +3,12 @@
 use super::{arg_num, int};
 use crate::board::draw_cards;
 use crate::effects::selectors::{card_fits, card_fits_opt, zone_fits};
-use crate::effects::{Res, choose, ctx_of, pick_units, set_var};
+use crate::effects::{Res, choose, ctx_ref, pick_units, set_var};
 use crate::language::{Arg, Step, Who};
 use crate::state::{DecisionKind, Ev, GameState, Inst, Opt, Prompt, Val, vars};
 
 fn me(g: &GameState, fi: usize) -> i32 {
-    ctx_of(g, fi).player
+    ctx_ref(g, fi).player
 }
 
 fn cards_opts(v: &[Inst]) -> Vec<Opt> {

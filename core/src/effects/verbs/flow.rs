@@ -5,7 +5,7 @@ use super::{arg_num, int};
 use crate::cards::{Card, Kind, Timing};
 use crate::effects::lines::blanked;
 use crate::effects::selectors::{cost_of, phantoms, select};
-use crate::effects::{Res, choose, ctx_of, here};
+use crate::effects::{Res, choose, ctx_of, ctx_ref, here};
 use crate::language::{Arg, Selector, StaticKind, Step, Verb};
 use crate::state::{Ctx, DecisionKind, Ev, Frame, FrameStep, GameState, Label, LabelWhat, Opt, Prompt, Val, vars};
 
@@ -190,7 +190,7 @@ pub fn times(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
 
 pub fn one_of(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     let Arg::Branches(branches) = &step.arg else { return Ok(()) };
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     let opts = (1..=branches.len()).map(|i| Opt::Int(i as i32)).collect();
     let k = choose(g, fi, me, DecisionKind::Number, opts, false, Prompt::Text("which option"))?.int().unwrap_or(0);
     if k > 0 {

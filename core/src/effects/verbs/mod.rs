@@ -10,7 +10,7 @@ mod flow;
 mod play;
 mod tokens;
 
-use crate::effects::{Res, ctx_of};
+use crate::effects::{Res, ctx_ref};
 use crate::language::{Number, Step, Verb};
 use crate::state::{GameState, Val};
 
@@ -74,7 +74,7 @@ pub fn run(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
 
 /// The step's number (its main argument) read in frame `fi`.
 pub(crate) fn num(g: &GameState, fi: usize, n: &Number) -> i64 {
-    crate::effects::selectors::number(g, &ctx_of(g, fi), n, false)
+    crate::effects::selectors::number(g, ctx_ref(g, fi), n, false)
 }
 
 pub(crate) fn arg_num(g: &GameState, fi: usize, step: &Step) -> i64 {

@@ -4,7 +4,7 @@ use super::{arg_num, int, num};
 use crate::board::affect;
 use crate::effects::lines::{self, static_ctx, unit_has_static};
 use crate::effects::selectors::{condition, number, select};
-use crate::effects::{Res, choose, ctx_of, pick_units, set_var};
+use crate::effects::{Res, choose, ctx_ref, pick_units, set_var};
 use crate::language::{Arg, Selector, StaticKind, Step};
 use crate::power::static_hits;
 use crate::state::{DecisionKind, Ev, GameState, Opt, Prompt, Uid, vars};
@@ -28,9 +28,9 @@ pub fn powerup(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     let n = arg_num(g, fi, step);
     let targets = match &step.target {
         Some(t) => pick_units(g, fi, t, None, &[])?,
-        None => select(g, &ctx_of(g, fi), &Selector::this(), false),
+        None => select(g, ctx_ref(g, fi), &Selector::this(), false),
     };
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     for uid in targets {
         if n <= 0 {
             continue;
@@ -54,7 +54,7 @@ pub fn remove_tokens(g: &mut GameState, fi: usize, step: &'static Step) -> Res<(
         Some(t) => pick_units(g, fi, t, None, &[])?,
         None => vec![],
     };
-    let me = ctx_of(g, fi).player;
+    let me = ctx_ref(g, fi).player;
     let mut counts = Vec::new();
     for &uid in &targets {
         // every choice first, then the change
@@ -83,7 +83,7 @@ pub fn remove_tokens(g: &mut GameState, fi: usize, step: &'static Step) -> Res<(
         total += k;
     }
     if step.opts.give_self && total != 0 {
-        let src = ctx_of(g, fi).source;
+        let src = ctx_ref(g, fi).source;
         if let Some(u) = g.unit(src)
             && !unit_has_static(g, u, StaticKind::NoTokens)
         {
