@@ -29,6 +29,7 @@ from mythos_cli.reports.stats import field_interval, wilson
 
 RUNNERS_UP = 5
 TERMINAL_CANDIDATES = 8  # rows of the candidates' table in the terminal (the page has them all)
+CRN_GAINED = 1.05  # a variance ratio below this: the pairing is said to have gained nothing (many swaps)
 
 
 def card_label(card: str) -> str:
@@ -378,9 +379,14 @@ def _summary(o: Outcome, rates: dict) -> list[str]:
         races = " In the races, " + " and ".join(
             f"{v['ratio']:.1f}× for {'single swaps' if k == 'single' else 'pairs'}" for k, v in crn.items()) + \
             " (the fewer cards differ, the longer the paired games stay the same game)."
+    if conf.variance_ratio >= CRN_GAINED:
+        paired = (f"the paired comparison's variance is **{conf.variance_ratio:.1f}×** lower than independent games "
+                  f"would give (the same precision for {conf.variance_ratio:.1f}× fewer games).")
+    else:  # many cards changed: the paired games part at once
+        paired = (f"with {len(o.changes)} swap(s) the paired games soon part, and the pairing gained nothing "
+                  f"measurable (independent games' variance {conf.variance_ratio:.2f}× the paired one's).")
     lines.append(f"Common random numbers: the deck and the proposal played the same seeds, seats and opponents; "
-                 f"the paired comparison's variance is **{conf.variance_ratio:.1f}×** lower than independent games "
-                 f"would give (the same precision for {conf.variance_ratio:.1f}× fewer games).{races}")
+                 f"{paired}{races}")
     lines.append(f"{len(o.path)} step(s) taken; {o.tried} variants judged by {short_policy(cfg.policy)}, of a short list of "
                  f"{len(o.shortlist)} from {o.singles_possible:,} possible single swaps and their pairs.")
     ups = [a for a in runners_up(o) if a.estimate is not None]
@@ -638,8 +644,11 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
                      f"fresh seeds (run `{o.confirm_run}`; {o.shared_seeds} of its seeds were played in the search), "
                      "the same seeds for both. The gain is the share-weighted paired difference; its interval is "
                      f"Bonferroni-corrected for the {o.tried} variants {short_policy(cfg.policy)} judged (z = {conf.z:.2f} instead "
-                     f"of {z_value():.2f}). Common random numbers made its variance {conf.variance_ratio:.1f}× "
-                     "smaller than independent games would."))
+                     f"of {z_value():.2f}). " + (
+                         f"Common random numbers made its variance {conf.variance_ratio:.1f}× smaller than independent "
+                         "games would." if conf.variance_ratio >= CRN_GAINED else
+                         f"With {len(o.changes)} swap(s) the paired games soon part: common random numbers made its "
+                         f"variance no smaller than independent games would ({conf.variance_ratio:.2f}×).")))
     files = write_document(doc, folder, "optimize", html=True, extra=files)  # the proposal's path once published
     return ReportResult("optimize", o.opt_id, db, numbers, files, summary, terminal, [])
 
