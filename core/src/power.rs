@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::effects::lines::{self, blanked, static_ctx};
 use crate::effects::selectors::{card_fits, condition, core_power, for_each_candidate, matches, number, select};
 use crate::language::{Static, StaticKind};
-use crate::state::{Ctx, GameState, Inst, Phase, PowerKey, PowerTable, RANK_BONUS, Unit};
+use crate::state::{Ctx, GameState, Inst, Phase, PowerKey, PowerTable, RANK_BONUS, Uid, Unit};
 
 fn key(g: &GameState) -> PowerKey {
     (
@@ -81,7 +81,7 @@ fn fill(g: &GameState, t: &mut PowerTable) {
             let eager = lines.statics(StaticKind::SidePower).is_empty();
             drop(lines);
             t.zeroed.clear();
-            walk_sides(g, power, &mut t.sides, eager);
+            walk_sides(g, power, &mut t.sides, eager, |_, uid| raw_power(g, g.u(uid)).max(0));
             return;
         }
     }
@@ -90,12 +90,7 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     for m in &g.missions {
         for side in &m.sides {
             for &uid in side {
-                let u = g.u(uid);
-                let mut p = (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens;
-                for &a in &u.attachments {
-                    p += attachment_power(g, a, Some(u));
-                }
-                power[uid as usize] = Some(p);
+                power[uid as usize] = Some(raw_power(g, g.u(uid)));
             }
         }
     }
@@ -135,51 +130,42 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     // attachments' Power: worked out here at once (else when first asked)
     let eager = lines.statics(StaticKind::SidePower).is_empty();
     drop(lines);
-    let sides = &mut t.sides;
-    sides.clear();
-    for m in &g.missions {
-        let mut totals = [None, None];
-        for (si, side) in m.sides.iter().enumerate() {
-            let mut total = 0;
-            for &uid in side {
-                let slot = &mut power[uid as usize];
-                let mut p = slot.expect("in the table");
-                if p < 0 || (!zeroed.is_empty() && zeroed.contains(&uid)) {
-                    p = 0;
-                }
-                *slot = Some(p);
-                total += p;
-            }
-            if eager {
-                for &a in &m.attachments[si] {
-                    total += attachment_power(g, a, None);
-                }
-                totals[si] = Some(total);
-            }
-        }
-        sides.push(totals);
-    }
+    let zeroed = &t.zeroed;
+    walk_sides(g, power, &mut t.sides, eager, |table, uid| {
+        let p = table[uid as usize].expect("in the table");
+        if p < 0 || (!zeroed.is_empty() && zeroed.contains(&uid)) { 0 } else { p }
+    });
 }
 
-/// The walk of a Power filling with no Power static in force: each character's printed Power,
-/// tokens and attachments, 0 when negative, into `power`; with `eager`, each side's total (its
-/// characters' and the mission's attachments') into `sides`, a mission a row.
+/// A character's printed Power (0 face down), its tokens and its attachments' Power.
 #[inline(always)]
-fn walk_sides(g: &GameState, power: &mut [Option<i64>], sides: &mut Vec<[Option<i64>; 2]>, eager: bool) {
+fn raw_power(g: &GameState, u: &Unit) -> i64 {
+    let mut p = (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens;
+    for &a in &u.attachments {
+        p += attachment_power(g, a, Some(u));
+    }
+    p
+}
+
+/// The last walk of a Power filling: each character's Power (`char_power`, which may read the
+/// table as filled so far) into `power`; with `eager`, each side's total (its characters' and the
+/// mission's attachments') into `sides`, a mission a row. With no Power static in force it is the
+/// only walk (`char_power` reads the board); else it clamps what the statics added.
+#[inline(always)]
+fn walk_sides(
+    g: &GameState,
+    power: &mut [Option<i64>],
+    sides: &mut Vec<[Option<i64>; 2]>,
+    eager: bool,
+    char_power: impl Fn(&[Option<i64>], Uid) -> i64,
+) {
     sides.clear();
     for m in &g.missions {
         let mut totals = [None, None];
         for (si, side) in m.sides.iter().enumerate() {
             let mut total = 0;
             for &uid in side {
-                let u = g.u(uid);
-                let mut p = (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens;
-                for &a in &u.attachments {
-                    p += attachment_power(g, a, Some(u));
-                }
-                if p < 0 {
-                    p = 0;
-                }
+                let p = char_power(power, uid);
                 power[uid as usize] = Some(p);
                 total += p;
             }
