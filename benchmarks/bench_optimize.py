@@ -33,7 +33,9 @@ its finished workers: what the run costs whatever else runs on the machine), the
 average, the games of each player and stage, the rank correlation of the two players, the
 verdict, the gain with its corrected interval, and whether every planted card was taken out.
 ``--check N`` then plays the proposal against the deck asked about on N fresh games per
-field deck and seat.
+field deck and seat; ``--check-planted N``, when a planted card stayed in, plays the proposal
+with that card swapped back for the one the plant took out against the proposal itself (N games
+per field deck and seat, paired): is the card left in still a drag in the deck proposed?
 """
 
 from __future__ import annotations
@@ -100,6 +102,8 @@ def main() -> None:
     ap.add_argument("--workers", default="2", help="workers; several (1,2) check the same proposal on each")
     ap.add_argument("--establish", type=int, default=0, help="games per field deck and seat to check the planted swaps")
     ap.add_argument("--check", type=int, default=0, help="fresh games per field deck and seat to check a claim")
+    ap.add_argument("--check-planted", type=int, default=0,
+                    help="games per field deck and seat: a planted card left in, swapped back in the proposal")
     ap.add_argument("--db", default=None, help="keep the games in this database (default: a temporary one)")
     args = ap.parse_args()
 
@@ -185,6 +189,15 @@ def one_run(store, args, asked, swaps, field, shares, pool, policy: str, budget:
         g = compare(store, f"check-{budget}-{seed}-w{w}", o.proposal, asked, field, shares, 2 * args.check,
                     policy, seed + 5000, workers=w)
         print(f"  fresh check against the deck asked about: {ci(g)} points", flush=True)
+    if args.check_planted and o.proposal is not None and removed is False:
+        # is a planted card the proposal kept still a drag there? the proposal with one copy swapped
+        # back for the card the plant took out, paired with the proposal on fresh seeds
+        for k, s in enumerate(p for p in swaps if p.into in o.proposal.cards):
+            back = V.apply(o.proposal, [V.Swap(s.into, s.out)])
+            g = compare(store, f"planted-{budget}-{seed}-w{w}-{k}", back, o.proposal, field, shares,
+                        2 * args.check_planted, policy, seed + 7000 + k, workers=w)
+            print(f"  the plant undone in the proposal, {V.label([V.Swap(s.into, s.out)])}: {ci(g)} points "
+                  f"on {g.games:,} pairs of games (95%)", flush=True)
     return {"answer": (o.changes, conf.to_json() if conf else None), "removed": removed,
             "significant": o.significant, "wall": wall, "budget": budget, "seed": seed, "workers": w}
 

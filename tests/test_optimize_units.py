@@ -532,3 +532,58 @@ def test_the_screens_best_singles_are_merged_while_they_make_a_legal_deck():
         (["KS-076", "KS-121"], ["KS-026", "KS-026"]), (["KS-076", "KS-082", "KS-121"], ["KS-026", "KS-026", "SS-092"])]
     assert [round(v, 2) for v, _ in combos] == [0.18, 0.23]
     assert all(V.legal(V.apply(sand, sw), sand, pool) for _, sw in combos)
+
+
+def test_a_confirmation_sized_by_pairs_to_prove_has_the_power_it_promises():
+    from mythos_cli.experiment.stats import pairs_to_prove
+
+    assert pairs_to_prove(0.1, 1.0, power=0.5) == math.ceil((z_value() * 10) ** 2) == 385  # (1.96 · 1 / 0.1)²
+    assert pairs_to_prove(0.0, 0.7) == 0 and pairs_to_prove(-0.1, 0.7) == 0 and pairs_to_prove(math.nan, 0.7) == 0
+    assert pairs_to_prove(0.05, 0.7, tests=40) > pairs_to_prove(0.05, 0.7, tests=4) > pairs_to_prove(0.1, 0.7, tests=4)
+    # pairs where the variant alone wins 30%, the reference alone 20%: a gain of 0.1, sd √0.49 = 0.7
+    only, only_ref = 0.30, 0.20
+    sd = math.sqrt(only + only_ref - (only - only_ref) ** 2)
+    n = pairs_to_prove(only - only_ref, sd, tests=10, power=0.9)
+    rng = np.random.default_rng(3)
+    draws = rng.multinomial(n, [only, only_ref, 1 - only - only_ref], size=4000)
+    proven = 0
+    for b, c, _ in draws:
+        p = Pairs(n=int(n), wins=int(b), ref_wins=int(c), only=int(b), only_ref=int(c))
+        proven += gain({"x": p}, {"x": 1.0}, tests=10).low > 0
+    assert abs(proven / len(draws) - 0.9) < 0.025  # the interval gain() reports, at the power asked
+
+
+def test_the_confirmation_holds_back_what_proves_the_steps_taken(samples):
+    from mythos_cli.experiment.stats import Gain
+    from mythos_cli.optimize import OptimizeConfig
+    from mythos_cli.optimize import plan as P
+    from mythos_cli.optimize.search import Arm, Race, Search
+
+    field = list(samples.values())
+    cfg = OptimizeConfig(field[0], field, [1 / 6] * 6, build_pool(["KS", "SS"]), budget=20000, policy="search", seed=1)
+    search = Search(None, "", cfg)  # type: ignore[arg-type]
+    stage = P.make_plan(20000, "search", "search", 6, 4245).stage("confirmation")
+    assert 0 < stage.least_games < stage.games and stage.least_games % 24 == 0
+
+    def taken(g: float, se: float, pairs: int) -> Race:
+        race = Race(1, field[0], [])
+        race.best = Arm((), field[0], estimate=Gain(g, g - 2 * se, g + 2 * se, se, pairs, 2.0, 1, 1.0))
+        race.accepted = True
+        return race
+
+    assert search.confirm_reserve(stage, [], 30) == stage.games  # no step taken: all it planned
+    big = search.confirm_reserve(stage, [taken(0.30, 0.035, 400)], 30)
+    assert big == stage.least_games  # +30 ± 3.5 on 400 pairs: proven with fewer than the least
+    modest = search.confirm_reserve(stage, [taken(0.16, 0.035, 400)], 30)
+    assert stage.least_games < modest < stage.games and modest % 24 == 0
+    # what it holds back proves the steps' lower bound with 90% power at twice the variants judged
+    least_gain = 0.16 - cfg.accept_z * 0.035
+    from mythos_cli.experiment.stats import pairs_to_prove
+    need = pairs_to_prove(least_gain, 0.035 * math.sqrt(400), tests=60)
+    assert need <= modest // 2 < need + 12
+    # a gain the races barely showed: hold back all it planned
+    assert search.confirm_reserve(stage, [taken(0.05, 0.035, 400)], 30) == stage.games
+    # two steps: their gains add, their noise too
+    two = search.confirm_reserve(stage, [taken(0.12, 0.035, 400), taken(0.12, 0.035, 400)], 30)
+    assert two < modest
+

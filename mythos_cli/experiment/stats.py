@@ -174,6 +174,21 @@ def gain(pairs: Mapping[str, Pairs], shares: Mapping[str, float], *, tests: int 
     return Gain(point, max(-1.0, centre - z * se), min(1.0, centre + z * se), se, games, z, tests, ratio, by)
 
 
+def pairs_to_prove(least_gain: float, sd: float, *, tests: int = 1, power: float = 0.9,
+                   alpha: float = ALPHA) -> int:
+    """Pairs of games a fresh paired comparison needs so that a true gain of ``least_gain`` gets a
+    corrected interval (``tests``, as ``gain`` corrects) above 0 with probability ``power``, when
+    one pair's difference has standard deviation ``sd``: n = ((z + z_power)·sd / gain)².
+
+    Chosen before those games are played, from earlier games only, the confirmation is an
+    ordinary fixed-size test: sizing it so does not bias its interval. A gain of 0 or less (or
+    any figure not finite) has no size that proves it: returns 0 (the caller's floor decides)."""
+    if not (math.isfinite(least_gain) and math.isfinite(sd)) or least_gain <= 0 or sd <= 0:
+        return 0
+    z = z_value(alpha, tests) + float(norm.ppf(power))
+    return math.ceil((z * sd / least_gain) ** 2)
+
+
 # -- two players' agreement --------------------------------------------------------------------
 @dataclass
 class RankAgreement:
@@ -453,5 +468,5 @@ def fit_draws(games: Sequence[tuple[object, float, float]], held: Sequence[Seque
     return ScreenFit(values, ses, counts)
 
 
-__all__ = ["ALPHA", "Gain", "Pairs", "RankAgreement", "ScreenFit", "fit_draws", "fit_screen", "gain", "rank_agreement",
+__all__ = ["ALPHA", "Gain", "Pairs", "RankAgreement", "ScreenFit", "fit_draws", "fit_screen", "gain", "pairs_to_prove", "rank_agreement",
            "shortlist_size", "z_value"]

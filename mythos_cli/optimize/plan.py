@@ -60,7 +60,11 @@ SHARES_TWO_PLAYERS = {"sample": 0.15, "confirmation": 0.30}  # the race gets the
 CHEAP_SHARES = {"screen": 0.65, "shortlist": 0.35}
 # one player: the screen's regression is where every game informs every card's value (issue 27)
 SHARES_ONE_PLAYER = {"screen": 0.40, "shortlist": 0.20, "confirmation": 0.15}  # the race gets the rest
-STEP_SHARE = 0.6  # of the race's games, for its first step (each later step: half of what is left)
+STEP_SHARE = 0.6  # of what is left for the races, for each step (the last: all of it)
+# the confirmation's planned games are the most it holds back while the races run: once a step is
+# taken, it keeps what proves the races' gain (stats.pairs_to_prove), never less than this share of
+# them, and the rest goes to further steps (a race of 48 pairs a variant decides on ±23 points)
+CONFIRM_LEAST = 1 / 3
 MISSIONS_SHARE = 0.2  # of the budget, with --missions: the missions experiment (experiment.missions)
 
 
@@ -102,6 +106,7 @@ class Stage:
     games: int  # games planned
     per_candidate: int  # games of each candidate (and of the reference deck)
     counted: bool  # whether its games count in the budget (the judge's)
+    least_games: int = 0  # the confirmation: the fewest games it keeps back (it may get fewer than planned)
 
     @property
     def title(self) -> str:
@@ -222,7 +227,8 @@ def make_plan(budget: int, policy: str, cheap: str, field: int, singles: int, pa
         stages.append(Stage("missions", policy, 0, 0, missions_games, 0, True))
     # the confirmation also gets whatever the race leaves (known when the race is over)
     per = _fit(budget - spent - race_games - missions_games, 2, unit)
-    stages.append(Stage("confirmation", policy, 1, 1, per * field * 2, per * field, True))
+    least = max(2, 2 * math.ceil(per * CONFIRM_LEAST / 2))
+    stages.append(Stage("confirmation", policy, 1, 1, per * field * 2, per * field, True, least * field * 2))
     return Plan(budget, policy, cheap, field, singles, stages)
 
 

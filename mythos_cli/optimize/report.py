@@ -238,7 +238,7 @@ def outcome_json(o: Outcome) -> dict:
     races = []
     for r in o.races:
         races.append({"step": r.step, "variants": len(r.arms), "games": r.games, "rounds": r.rounds,
-                      "stopped": r.stopped, "accepted": r.accepted,
+                      "stopped": r.stopped, "accepted": r.accepted, "confirmation_held_back": r.reserve,
                       "best": _arm_json(r.best, o.tried, shares) if r.best else None,
                       "arms": [_arm_json(a, o.tried, shares) for a in r.arms]})
     candidates = [{"label": r["candidate"].label, "changes": [s.to_json() for s in r["candidate"].swaps],
@@ -444,7 +444,9 @@ def _plan_table(o: Outcome) -> Table:
                  left=3, note=f"The budget, {o.config.budget:,} games, counts the games of {short_policy(o.config.policy)}"
                  + (f"; {short_policy(o.plan.cheap)} plays its own on top (about a hundredth of the time each)."
                     if o.plan.two_players else ".") + " The race's rounds halve the variants and double the "
-                 "games; the confirmation also gets whatever the race leaves.")
+                 "games. The confirmation holds its planned games back until a step is taken, then only what "
+                 f"proves the steps' gain (at least {o.plan.stage('confirmation').least_games:,}), the rest going to "
+                 "further steps; it also gets whatever the race leaves.")
 
 
 def _candidate_rows(o: Outcome, rows: list[dict]) -> list[list[str]]:
@@ -628,13 +630,18 @@ def build(o: Outcome, out: Path | str, db: str, elapsed: float | None = None) ->
         best = r.best
         steps.append([str(r.step), V.label(best.swaps) if best else "—", "taken" if r.accepted else "not taken",
                       r.stopped, str(len(r.arms)), str(len(r.rounds)), f"{r.games:,}",
-                      pp(best.estimate.gain) if best and best.estimate else "—"])
+                      pp(best.estimate.gain) if best and best.estimate else "—", f"{r.reserve:,}"])
     doc.add(Para(f"**Races ({short_policy(cfg.policy)}).** Each step raced the short list's best from the deck of that step with "
                  f"successive halving (the better 1/{cfg.eta} goes on each round) and racing (a variant whose upper "
                  f"bound fell below the leader's lower bound, at z = {cfg.race_z}, stopped early); every round's "
                  "variants and the deck itself played the same fresh seeds, and a variant of the sample brought its "
-                 f"games along. A step's best was taken when its paired gain was above 0 at z = {cfg.accept_z}."),
-            Table("Steps", ["step", "best", "taken?", "race stopped", "variants", "rounds", "games", f"gain ({short_policy(cfg.policy)})"],
+                 f"games along. A step's best was taken when its paired gain was above 0 at z = {cfg.accept_z}. Each "
+                 "step raced on part of the games left after those the confirmation held back: all it planned "
+                 "before the first step was taken, then what proves the steps' gain so far (the sum of their "
+                 f"gains less {cfg.accept_z} standard errors, with 90% power at the correction for twice the "
+                 "variants judged)."),
+            Table("Steps", ["step", "best", "taken?", "race stopped", "variants", "rounds", "games",
+                            f"gain ({short_policy(cfg.policy)})", "held back for the proof"],
                   steps, left=4))
     if o.missions is not None:
         doc.add(*_missions_blocks(o))

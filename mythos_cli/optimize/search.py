@@ -46,7 +46,9 @@ their sizes are ``optimize.plan``'s:
 6. **Confirmation** (the player given). The deck as it is and the proposal play fresh seeds
    (none of the search's); the reported gain is this paired difference, its interval
    Bonferroni-corrected for every variant the player given judged. When no step was taken,
-   the best variant of the first race is confirmed in the same way.
+   the best variant of the first race is confirmed in the same way. Its planned games are held
+   back only until a step is taken; then it keeps what proves the steps' gain
+   (``confirm_reserve``, ``stats.pairs_to_prove``), and the races of later steps get the rest.
 """
 
 from __future__ import annotations
@@ -62,8 +64,8 @@ import numpy as np
 
 from mythos_cli import stops
 from mythos_cli.experiment.arms import PREFIX, ExperimentError, Progress, compare, pair, play_arms, same_json
-from mythos_cli.experiment.stats import (Gain, Pairs, RankAgreement, ScreenFit, fit_draws, gain, rank_agreement,
-                                         reliability, shortlist_size)
+from mythos_cli.experiment.stats import (Gain, Pairs, RankAgreement, ScreenFit, fit_draws, gain, pairs_to_prove,
+                                         rank_agreement, reliability, shortlist_size)
 from mythos_cli.optimize import candidates as C
 from mythos_cli.optimize import plan as P
 from mythos_cli.optimize import variants as V
@@ -77,7 +79,7 @@ from mythos_cli.store import optimize as ostore
 BASE = PREFIX + "base"
 FOCUS_OUT = 8  # the screen's second round: the deck's cards most worth taking out it draws from
 FOCUS_IN = 24  # and the cards most worth bringing in
-CONFIG_VERSION = 3  # 3: the screen valued by the cards held (fit_draws); 2: by its swaps; 1: a one-player search
+CONFIG_VERSION = 4  # 4: the confirmation sized by the gain to prove; 3: the screen valued by the cards held (fit_draws); 2: by its swaps; 1: a one-player search
 MAX_MINUTES = 7 * 24 * 60
 
 
@@ -223,6 +225,7 @@ class Race:
     accepted: bool = False
     games: int = 0
     stopped: str = ""
+    reserve: int = 0  # the games the confirmation held back when this step was sized
 
 
 @dataclass
@@ -666,6 +669,27 @@ class Search:
             race.accepted = accept.low > 0
         return race
 
+    def confirm_reserve(self, stage: P.Stage, taken: list[Race], tested: int) -> int:
+        """The games the confirmation holds back while the races run: all it planned until a step
+        is taken; then what proves the steps' gain on fresh seeds, never less than its least.
+
+        The gain to prove is the races' own lower bound of the steps taken (their gains summed, at
+        ``accept_z`` on their standard errors together, so a lucky race's winner is discounted),
+        its noise the largest of theirs a pair of games; the correction counts twice the variants
+        judged so far (the steps to come judge more). Every figure comes from stored games, so a
+        resumed search keeps back the same."""
+        cfg = self.cfg
+        if not taken:
+            return stage.games
+        est = [r.best.estimate for r in taken]
+        least_gain = sum(e.gain for e in est) - cfg.accept_z * math.sqrt(sum(e.se ** 2 for e in est))
+        sd = max(e.se * math.sqrt(e.games) for e in est)
+        pairs = pairs_to_prove(least_gain, sd, tests=2 * max(1, tested))
+        if pairs <= 0:
+            return stage.games
+        per = 2 * math.ceil(pairs / cfg.unit(1))  # games per (deck, field deck), each seat alike
+        return min(stage.games, max(stage.least_games, per * 2 * len(cfg.field)))
+
     def next_merged(self, current: DeckSpec, path: list[tuple[V.Swap, ...]]) -> list[Candidate]:
         """The ranked single swaps that still apply to ``current`` (none undoing a step taken),
         merged as ``candidates.combinations`` merges them."""
@@ -835,9 +859,8 @@ class Search:
             self.ranking = (ranked, lambda sw: gains.get(sw, 0.0))
         # the best swaps made together race in the first step whatever their short-list gain
         forced |= {c.swaps for c in race_list if c.merged}
-        confirm_reserve = plan.stage("confirmation").games
         missions_stage = plan.stage("missions")
-        search_end = cfg.budget - confirm_reserve - (missions_stage.games if missions_stage else 0)
+        missions_games = missions_stage.games if missions_stage else 0
         current = self.base
         path: list[tuple[V.Swap, ...]] = []
         races: list[Race] = []
@@ -845,10 +868,11 @@ class Search:
         tried: set[tuple] = {c.swaps for c in short if c.sampled or not self.two}
         keep = 0
         for step in range(1, cfg.max_steps + 1):
-            left = search_end - self.spent
+            reserve = self.confirm_reserve(plan.stage("confirmation"), [r for r in races if r.accepted], len(tried))
+            left = cfg.budget - reserve - missions_games - self.spent
             if left < 2 * cfg.unit(3):  # not even a round of 2 variants and the reference
                 break
-            step_budget = left if step == cfg.max_steps else int(left * (P.STEP_SHARE if step == 1 else 0.5))
+            step_budget = left if step == cfg.max_steps else int(left * P.STEP_SHARE)
             if step_budget < 2 * cfg.unit(3):
                 step_budget = left
             most = P.affordable(len(short), step_budget, cfg.unit(1), cfg.eta)
@@ -878,6 +902,7 @@ class Search:
             if not arms:
                 break
             race = self.race(step, current, arms, step_budget)
+            race.reserve = reserve
             races.append(race)
             tried.update(V.difference(self.base, a.deck) for a in arms)
             if race.best is None or not race.accepted:
