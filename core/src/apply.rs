@@ -206,7 +206,11 @@ fn phase_step(g: &mut GameState) {
                 return;
             }
             let mut actions = std::mem::take(&mut g.spare_actions.0);
-            main_options_into(g, g.current, &mut actions);
+            if g.round <= g.horizon {
+                main_options_into(g, g.current, &mut actions);
+            } else {
+                actions.clear(); // (a playout past its last round: the state is only valued)
+            }
             g.pending = Some(Decision {
                 player: g.current,
                 kind: DecisionKind::Action,

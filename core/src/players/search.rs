@@ -385,6 +385,7 @@ pub fn copy_into<'a>(scratch: &'a mut Option<GameState>, g: &GameState) -> &'a m
 /// One playout from a deal (`s`, a copy to play in): `a` played, both seats played by the rollout
 /// policy to the end of round `last` (or of the game), the result valued for `me`.
 fn playout_from(s: &mut GameState, me: i32, a: Action, last: i32) -> f64 {
+    s.horizon = last;
     apply::apply(s, a).expect("a legal action in a determinised state");
     let mut guard = 0;
     while !s.is_terminal() && s.round <= last && guard < PLAYOUT_GUARD {
