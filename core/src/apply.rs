@@ -297,7 +297,9 @@ fn end_phase(g: &mut GameState) {
 }
 
 fn cleanup(g: &mut GameState) {
-    scoring::log_round(g);
+    if g.round < g.horizon {
+        scoring::log_round(g); // (a playout's last round is not recorded: its state is only valued)
+    }
     for uid in g.all_uids() {
         let u = g.u(uid);
         if u.tokens != 0 && (u.hidden || !lines::unit_has_static(g, u, StaticKind::KeepTokens)) {

@@ -426,6 +426,10 @@ pub fn rollout_decision(s: &GameState) -> Action {
 pub fn deal_from(g: &GameState, me: i32, rng: &mut PyRandom) -> GameState {
     let mut d = crate::determinize::determinize(g, me, rng);
     redeal_missions(&mut d, rng);
+    // the record of the game so far (its decisions, its rounds' statistics) is not dealt: no rule
+    // reads it, and a deal is copied at every playout
+    d.history.clear();
+    d.round_log.clear();
     d
 }
 
