@@ -294,6 +294,8 @@ impl Solver {
             }
             None => Box::new(g.clone()),
         };
+        // past the solver's round a position is a leaf, only valued
+        next.horizon = self.round;
         apply::apply(&mut next, a).expect("a legal action in a solved position");
         let v = self.value_in(&mut next);
         self.pool.push(next);
