@@ -418,6 +418,13 @@ pub enum Opt {
 }
 
 impl Opt {
+    /// The number of an `Int` answer (None for any other).
+    pub fn int_only(self) -> Option<i32> {
+        match self {
+            Opt::Int(i) => Some(i),
+            _ => None,
+        }
+    }
     pub fn int(self) -> Option<i32> {
         match self {
             Opt::Int(i) => Some(i),
