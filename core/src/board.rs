@@ -48,7 +48,11 @@ pub fn new_unit(g: &mut GameState, player: i32, inst: Inst, mi: i32, hidden: boo
     g.missions[mi as usize].sides[player as usize].push(uid);
     // a hidden character brings no line: the lines in force stay
     let quiet = hidden || g.card(inst).continuous.is_empty();
+    let were_current = g.lines_version.get() == g.board_version;
     g.board_changed(quiet);
+    if !quiet {
+        crate::effects::lines::add_unit(g, uid, were_current);
+    }
     uid
 }
 
@@ -125,7 +129,11 @@ pub fn reveal(g: &mut GameState, player: i32, uid: Uid, price: i64) {
     u.discounted = price < cost;
     let (c, mi) = (u.top(), u.mission);
     let quiet = g.lineless(g.u(uid));
+    let were_current = g.lines_version.get() == g.board_version;
     g.board_changed(quiet);
+    if !quiet {
+        crate::effects::lines::add_unit(g, uid, were_current);
+    }
     played_this_turn(g, player, uid);
     if g.emitting() {
         let idx = g.card(c).index;

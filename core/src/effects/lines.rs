@@ -112,8 +112,56 @@ fn rebuild(g: &GameState) {
         g.lines_version.set(g.board_version);
         return;
     }
-    let cache = Arc::get_mut(&mut cell).expect("unshared");
-    let cat = g.cat;
+    regroup(g.cat, Arc::get_mut(&mut cell).expect("unshared"));
+    drop(cell);
+    g.lines_version.set(g.board_version);
+}
+
+/// The lines in force brought up to a character just turned face-up (put into play, or
+/// revealed) when nothing else changed (`GameState::board_changed` made them stale): its own lines
+/// inserted where a walk of the board meets them (in its mission, on its side, after the lines of
+/// the side's attachments and of the characters before it, its own attachments' included),
+/// instead of a walk of the whole board. Left stale (for `rebuild`) when they were not up to the
+/// board before, or are shared.
+pub fn add_unit(g: &GameState, uid: Uid, were_current: bool) {
+    if !were_current {
+        return;
+    }
+    let mut cell = g.lines.borrow_mut();
+    let Some(cache) = Arc::get_mut(&mut cell) else { return };
+    let u = g.u(uid);
+    debug_assert!(!u.hidden);
+    if u.attachments.is_empty() || !blanked(g, u) {
+        let (mi, side) = (u.mission, u.controller);
+        let order = &g.missions[mi as usize].sides[side as usize];
+        let pos = |x: Uid| if x < 0 { -1 } else { order.iter().position(|&y| y == x).map_or(i64::MAX, |i| i as i64) };
+        let me = pos(uid);
+        let at = cache
+            .lines
+            .iter()
+            .position(|l| (l.mission, l.controller) > (mi, side) || ((l.mission, l.controller) == (mi, side) && pos(l.unit) > me))
+            .unwrap_or(cache.lines.len());
+        let card = g.unit_card(u);
+        let inst = u.top();
+        cache.lines.splice(
+            at..at,
+            (0..card.continuous.len()).map(|li| ActiveLine {
+                unit: uid,
+                mission: mi,
+                controller: side,
+                card: card.index,
+                line: li as u16,
+                inst,
+            }),
+        );
+        regroup(g.cat, cache);
+    }
+    drop(cell);
+    g.lines_version.set(g.board_version);
+}
+
+/// Every static and trigger of the lines in force grouped by kind (board order within a kind).
+fn regroup(cat: &'static crate::cards::Catalog, cache: &mut LinesCache) {
     // group by kind with counting passes, in the buffers kept
     let mut static_at = [0u32; STATIC_KINDS + 1];
     let mut trigger_at = [0u32; TRIGGER_KINDS + 1];
@@ -170,8 +218,6 @@ fn rebuild(g: &GameState) {
     }
     cache.static_at = static_at;
     cache.trigger_at = trigger_at;
-    drop(cell);
-    g.lines_version.set(g.board_version);
 }
 
 /// The statics of one kind in force (a copy: the caller may change the board while it iterates).
