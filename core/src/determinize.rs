@@ -37,7 +37,7 @@ pub fn determinize_into(d: &mut GameState, g: &GameState, player: i32, rng: &mut
 fn deal_unseen(d: &mut GameState, player: i32, rng: &mut PyRandom) {
     let opp = 1 - player as usize;
     // hidden characters the player may look at (⧗ see_hidden) are known, not dealt
-    let seen = crate::view::seen_hidden(&d, player);
+    let seen = crate::view::seen_hidden(d, player);
     let hidden: Vec<i32> = d
         .all_uids()
         .into_iter()
@@ -80,8 +80,8 @@ fn deal_unseen(d: &mut GameState, player: i32, rng: &mut PyRandom) {
     let mut pool: Vec<Inst> = d.players[opp].hand.clone();
     pool.extend(&d.players[opp].deck);
     pool.extend(hidden.iter().map(|&x| d.u(x).top()));
-    pool.extend(slots.iter().map(|&(h, i)| get(&d, h, i)));
-    sort_by_id(&d, &mut pool);
+    pool.extend(slots.iter().map(|&(h, i)| get(d, h, i)));
+    sort_by_id(d, &mut pool);
     rng.shuffle(&mut pool);
     let chars: Vec<Inst> = pool.iter().copied().filter(|&c| d.card(c).ctype == CardType::Character).collect();
     for (&uid, &c) in hidden.iter().zip(chars.iter()) {
@@ -99,7 +99,7 @@ fn deal_unseen(d: &mut GameState, player: i32, rng: &mut PyRandom) {
         .iter()
         .zip(atts.iter())
         .map(|(&(h, i), &c)| {
-            let old = get(&d, h, i);
+            let old = get(d, h, i);
             (h, i, old, c, d.att_power_of(old))
         })
         .collect();
@@ -125,7 +125,7 @@ fn deal_unseen(d: &mut GameState, player: i32, rng: &mut PyRandom) {
     d.players[opp].deck = rest[nh..nh + nd].to_vec();
     let me = player as usize;
     let mut mine = d.players[me].deck.clone();
-    sort_by_id(&d, &mut mine);
+    sort_by_id(d, &mut mine);
     rng.shuffle(&mut mine);
     d.players[me].deck = mine;
     d.board_version += 1;

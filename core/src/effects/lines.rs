@@ -139,7 +139,9 @@ pub fn add_unit(g: &GameState, uid: Uid, were_current: bool) {
         let at = cache
             .lines
             .iter()
-            .position(|l| (l.mission, l.controller) > (mi, side) || ((l.mission, l.controller) == (mi, side) && pos(l.unit) > me))
+            .position(|l| {
+                (l.mission, l.controller) > (mi, side) || ((l.mission, l.controller) == (mi, side) && pos(l.unit) > me)
+            })
             .unwrap_or(cache.lines.len());
         let card = g.unit_card(u);
         let inst = u.top();
