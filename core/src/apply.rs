@@ -255,7 +255,9 @@ fn start_phase(g: &mut GameState) {
             attachments: [Vec::new(), Vec::new()],
             winner: -1,
         });
+        let were_current = g.lines_version.get() == g.board_version;
         g.board_version += 1;
+        lines::add_mission(g, were_current);
         let c = g.cards[card as usize];
         g.emit(Ev::Mission(c, RANKS[rank]));
     }

@@ -162,6 +162,77 @@ pub fn add_unit(g: &GameState, uid: Uid, were_current: bool) {
     g.lines_version.set(g.board_version);
 }
 
+/// The lines in force of `g`, to be brought up to one change of the board in place (Some: they
+/// were up to the board before it, `were_current`, and no copy of the game shares them).
+fn in_place(g: &GameState, were_current: bool) -> Option<std::cell::RefMut<'_, Arc<LinesCache>>> {
+    if !were_current {
+        return None;
+    }
+    let mut cell = g.lines.borrow_mut();
+    Arc::get_mut(&mut cell)?;
+    Some(cell)
+}
+
+/// The lines in force regrouped and up to the board again.
+fn done(g: &GameState, mut cell: std::cell::RefMut<'_, Arc<LinesCache>>) {
+    regroup(g.cat, Arc::get_mut(&mut cell).expect("unshared"));
+    drop(cell);
+    g.lines_version.set(g.board_version);
+}
+
+/// The lines in force brought up to a new mission, the last in play, with nobody on it yet: its
+/// card's lines are the last a walk meets.
+pub fn add_mission(g: &GameState, were_current: bool) {
+    let Some(mut cell) = in_place(g, were_current) else { return };
+    let cache = Arc::get_mut(&mut cell).expect("unshared");
+    let mi = g.missions.len() - 1;
+    let m = &g.missions[mi];
+    debug_assert!(m.sides.iter().all(|s| s.is_empty()) && m.attachments.iter().all(|a| a.is_empty()));
+    let card = g.card(m.card);
+    for li in 0..card.continuous.len() {
+        cache.lines.push(ActiveLine {
+            unit: -1,
+            mission: mi as i32,
+            controller: -1,
+            card: card.index,
+            line: li as u16,
+            inst: m.card,
+        });
+    }
+    done(g, cell);
+}
+
+/// The lines in force brought up to a character that left play with its attachments (theirs
+/// and its own taken out), or (`own`: its top card) that was turned face-down (its own taken out;
+/// its attachments' stay).
+pub fn remove_unit(g: &GameState, uid: Uid, own: Option<Inst>, were_current: bool) {
+    let Some(mut cell) = in_place(g, were_current) else { return };
+    let cache = Arc::get_mut(&mut cell).expect("unshared");
+    cache.lines.retain(|l| l.unit != uid || own.is_some_and(|top| l.inst != top));
+    done(g, cell);
+}
+
+/// The lines in force brought up to a character (with its attachments) moved to the end of its
+/// side of mission `dest`.
+pub fn move_unit(g: &GameState, uid: Uid, dest: i32, were_current: bool) {
+    let Some(mut cell) = in_place(g, were_current) else { return };
+    let cache = Arc::get_mut(&mut cell).expect("unshared");
+    let side = g.u(uid).controller;
+    debug_assert_eq!(g.missions[dest as usize].sides[side as usize].last(), Some(&uid));
+    let mut moved: Vec<ActiveLine> = Vec::new();
+    cache.lines.retain(|l| {
+        if l.unit == uid {
+            moved.push(ActiveLine { mission: dest, ..*l });
+            false
+        } else {
+            true
+        }
+    });
+    let at = cache.lines.iter().position(|l| (l.mission, l.controller) > (dest, side)).unwrap_or(cache.lines.len());
+    cache.lines.splice(at..at, moved);
+    done(g, cell);
+}
+
 /// Every static and trigger of the lines in force grouped by kind (board order within a kind).
 fn regroup(cat: &'static crate::cards::Catalog, cache: &mut LinesCache) {
     // group by kind with counting passes, in the buffers kept
