@@ -206,7 +206,11 @@ fn phase_step(g: &mut GameState) {
                 return;
             }
             let mut actions = std::mem::take(&mut g.spare_actions.0);
-            main_options_into(g, g.current, &mut actions);
+            if g.round <= g.horizon {
+                main_options_into(g, g.current, &mut actions);
+            } else {
+                actions.clear(); // (a playout past its last round: the state is only valued)
+            }
             g.pending = Some(Decision {
                 player: g.current,
                 kind: DecisionKind::Action,
@@ -251,7 +255,9 @@ fn start_phase(g: &mut GameState) {
             attachments: [Vec::new(), Vec::new()],
             winner: -1,
         });
+        let were_current = g.lines_version.get() == g.board_version;
         g.board_version += 1;
+        lines::add_mission(g, were_current);
         let c = g.cards[card as usize];
         g.emit(Ev::Mission(c, RANKS[rank]));
     }
@@ -293,7 +299,9 @@ fn end_phase(g: &mut GameState) {
 }
 
 fn cleanup(g: &mut GameState) {
-    scoring::log_round(g);
+    if g.round < g.horizon {
+        scoring::log_round(g); // (a playout's last round is not recorded: its state is only valued)
+    }
     for uid in g.all_uids() {
         let u = g.u(uid);
         if u.tokens != 0 && (u.hidden || !lines::unit_has_static(g, u, StaticKind::KeepTokens)) {

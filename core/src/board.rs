@@ -48,7 +48,11 @@ pub fn new_unit(g: &mut GameState, player: i32, inst: Inst, mi: i32, hidden: boo
     g.missions[mi as usize].sides[player as usize].push(uid);
     // a hidden character brings no line: the lines in force stay
     let quiet = hidden || g.card(inst).continuous.is_empty();
+    let were_current = g.lines_version.get() == g.board_version;
     g.board_changed(quiet);
+    if !quiet {
+        crate::effects::lines::add_unit(g, uid, were_current);
+    }
     uid
 }
 
@@ -125,7 +129,11 @@ pub fn reveal(g: &mut GameState, player: i32, uid: Uid, price: i64) {
     u.discounted = price < cost;
     let (c, mi) = (u.top(), u.mission);
     let quiet = g.lineless(g.u(uid));
+    let were_current = g.lines_version.get() == g.board_version;
     g.board_changed(quiet);
+    if !quiet {
+        crate::effects::lines::add_unit(g, uid, were_current);
+    }
     played_this_turn(g, player, uid);
     if g.emitting() {
         let idx = g.card(c).index;
@@ -236,6 +244,7 @@ pub fn move_unit(g: &mut GameState, uid: Uid, dest: i32, by: i32) -> bool {
     g.missions[from as usize].sides[ctl as usize].retain(|&x| x != uid);
     g.um(uid).mission = dest;
     let quiet = g.lineless(g.u(uid));
+    let were_current = g.lines_version.get() == g.board_version;
     g.board_changed(quiet);
     g.emit(Ev::Move(ctl, uid, dest));
     let key = g.unit_card(g.u(uid)).name_key;
@@ -246,6 +255,9 @@ pub fn move_unit(g: &mut GameState, uid: Uid, dest: i32, by: i32) -> bool {
         return true;
     }
     g.missions[dest as usize].sides[ctl as usize].push(uid);
+    if !quiet {
+        crate::effects::lines::move_unit(g, uid, dest, were_current);
+    }
     if g.phase == Phase::Action {
         // "a character that moved during the opponent's previous turn"
         let cur = g.current as usize;
@@ -263,8 +275,12 @@ pub fn hide_unit(g: &mut GameState, uid: Uid, by: i32) -> bool {
     affect(g, uid, by);
     let ctl = g.u(uid).controller;
     let quiet = g.lineless(g.u(uid));
+    let were_current = g.lines_version.get() == g.board_version;
     g.um(uid).hidden = true;
     g.board_changed(quiet);
+    if !quiet {
+        crate::effects::lines::remove_unit(g, uid, Some(g.u(uid).top()), were_current);
+    }
     g.emit(Ev::Hide(ctl, uid));
     break_control_from(g, uid); // a hidden controller loses what it controls
     true
@@ -336,15 +352,20 @@ pub enum Dest {
 /// The character leaves play: cards beneath go to the discard pile first, then the top card goes
 /// to `dest` (discard, hand or deck) of its OWNER. Control links break.
 pub fn leave_play(g: &mut GameState, uid: Uid, dest: Dest) {
+    let were_current = g.lines_version.get() == g.board_version;
     let Some(u) = g.remove_unit(uid) else { return };
     g.missions[u.mission as usize].sides[u.controller as usize].retain(|&x| x != uid);
-    g.board_changed(g.lineless(&u));
+    let quiet = g.lineless(&u);
+    g.board_changed(quiet);
     let owner = u.owner as usize;
     for &c in u.stack[..u.stack.len() - 1].iter().rev() {
         g.players[owner].discard.push(c);
     }
     for &a in &u.attachments {
         discard_attachment(g, a);
+    }
+    if !quiet {
+        crate::effects::lines::remove_unit(g, uid, None, were_current);
     }
     let top = u.top();
     let p = &mut g.players[owner];

@@ -11,11 +11,33 @@ use crate::cards::CardType;
 use crate::rng::PyRandom;
 use crate::state::{GameState, Inst};
 
+/// Cards in the order of their card's id, copies by instance: each sorted by its key worked out
+/// once (the keys are all different, so the order is the one a sort by key gives).
+fn sort_by_id(d: &GameState, cards: &mut [Inst]) {
+    let mut keys: Vec<u64> = cards.iter().map(|&c| ((d.card(c).id_rank as u64) << 32) | c as u32 as u64).collect();
+    keys.sort_unstable();
+    for (c, k) in cards.iter_mut().zip(&keys) {
+        *c = *k as u32 as Inst;
+    }
+}
+
 pub fn determinize(g: &GameState, player: i32, rng: &mut PyRandom) -> GameState {
     let mut d = g.clone();
+    deal_unseen(&mut d, player, rng);
+    d
+}
+
+/// `determinize` into `d` (a copy of `g` made in its own buffers).
+pub fn determinize_into(d: &mut GameState, g: &GameState, player: i32, rng: &mut PyRandom) {
+    d.clone_from(g);
+    deal_unseen(d, player, rng);
+}
+
+/// What `player` cannot see of `d` dealt again from `rng`.
+fn deal_unseen(d: &mut GameState, player: i32, rng: &mut PyRandom) {
     let opp = 1 - player as usize;
     // hidden characters the player may look at (⧗ see_hidden) are known, not dealt
-    let seen = crate::view::seen_hidden(&d, player);
+    let seen = crate::view::seen_hidden(d, player);
     let hidden: Vec<i32> = d
         .all_uids()
         .into_iter()
@@ -58,8 +80,8 @@ pub fn determinize(g: &GameState, player: i32, rng: &mut PyRandom) -> GameState 
     let mut pool: Vec<Inst> = d.players[opp].hand.clone();
     pool.extend(&d.players[opp].deck);
     pool.extend(hidden.iter().map(|&x| d.u(x).top()));
-    pool.extend(slots.iter().map(|&(h, i)| get(&d, h, i)));
-    pool.sort_unstable_by_key(|&c| ((d.card(c).id_rank as u64) << 32) | c as u32 as u64);
+    pool.extend(slots.iter().map(|&(h, i)| get(d, h, i)));
+    sort_by_id(d, &mut pool);
     rng.shuffle(&mut pool);
     let chars: Vec<Inst> = pool.iter().copied().filter(|&c| d.card(c).ctype == CardType::Character).collect();
     for (&uid, &c) in hidden.iter().zip(chars.iter()) {
@@ -77,7 +99,7 @@ pub fn determinize(g: &GameState, player: i32, rng: &mut PyRandom) -> GameState 
         .iter()
         .zip(atts.iter())
         .map(|(&(h, i), &c)| {
-            let old = get(&d, h, i);
+            let old = get(d, h, i);
             (h, i, old, c, d.att_power_of(old))
         })
         .collect();
@@ -103,13 +125,12 @@ pub fn determinize(g: &GameState, player: i32, rng: &mut PyRandom) -> GameState 
     d.players[opp].deck = rest[nh..nh + nd].to_vec();
     let me = player as usize;
     let mut mine = d.players[me].deck.clone();
-    mine.sort_unstable_by_key(|&c| ((d.card(c).id_rank as u64) << 32) | c as u32 as u64);
+    sort_by_id(d, &mut mine);
     rng.shuffle(&mut mine);
     d.players[me].deck = mine;
     d.board_version += 1;
     let seed = rng.getrandbits(64);
     d.rng = PyRandom::new(seed as i128);
-    d
 }
 
 #[cfg(test)]

@@ -93,6 +93,9 @@ pub fn check(g: &GameState) -> Result<(), String> {
         if cached != fresh {
             return Err("cached continuous lines differ from the board (a change of face-up cards did not bump the board version)".into());
         }
+        if !lines::groups_match(g) {
+            return Err("the statics and triggers in force, as grouped, differ from the lines in force".into());
+        }
     }
     for &uid in &seen_units {
         let u = g.u(uid);

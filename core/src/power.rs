@@ -141,10 +141,20 @@ fn fill(g: &GameState, t: &mut PowerTable) {
 #[inline(always)]
 fn raw_power(g: &GameState, u: &Unit) -> i64 {
     let mut p = (if u.hidden { 0 } else { g.unit_card(u).power() }) + u.tokens;
-    for &a in &u.attachments {
-        p += attachment_power(g, a, Some(u));
+    if !u.attachments.is_empty() {
+        // whether the host's own ⧗ multipliers apply, read once for all its attachments
+        let times = multiplies(g, u);
+        for &a in &u.attachments {
+            p += attachment_power_times(g, a, times.then_some(u));
+        }
     }
     p
+}
+
+/// Whether `host`'s own ⧗ multipliers of its attachments' Power apply (it has some, face-up, not
+/// blank).
+fn multiplies(g: &GameState, host: &Unit) -> bool {
+    !host.hidden && g.unit_card(host).has_own_static(StaticKind::AttachmentPower) && !blanked(g, host)
 }
 
 /// The last walk of a Power filling: each character's Power (`char_power`, which may read the
@@ -247,14 +257,16 @@ pub fn static_hits(g: &GameState, ctx: &Ctx, s: &Static, u: &Unit) -> bool {
 
 /// The Power an attachment adds: printed (or overridden), 0 face-down, times ⧗ multipliers.
 pub fn attachment_power(g: &GameState, a: Inst, host: Option<&Unit>) -> i64 {
+    attachment_power_times(g, a, host.filter(|h| multiplies(g, h)))
+}
+
+/// `attachment_power`, the host's multipliers applied when `times` names it.
+fn attachment_power_times(g: &GameState, a: Inst, times: Option<&Unit>) -> i64 {
     if g.att_is_hidden(a) {
         return 0;
     }
     let mut p = g.att_power_of(a).unwrap_or_else(|| g.card(a).power());
-    if let Some(host) = host
-        && !host.hidden
-        && !blanked(g, host)
-    {
+    if let Some(host) = times {
         for s in g.unit_card(host).own_statics(StaticKind::AttachmentPower) {
             if s.opts.filter.as_ref().is_none_or(|f| card_fits(f, g.card(a))) {
                 p *= s.opts.times.unwrap_or(2);

@@ -128,19 +128,10 @@ impl PyRandom {
 
     /// The next 624 words: seed first if that has not been done yet.
     fn twist(&mut self) {
-        let key = &self.key[..self.key_len];
-        let mt = self.state.get_or_insert_with(|| init_by_array(key));
-        let mix = |a: u32, b: u32, c: u32| {
-            let y = (a & UPPER) | (b & LOWER);
-            c ^ (y >> 1) ^ if y & 1 != 0 { MATRIX_A } else { 0 }
-        };
-        for k in 0..N - M {
-            mt[k] = mix(mt[k], mt[k + 1], mt[k + M]);
+        match &mut self.state {
+            Some(mt) => twist_words(mt),
+            None => self.state = Some(first_words(&self.key[..self.key_len])),
         }
-        for k in N - M..N - 1 {
-            mt[k] = mix(mt[k], mt[k + 1], mt[k + M - N]);
-        }
-        mt[N - 1] = mix(mt[N - 1], mt[0], mt[M - 1]);
         self.idx = 0;
     }
 
@@ -193,6 +184,67 @@ impl PyRandom {
         let b = (self.next_u32() >> 6) as f64;
         (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
     }
+}
+
+/// The words of `init_by_array(key)` twisted once.
+fn twist_words(mt: &mut [u32; N]) {
+    let mix = |a: u32, b: u32, c: u32| {
+        let y = (a & UPPER) | (b & LOWER);
+        c ^ (y >> 1) ^ if y & 1 != 0 { MATRIX_A } else { 0 }
+    };
+    for k in 0..N - M {
+        mt[k] = mix(mt[k], mt[k + 1], mt[k + M]);
+    }
+    for k in N - M..N - 1 {
+        mt[k] = mix(mt[k], mt[k + 1], mt[k + M - N]);
+    }
+    mt[N - 1] = mix(mt[N - 1], mt[0], mt[M - 1]);
+}
+
+/// How many seeds a thread remembers.
+const SEEDED_SLOTS: usize = 16;
+
+/// A seed drawn from (its key words and their count), and its first words once it was drawn
+/// from a second time.
+type Seeded = (([u32; 4], usize), Option<Box<[u32; N]>>);
+
+thread_local! {
+    /// The latest integer seeds drawn from, with their first words (seeded and twisted once) once
+    /// they came again: a search plays many playouts from one determinised game, and each one
+    /// that draws from the game's generator (a deck shuffled by an effect) seeds the same seed
+    /// again; a seed met once (a new game's) keeps no copy. (On the heap: a module loaded into
+    /// Python has little room for thread-local data of its own.)
+    static SEEDED: std::cell::RefCell<(Vec<Seeded>, usize)> = const { std::cell::RefCell::new((Vec::new(), 0)) };
+}
+
+/// The words a generator seeded with `key` draws first: `init_by_array(key)` twisted once (the
+/// same words, remembered for a seed met again).
+#[inline(never)]
+fn first_words(key: &[u32]) -> Box<[u32; N]> {
+    let mut k = [0u32; 4];
+    k[..key.len()].copy_from_slice(key);
+    let id = (k, key.len());
+    SEEDED.with(|cell| {
+        let mut memo = cell.borrow_mut();
+        let (slots, next) = &mut *memo;
+        let at = slots.iter().position(|(x, _)| *x == id);
+        if let Some(i) = at
+            && let Some(words) = &slots[i].1
+        {
+            return words.clone();
+        }
+        let mut mt = init_by_array(key);
+        twist_words(&mut mt);
+        match at {
+            Some(i) => slots[i].1 = Some(mt.clone()),
+            None if slots.len() < SEEDED_SLOTS => slots.push((id, None)),
+            None => {
+                slots[*next] = (id, None);
+                *next = (*next + 1) % SEEDED_SLOTS;
+            }
+        }
+        mt
+    })
 }
 
 /// `init_by_array(key)`: CPython's seeding of the Mersenne Twister. Its two passes walk the

@@ -83,7 +83,9 @@ pub fn log_round(g: &mut GameState) {
 }
 
 pub fn finish(g: &mut GameState) {
-    log_round(g);
+    if g.round < g.horizon {
+        log_round(g); // (a playout's last round is not recorded: its state is only valued)
+    }
     let (a, b) = (g.players[0].score, g.players[1].score);
     if a == b {
         g.winner = g.edge;

@@ -81,6 +81,7 @@ pub fn blank(cat: &'static Catalog, seed: i128) -> GameState {
         eval_ready: -1,
         tie_picks: Vec::new(),
         settled: None,
+        horizon: i32::MAX,
         spare_actions: Default::default(),
     }
 }

@@ -217,6 +217,7 @@ clone_fields!(GameState {
     eval_ready,
     tie_picks,
     settled,
+    horizon,
     spare_actions
 });
 
@@ -417,6 +418,13 @@ pub enum Opt {
 }
 
 impl Opt {
+    /// The number of an `Int` answer (None for any other).
+    pub fn int_only(self) -> Option<i32> {
+        match self {
+            Opt::Int(i) => Some(i),
+            _ => None,
+        }
+    }
     pub fn int(self) -> Option<i32> {
         match self {
             Opt::Int(i) => Some(i),
@@ -901,6 +909,10 @@ pub struct GameState {
     pub tie_picks: Vec<TiePick>,
     /// the state (as the Power memo keys it) the continuous picks were last settled for
     pub settled: Option<PowerKey>,
+    /// a playout's last round (not part of the game): past it the state is only valued, so the
+    /// first decision of the next round is offered without its main actions built
+    /// (`i32::MAX`: every decision is built)
+    pub horizon: i32,
     /// the buffer of a main decision taken, for the next one (not part of the game: a copy of
     /// the state does not copy it)
     pub spare_actions: Spare<Vec<(Action, i64)>>,

@@ -112,19 +112,204 @@ fn rebuild(g: &GameState) {
         g.lines_version.set(g.board_version);
         return;
     }
+    regroup(g.cat, Arc::get_mut(&mut cell).expect("unshared"), Touched::ALL);
+    drop(cell);
+    g.lines_version.set(g.board_version);
+}
+
+/// The lines in force brought up to a character just turned face-up (put into play, or
+/// revealed) when nothing else changed (`GameState::board_changed` made them stale): its own lines
+/// inserted where a walk of the board meets them (in its mission, on its side, after the lines of
+/// the side's attachments and of the characters before it, its own attachments' included),
+/// instead of a walk of the whole board. Left stale (for `rebuild`) when they were not up to the
+/// board before, or are shared.
+pub fn add_unit(g: &GameState, uid: Uid, were_current: bool) {
+    if !were_current {
+        return;
+    }
+    let mut cell = g.lines.borrow_mut();
+    let Some(cache) = Arc::get_mut(&mut cell) else { return };
+    let u = g.u(uid);
+    debug_assert!(!u.hidden);
+    if u.attachments.is_empty() || !blanked(g, u) {
+        let (mi, side) = (u.mission, u.controller);
+        let order = &g.missions[mi as usize].sides[side as usize];
+        let pos = |x: Uid| if x < 0 { -1 } else { order.iter().position(|&y| y == x).map_or(i64::MAX, |i| i as i64) };
+        let me = pos(uid);
+        let at = cache
+            .lines
+            .iter()
+            .position(|l| {
+                (l.mission, l.controller) > (mi, side) || ((l.mission, l.controller) == (mi, side) && pos(l.unit) > me)
+            })
+            .unwrap_or(cache.lines.len());
+        let card = g.unit_card(u);
+        let inst = u.top();
+        let new = (0..card.continuous.len()).map(|li| ActiveLine {
+            unit: uid,
+            mission: mi,
+            controller: side,
+            card: card.index,
+            line: li as u16,
+            inst,
+        });
+        let mut touched = Touched::default();
+        new.clone().for_each(|l| touched.add(g.cat, &l));
+        cache.lines.splice(at..at, new);
+        regroup(g.cat, cache, touched);
+    }
+    drop(cell);
+    g.lines_version.set(g.board_version);
+}
+
+/// The lines in force of `g`, to be brought up to one change of the board in place (Some: they
+/// were up to the board before it, `were_current`, and no copy of the game shares them).
+fn in_place(g: &GameState, were_current: bool) -> Option<std::cell::RefMut<'_, Arc<LinesCache>>> {
+    if !were_current {
+        return None;
+    }
+    let mut cell = g.lines.borrow_mut();
+    Arc::get_mut(&mut cell)?;
+    Some(cell)
+}
+
+/// The lines in force regrouped (the groups `touched`) and up to the board again.
+fn done(g: &GameState, mut cell: std::cell::RefMut<'_, Arc<LinesCache>>, touched: Touched) {
+    regroup(g.cat, Arc::get_mut(&mut cell).expect("unshared"), touched);
+    drop(cell);
+    g.lines_version.set(g.board_version);
+}
+
+/// The lines in force brought up to a new mission, the last in play, with nobody on it yet: its
+/// card's lines are the last a walk meets.
+pub fn add_mission(g: &GameState, were_current: bool) {
+    let Some(mut cell) = in_place(g, were_current) else { return };
     let cache = Arc::get_mut(&mut cell).expect("unshared");
-    let cat = g.cat;
-    // group by kind with counting passes, in the buffers kept
+    let mi = g.missions.len() - 1;
+    let m = &g.missions[mi];
+    debug_assert!(m.sides.iter().all(|s| s.is_empty()) && m.attachments.iter().all(|a| a.is_empty()));
+    let card = g.card(m.card);
+    let mut touched = Touched::default();
+    for li in 0..card.continuous.len() {
+        let l = ActiveLine {
+            unit: -1,
+            mission: mi as i32,
+            controller: -1,
+            card: card.index,
+            line: li as u16,
+            inst: m.card,
+        };
+        touched.add(g.cat, &l);
+        cache.lines.push(l);
+    }
+    done(g, cell, touched);
+}
+
+/// The lines in force brought up to a character that left play with its attachments (theirs
+/// and its own taken out), or (`own`: its top card) that was turned face-down (its own taken out;
+/// its attachments' stay).
+pub fn remove_unit(g: &GameState, uid: Uid, own: Option<Inst>, were_current: bool) {
+    let Some(mut cell) = in_place(g, were_current) else { return };
+    let cache = Arc::get_mut(&mut cell).expect("unshared");
+    let mut touched = Touched::default();
+    cache.lines.retain(|l| {
+        let keep = l.unit != uid || own.is_some_and(|top| l.inst != top);
+        if !keep {
+            touched.add(g.cat, l);
+        }
+        keep
+    });
+    done(g, cell, touched);
+}
+
+/// The lines in force brought up to a character (with its attachments) moved to the end of its
+/// side of mission `dest`.
+pub fn move_unit(g: &GameState, uid: Uid, dest: i32, were_current: bool) {
+    let Some(mut cell) = in_place(g, were_current) else { return };
+    let cache = Arc::get_mut(&mut cell).expect("unshared");
+    let side = g.u(uid).controller;
+    debug_assert_eq!(g.missions[dest as usize].sides[side as usize].last(), Some(&uid));
+    let mut moved: Vec<ActiveLine> = Vec::new();
+    let mut touched = Touched::default();
+    cache.lines.retain(|l| {
+        if l.unit == uid {
+            touched.add(g.cat, l);
+            moved.push(ActiveLine { mission: dest, ..*l });
+            false
+        } else {
+            true
+        }
+    });
+    let at = cache.lines.iter().position(|l| (l.mission, l.controller) > (dest, side)).unwrap_or(cache.lines.len());
+    cache.lines.splice(at..at, moved);
+    done(g, cell, touched);
+}
+
+/// Every static and trigger of the lines in force grouped by kind (board order within a kind).
+fn regroup(cat: &'static crate::cards::Catalog, cache: &mut LinesCache, what: Touched) {
+    if what.statics {
+        regroup_statics(cat, cache);
+    }
+    if what.triggers {
+        regroup_triggers(cat, cache);
+    }
+}
+
+/// Which groups a change of the lines in force touched: a line with no static (no trigger) added,
+/// taken out or moved leaves the statics (the triggers) in force as they were, in the same order.
+#[derive(Clone, Copy, Default)]
+struct Touched {
+    statics: bool,
+    triggers: bool,
+}
+
+impl Touched {
+    const ALL: Touched = Touched { statics: true, triggers: true };
+    fn add(&mut self, cat: &crate::cards::Catalog, l: &ActiveLine) {
+        let line = &cat.cards[l.card as usize].continuous[l.line as usize];
+        self.statics |= !line.statics.is_empty();
+        self.triggers |= !line.triggers.is_empty();
+    }
+}
+
+/// The statics of the lines in force grouped by kind, with counting passes, in the buffers kept.
+fn regroup_statics(cat: &'static crate::cards::Catalog, cache: &mut LinesCache) {
     let mut static_at = [0u32; STATIC_KINDS + 1];
-    let mut trigger_at = [0u32; TRIGGER_KINDS + 1];
     let mut any_static = None;
-    let mut any_trigger = None;
     for l in &cache.lines {
         let line = &cat.cards[l.card as usize].continuous[l.line as usize];
         for s in &line.statics {
             static_at[s.kind.index() + 1] += 1;
             any_static.get_or_insert(StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s });
         }
+    }
+    for k in 0..STATIC_KINDS {
+        static_at[k + 1] += static_at[k];
+    }
+    cache.statics_flat.clear();
+    // (every slot is written below: the first reference found only holds the places)
+    if let Some(x) = any_static {
+        cache.statics_flat.resize(static_at[STATIC_KINDS] as usize, x);
+    }
+    let mut s_fill = static_at;
+    for l in &cache.lines {
+        let line = &cat.cards[l.card as usize].continuous[l.line as usize];
+        for s in &line.statics {
+            let k = s.kind.index();
+            cache.statics_flat[s_fill[k] as usize] =
+                StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s };
+            s_fill[k] += 1;
+        }
+    }
+    cache.static_at = static_at;
+}
+
+/// The triggers of the lines in force grouped by moment, as `regroup_statics` groups statics.
+fn regroup_triggers(cat: &'static crate::cards::Catalog, cache: &mut LinesCache) {
+    let mut trigger_at = [0u32; TRIGGER_KINDS + 1];
+    let mut any_trigger = None;
+    for l in &cache.lines {
+        let line = &cat.cards[l.card as usize].continuous[l.line as usize];
         for t in &line.triggers {
             trigger_at[t.on.index() + 1] += 1;
             any_trigger.get_or_insert(TriggerRef {
@@ -136,31 +321,16 @@ fn rebuild(g: &GameState) {
             });
         }
     }
-    for k in 0..STATIC_KINDS {
-        static_at[k + 1] += static_at[k];
-    }
     for k in 0..TRIGGER_KINDS {
         trigger_at[k + 1] += trigger_at[k];
     }
-    cache.statics_flat.clear();
     cache.triggers_flat.clear();
-    // (every slot is written below: the first reference found only holds the places)
-    if let Some(x) = any_static {
-        cache.statics_flat.resize(static_at[STATIC_KINDS] as usize, x);
-    }
     if let Some(x) = any_trigger {
         cache.triggers_flat.resize(trigger_at[TRIGGER_KINDS] as usize, x);
     }
-    let mut s_fill = static_at;
     let mut t_fill = trigger_at;
     for l in &cache.lines {
         let line = &cat.cards[l.card as usize].continuous[l.line as usize];
-        for s in &line.statics {
-            let k = s.kind.index();
-            cache.statics_flat[s_fill[k] as usize] =
-                StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s };
-            s_fill[k] += 1;
-        }
         for t in &line.triggers {
             let k = t.on.index();
             cache.triggers_flat[t_fill[k] as usize] =
@@ -168,10 +338,27 @@ fn rebuild(g: &GameState) {
             t_fill[k] += 1;
         }
     }
-    cache.static_at = static_at;
     cache.trigger_at = trigger_at;
-    drop(cell);
-    g.lines_version.set(g.board_version);
+}
+
+/// Whether the statics and triggers in force, as grouped, are the lines in force grouped afresh
+/// (the invariant checker's: the lines are brought up to some changes in place, `add_unit` …).
+pub fn groups_match(g: &GameState) -> bool {
+    let kept = lines(g);
+    let mut fresh = LinesCache { lines: kept.lines.clone(), ..LinesCache::default() };
+    regroup(g.cat, &mut fresh, Touched::ALL);
+    let same_s = |a: &StaticRef, b: &StaticRef| {
+        (a.unit, a.mission, a.controller) == (b.unit, b.mission, b.controller) && std::ptr::eq(a.s, b.s)
+    };
+    let same_t = |a: &TriggerRef, b: &TriggerRef| {
+        (a.unit, a.mission, a.controller, a.inst) == (b.unit, b.mission, b.controller, b.inst) && std::ptr::eq(a.t, b.t)
+    };
+    kept.static_at == fresh.static_at
+        && kept.trigger_at == fresh.trigger_at
+        && kept.statics_flat.len() == fresh.statics_flat.len()
+        && kept.triggers_flat.len() == fresh.triggers_flat.len()
+        && kept.statics_flat.iter().zip(&fresh.statics_flat).all(|(a, b)| same_s(a, b))
+        && kept.triggers_flat.iter().zip(&fresh.triggers_flat).all(|(a, b)| same_t(a, b))
 }
 
 /// The statics of one kind in force (a copy: the caller may change the board while it iterates).

@@ -70,7 +70,19 @@ pub fn choose(
     Err(Need(Decision { player, kind, options: opts, actions: Vec::new(), prompt, context, source }))
 }
 
+/// The choice the step running in frame `fi` made here before (it runs again once a decision of
+/// it is answered), taken as `choose` takes it; None when this choice is still to be made.
+pub fn replayed(g: &mut GameState, fi: usize) -> Option<Opt> {
+    let frame = &mut g.stack[fi];
+    let pick = *frame.choices.get(frame.cursor)?;
+    frame.cursor += 1;
+    Some(pick)
+}
+
 pub fn yes_no(g: &mut GameState, fi: usize, player: i32, prompt: Prompt) -> Res<bool> {
+    if let Some(pick) = replayed(g, fi) {
+        return Ok(pick == Opt::Bool(true));
+    }
     Ok(choose(g, fi, player, DecisionKind::YesNo, vec![Opt::Bool(true), Opt::Bool(false)], false, prompt)?
         == Opt::Bool(true))
 }
@@ -539,6 +551,15 @@ pub fn pick_units_if(
     exclude: &[Uid],
     can: Can<'_>,
 ) -> Res<Vec<Uid>> {
+    if matches!(sel.count, CountForm::One) && !sel.self_ && sel.var.is_none() && !sel.per_mission {
+        // a pick of one the step already made: replayed, the candidates not worked out again
+        if let Some(pick) = replayed(g, fi) {
+            return Ok(match pick {
+                Opt::Int(x) => vec![x],
+                _ => vec![],
+            });
+        }
+    }
     let ctx = ctx_ref(g, fi);
     let cands: Vec<Uid> = select(g, ctx, sel, false).into_iter().filter(|x| !exclude.contains(x)).collect();
     if sel.self_ || sel.var.is_some() || sel.is_all() {

@@ -375,6 +375,21 @@ pub fn select(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<Uid> 
     out
 }
 
+/// How many characters [`select`] selects, counted up to `limit`: with no pick, every candidate
+/// that matches (no list made, and no candidate looked at once `limit` are found).
+fn selected_upto(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, limit: usize) -> usize {
+    if sel.self_ || sel.pick.is_some() {
+        return select(g, ctx, sel, core).len().min(limit);
+    }
+    let mut n = 0;
+    for_each_candidate(g, ctx, sel, |x| {
+        if n < limit && matches(g, ctx, sel, g.u(x), core) {
+            n += 1;
+        }
+    });
+    n
+}
+
 /// [`select`] with every character tied for a pick: those among whom its player chooses.
 pub fn select_tied(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<Uid> {
     if sel.self_ {
@@ -504,17 +519,17 @@ pub fn condition(g: &GameState, ctx: &Ctx, cond: Option<&Condition>, core: bool)
         return false;
     }
     if let Some(s) = &cond.exists
-        && select(g, ctx, s, core).is_empty()
+        && selected_upto(g, ctx, s, core, 1) == 0
     {
         return false;
     }
     if let Some(s) = &cond.absent
-        && !select(g, ctx, s, core).is_empty()
+        && selected_upto(g, ctx, s, core, 1) != 0
     {
         return false;
     }
     if let Some(s) = &cond.only
-        && select(g, ctx, s, core).len() != 1
+        && selected_upto(g, ctx, s, core, 2) != 1
     {
         return false;
     }

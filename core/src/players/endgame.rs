@@ -206,39 +206,83 @@ impl Solver {
 
     /// The value of `g` for `me` with best play from here (None: over budget).
     pub fn value(&mut self, g: &GameState) -> Option<f64> {
+        let (key, options, mine) = match self.enter(g) {
+            Enter::Known(v) => return v,
+            Enter::Search(key, options, mine) => (key, options, mine),
+        };
+        let mut best = if mine { f64::NEG_INFINITY } else { f64::INFINITY };
+        for &a in &options {
+            let v = self.after(g, a)?;
+            if self.better(mine, v, &mut best) {
+                break;
+            }
+        }
+        Some(self.leave(key, best))
+    }
+
+    /// `value`, on a state of the solver's own that it may play on: its last option is played
+    /// in `g` itself (no copy).
+    fn value_in(&mut self, g: &mut GameState) -> Option<f64> {
+        let (key, options, mine) = match self.enter(g) {
+            Enter::Known(v) => return v,
+            Enter::Search(key, options, mine) => (key, options, mine),
+        };
+        let mut best = if mine { f64::NEG_INFINITY } else { f64::INFINITY };
+        let last = options.len().saturating_sub(1);
+        for (i, &a) in options.iter().enumerate() {
+            let v = if i == last {
+                apply::apply(g, a).expect("a legal action in a solved position");
+                self.value_in(g)?
+            } else {
+                self.after(g, a)?
+            };
+            if self.better(mine, v, &mut best) {
+                break;
+            }
+        }
+        Some(self.leave(key, best))
+    }
+
+    /// A position's value when it needs no search (a leaf, a position solved before, or over
+    /// budget: None), else its key, its options and whether they are `me`'s.
+    fn enter(&mut self, g: &GameState) -> Enter {
         if g.is_terminal() || g.round != self.round {
             if self.wins {
-                return Some(if g.winner == self.me { 1.0 } else { 0.0 });
+                return Enter::Known(Some(if g.winner == self.me { 1.0 } else { 0.0 }));
             }
-            return Some((self.leaf)(g, self.me));
+            return Enter::Known(Some((self.leaf)(g, self.me)));
         }
         let d = g.pending.as_ref().expect("a pending decision");
         let key = (d.kind == DecisionKind::Action && g.stack.is_empty()).then(|| position_key(g, d.player));
         if let Some(k) = key
             && let Some(&v) = self.table.get(&k)
         {
-            return Some(v);
+            return Enter::Known(Some(v));
         }
         self.nodes += 1;
         if self.nodes > self.budget || crate::cancel::requested() {
-            return None;
+            return Enter::Known(None);
         }
         let mine = d.player == self.me;
-        let mut best = if mine { f64::NEG_INFINITY } else { f64::INFINITY };
-        for a in self.options(g) {
-            let v = self.after(g, a)?;
-            if (mine && v > best) || (!mine && v < best) {
-                best = v;
-            }
-            if self.wins && best == if mine { 1.0 } else { 0.0 } {
-                // settled: a win for the player found, or a loss the opponent can force
-                break;
-            }
+        Enter::Search(key, self.options(g), mine)
+    }
+
+    /// `v` taken into `best` (the most for `me`, the least for the opponent); true when the
+    /// search of a win alone is settled by it.
+    fn better(&self, mine: bool, v: f64, best: &mut f64) -> bool {
+        if (mine && v > *best) || (!mine && v < *best) {
+            *best = v;
         }
+        // settled: a win for the player found, or a loss the opponent can force
+        self.wins && *best == if mine { 1.0 } else { 0.0 }
+    }
+
+    /// The position searched: its value kept under its key.
+    fn leave(&mut self, key: Option<u64>, best: f64) -> f64 {
         if let Some(k) = key {
             self.table.insert(k, best);
         }
-        Some(best)
+        best
     }
 
     /// The value of playing `a` in `g`.
@@ -250,11 +294,19 @@ impl Solver {
             }
             None => Box::new(g.clone()),
         };
+        // past the solver's round a position is a leaf, only valued
+        next.horizon = self.round;
         apply::apply(&mut next, a).expect("a legal action in a solved position");
-        let v = self.value(&next);
+        let v = self.value_in(&mut next);
         self.pool.push(next);
         v
     }
+}
+
+/// What `Solver::enter` found of a position.
+enum Enter {
+    Known(Option<f64>),
+    Search(Option<u64>, Vec<Action>, bool),
 }
 
 /// The best of `me`'s options at `g` on this determinisation, with every option's value (None

@@ -120,6 +120,8 @@ pub struct Search {
     memo: Memo,
     /// the state playouts are played in, copied from their deal (its buffers reused)
     pub(super) scratch: Option<GameState>,
+    /// states a decision's deals are dealt into, kept for the next decision (their buffers reused)
+    deals: Vec<GameState>,
     /// a fixed mulligan rule asked for instead of the playouts (None: the playouts decide)
     rule: Option<Mulligan>,
     rng: PyRandom,
@@ -128,7 +130,7 @@ pub struct Search {
 
 impl Search {
     pub fn new(params: Params, rule: Option<Mulligan>, spec: String) -> Search {
-        Search { params, rule, rng: PyRandom::new(0), spec, memo: Memo::default(), scratch: None }
+        Search { params, rule, rng: PyRandom::new(0), spec, memo: Memo::default(), scratch: None, deals: Vec::new() }
     }
 
     /// A full state consistent with what `me` knows, the unknown dealt from the player's generator.
@@ -175,7 +177,9 @@ impl Search {
         let stages = (usize::BITS - (n - 1).leading_zeros()) as usize; // ceil(log2 n)
         let start = Instant::now();
         let mut budget = self.params.playouts.max(1) as usize * n;
-        let mut deals: Vec<GameState> = Vec::new();
+        // this decision's deals are the first `dealt` of the states kept
+        let mut deals = std::mem::take(&mut self.deals);
+        let mut dealt = 0;
         let mut total = vec![0.0f64; n];
         let mut visits = vec![0usize; n];
         let mut alive: Vec<usize> = (0..n).collect();
@@ -186,9 +190,13 @@ impl Search {
             for &i in &alive {
                 while visits[i] < target && !crate::cancel::requested() {
                     let k = visits[i];
-                    while deals.len() <= k {
-                        let d = self.deal(g, me);
-                        deals.push(d);
+                    while dealt <= k {
+                        if dealt == deals.len() {
+                            deals.push(self.deal(g, me));
+                        } else {
+                            deal_into(&mut deals[dealt], g, me, &mut self.rng);
+                        }
+                        dealt += 1;
                     }
                     let last = g.round + self.params.rounds.max(1) as i32 - 1;
                     let v = playout_from(copy_into(&mut self.scratch, &deals[k]), me, cands[i], last);
@@ -212,6 +220,8 @@ impl Search {
             });
             alive.truncate(alive.len().div_ceil(2));
         }
+        deals.truncate(KEPT_DEALS); // (a long time budget deals thousands)
+        self.deals = deals;
         let best = alive
             .iter()
             .copied()
@@ -385,6 +395,7 @@ pub fn copy_into<'a>(scratch: &'a mut Option<GameState>, g: &GameState) -> &'a m
 /// One playout from a deal (`s`, a copy to play in): `a` played, both seats played by the rollout
 /// policy to the end of round `last` (or of the game), the result valued for `me`.
 fn playout_from(s: &mut GameState, me: i32, a: Action, last: i32) -> f64 {
+    s.horizon = last;
     apply::apply(s, a).expect("a legal action in a determinised state");
     let mut guard = 0;
     while !s.is_terminal() && s.round <= last && guard < PLAYOUT_GUARD {
@@ -424,9 +435,26 @@ pub fn rollout_decision(s: &GameState) -> Action {
 /// the missions still to come dealt again (`redeal_missions`).
 pub fn deal_from(g: &GameState, me: i32, rng: &mut PyRandom) -> GameState {
     let mut d = crate::determinize::determinize(g, me, rng);
-    redeal_missions(&mut d, rng);
+    dealt(&mut d, rng);
     d
 }
+
+/// `deal_from` into `d` (its buffers reused).
+fn deal_into(d: &mut GameState, g: &GameState, me: i32, rng: &mut PyRandom) {
+    crate::determinize::determinize_into(d, g, me, rng);
+    dealt(d, rng);
+}
+
+/// The missions redealt, and the record of the game so far (its decisions, its rounds'
+/// statistics) not dealt: no rule reads it, and a deal is copied at every playout.
+fn dealt(d: &mut GameState, rng: &mut PyRandom) {
+    redeal_missions(d, rng);
+    d.history.clear();
+    d.round_log.clear();
+}
+
+/// How many states for deals a search keeps from one decision to the next.
+const KEPT_DEALS: usize = 64;
 
 /// Which missions are still to come is unknown to both players (each shuffled their three face
 /// down and set one aside unseen): deal each player's unrevealed missions again into that

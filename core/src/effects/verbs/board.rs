@@ -66,8 +66,15 @@ pub fn move_(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
         }
         let key = g.unit_card(u).name_key;
         let ctl = u.controller;
-        let dests = move_dests(g, me, uid, to, here_mi, &arriving);
-        let Some(dest) = crate::effects::choose_mission(g, fi, me, dests, "mission to move to")? else { continue };
+        // (a destination chosen before, the step running again: replayed, not worked out again)
+        let dest = match crate::effects::replayed(g, fi) {
+            Some(pick) => pick.int_only(),
+            None => {
+                let dests = move_dests(g, me, uid, to, here_mi, &arriving);
+                crate::effects::choose_mission(g, fi, me, dests, "mission to move to")?
+            }
+        };
+        let Some(dest) = dest else { continue };
         arriving.push((dest, ctl, key));
         plan.push((uid, dest));
     }
