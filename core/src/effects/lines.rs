@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use crate::cards::Card;
-use crate::language::{Grant, STATIC_KINDS, Static, StaticKind, TRIGGER_KINDS, TriggerOn};
+use crate::language::{Grant, Static, StaticKind, TriggerOn};
 use crate::names::{GroupId, KeywordId};
 use crate::state::{ActiveLine, Ctx, GameState, Inst, LinesCache, StaticRef, TriggerRef, Uid, Unit};
 
@@ -274,71 +274,69 @@ impl Touched {
 
 /// The statics of the lines in force grouped by kind, with counting passes, in the buffers kept.
 fn regroup_statics(cat: &'static crate::cards::Catalog, cache: &mut LinesCache) {
-    let mut static_at = [0u32; STATIC_KINDS + 1];
-    let mut any_static = None;
-    for l in &cache.lines {
-        let line = &cat.cards[l.card as usize].continuous[l.line as usize];
-        for s in &line.statics {
-            static_at[s.kind.index() + 1] += 1;
-            any_static.get_or_insert(StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s });
-        }
-    }
-    for k in 0..STATIC_KINDS {
-        static_at[k + 1] += static_at[k];
-    }
-    cache.statics_flat.clear();
-    // (every slot is written below: the first reference found only holds the places)
-    if let Some(x) = any_static {
-        cache.statics_flat.resize(static_at[STATIC_KINDS] as usize, x);
-    }
-    let mut s_fill = static_at;
-    for l in &cache.lines {
-        let line = &cat.cards[l.card as usize].continuous[l.line as usize];
-        for s in &line.statics {
-            let k = s.kind.index();
-            cache.statics_flat[s_fill[k] as usize] =
-                StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s };
-            s_fill[k] += 1;
-        }
-    }
-    cache.static_at = static_at;
+    group_by_kind(
+        cat,
+        &cache.lines,
+        &mut cache.static_at,
+        &mut cache.statics_flat,
+        |line| &line.statics,
+        |s| s.kind.index(),
+        |l, s| StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s },
+    );
 }
 
 /// The triggers of the lines in force grouped by moment, as `regroup_statics` groups statics.
 fn regroup_triggers(cat: &'static crate::cards::Catalog, cache: &mut LinesCache) {
-    let mut trigger_at = [0u32; TRIGGER_KINDS + 1];
-    let mut any_trigger = None;
-    for l in &cache.lines {
+    group_by_kind(
+        cat,
+        &cache.lines,
+        &mut cache.trigger_at,
+        &mut cache.triggers_flat,
+        |line| &line.triggers,
+        |t| t.on.index(),
+        |l, t| TriggerRef { unit: l.unit, mission: l.mission, controller: l.controller, t, inst: l.inst },
+    );
+}
+
+/// A counting sort of what the lines in force carry (`items`: their statics, or their triggers)
+/// into `flat`, grouped by `kind` in board order within a kind: `at[k]..at[k + 1]` is kind k's
+/// group (`at` has one entry more than there are kinds).
+fn group_by_kind<const N: usize, X: 'static, R: Copy>(
+    cat: &'static crate::cards::Catalog,
+    lines: &[crate::state::ActiveLine],
+    at: &mut [u32; N],
+    flat: &mut Vec<R>,
+    items: impl Fn(&'static crate::cards::ContinuousLine) -> &'static [X],
+    kind: impl Fn(&X) -> usize,
+    make: impl Fn(&crate::state::ActiveLine, &'static X) -> R,
+) {
+    let mut counts = [0u32; N];
+    let mut any = None;
+    for l in lines {
         let line = &cat.cards[l.card as usize].continuous[l.line as usize];
-        for t in &line.triggers {
-            trigger_at[t.on.index() + 1] += 1;
-            any_trigger.get_or_insert(TriggerRef {
-                unit: l.unit,
-                mission: l.mission,
-                controller: l.controller,
-                t,
-                inst: l.inst,
-            });
+        for x in items(line) {
+            counts[kind(x) + 1] += 1;
+            any.get_or_insert_with(|| make(l, x));
         }
     }
-    for k in 0..TRIGGER_KINDS {
-        trigger_at[k + 1] += trigger_at[k];
+    for k in 0..N - 1 {
+        counts[k + 1] += counts[k];
     }
-    cache.triggers_flat.clear();
-    if let Some(x) = any_trigger {
-        cache.triggers_flat.resize(trigger_at[TRIGGER_KINDS] as usize, x);
+    flat.clear();
+    // (every slot is written below: the first one found only holds the places)
+    if let Some(x) = any {
+        flat.resize(counts[N - 1] as usize, x);
     }
-    let mut t_fill = trigger_at;
-    for l in &cache.lines {
+    let mut fill = counts;
+    for l in lines {
         let line = &cat.cards[l.card as usize].continuous[l.line as usize];
-        for t in &line.triggers {
-            let k = t.on.index();
-            cache.triggers_flat[t_fill[k] as usize] =
-                TriggerRef { unit: l.unit, mission: l.mission, controller: l.controller, t, inst: l.inst };
-            t_fill[k] += 1;
+        for x in items(line) {
+            let k = kind(x);
+            flat[fill[k] as usize] = make(l, x);
+            fill[k] += 1;
         }
     }
-    cache.trigger_at = trigger_at;
+    *at = counts;
 }
 
 /// Whether the statics and triggers in force, as grouped, are the lines in force grouped afresh
