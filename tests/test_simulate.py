@@ -91,6 +91,21 @@ def test_interrupted_run_resumes_to_the_same_rows(tmp_path, specs):
         assert a[t].equals(b[t]), t
 
 
+def test_a_run_of_another_mythos_is_not_resumed(tmp_path, specs):
+    """A run stored by another version is refused with what to do, and nothing stored is lost: its
+    players may play the same settings differently, so a resumed run would mix two players."""
+    db = tmp_path / "old.duckdb"
+    cfg = small_config(specs)
+    with open_store(db) as s:
+        start_run(s, cfg, "r", "r")
+        s.con.execute("UPDATE runs SET engine_version = '0.1.0' WHERE run_id = 'r'")
+    res = runner.invoke(app, ["simulate", "--resume", "r", "--db", str(db), "--workers", "1"])
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    assert "played by mythos 0.1.0" in res.output and "start a new run" in res.output
+    with open_store(db) as s:
+        assert s.run("r")["engine_version"] == "0.1.0" and s.done_batches("r") == set()
+
+
 def test_kill_9_loses_only_unfinished_batches(tmp_path):
     db = tmp_path / "k.duckdb"
     deck = default_gauntlet()[0]

@@ -136,6 +136,12 @@ def execute(store: Store, run_id: str, config: RunConfig, *, workers: int = 1, b
     if run is not None and run["catalog_hash"] != catalog_hash():
         raise StoreError(f"run {run_id} was played with another card catalog (hash {run['catalog_hash']}); "
                          "resuming it now would mix rules: start a new run instead")
+    if run is not None and run["engine_version"] != __version__:
+        # a built-in player of another version may play the same spec differently (0.3.0's default
+        # search values its playouts by a fitted leaf): the run's games would be two players' games
+        raise StoreError(f"run {run_id} was played by mythos {run['engine_version']}, and this is {__version__}, "
+                         "whose players may play the same settings differently: resuming it now would mix two "
+                         "players' games; start a new run instead (the stored games can still be reported)")
     cards = store.run_cards(run_id)
     missing = sorted(set(card_list(config.to_json())) - set(cards))
     if missing:
