@@ -108,11 +108,102 @@ pub fn terminal_value(g: &GameState, me: i32) -> f64 {
     if g.winner == me { 0.9 + tilt } else { tilt }
 }
 
+/// The constants of the leaf value (`leaf_margin`). Rounds to score are counted from this
+/// one: a leaf at the start of round 2 has 3 (rounds 2, 3 and 4), of round 4 one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LeafConsts {
+    /// a mission's chance of going to me is `sigmoid(Power difference / spread)`
+    pub spread: f64,
+    /// the Edge holder's Power bonus on each mission (it wins the ties)
+    pub edge_mission: f64,
+    /// a hidden character's printed Power counts this much while it can still be revealed
+    pub hidden: f64,
+    /// the expected points of the missions on the board weigh this much against the score, by
+    /// rounds still to score them (1, 2, 3, 4)
+    pub board: [f64; 4],
+    /// the SCORE worth of a side's characters, and of the mission, counts this much
+    pub char_score: f64,
+    pub mission_score: f64,
+    /// the Edge's worth in the final tie, in points
+    pub tie: f64,
+    /// the margin in points is turned into a value by `sigmoid(margin / scale)`, by rounds to score
+    pub scale: [f64; 4],
+    /// points a card in hand (more than the opponent's) is worth, and a chakra (this round's
+    /// income, 5 and a chakra a character in play: in effect the characters in play)
+    pub hand: f64,
+    pub chakra: f64,
+}
+
+/// The hand-tuned leaf (issue 17 to the eleventh session): `spread` 2.5, Edge 0.5 on each
+/// mission and in the tie, hidden Power at half, later rounds weighted `1 + 0.6 (rounds − 1)`,
+/// `sigmoid(margin / 8)`. `search:leaf=0`.
+pub const LEAF_HAND: LeafConsts = LeafConsts {
+    spread: 2.5,
+    edge_mission: 0.5,
+    hidden: 0.5,
+    // (written as the old formula computed them, so that its games are the same to the last bit)
+    board: [hand_later(1.0), hand_later(2.0), hand_later(3.0), hand_later(4.0)],
+    char_score: 1.0,
+    mission_score: 1.0,
+    tie: 0.5,
+    scale: [8.0, 8.0, 8.0, 8.0],
+    hand: 0.0,
+    chakra: 0.0,
+};
+
+/// The leaf fitted to game outcomes (benchmarks/README.md, "A leaf fitted to game outcomes").
+/// `search:leaf=1`.
+pub const LEAF_FITTED: LeafConsts = LeafConsts {
+    spread: 3.03,
+    edge_mission: -0.14,
+    hidden: 0.47,
+    board: [1.0, 2.66, 4.31, 5.97],
+    char_score: 1.0,
+    mission_score: 1.0,
+    tie: -0.66,
+    scale: [4.24, 7.5, 10.39, 13.3],
+    hand: 0.0,
+    chakra: 0.0,
+};
+
+/// The fitted leaf with the hand and the chakra counted. `search:leaf=2`.
+pub const LEAF_FITTED_HAND: LeafConsts = LeafConsts {
+    spread: 3.47,
+    edge_mission: 0.12,
+    hidden: 0.39,
+    board: [1.0, 1.8, 2.61, 3.41],
+    char_score: 1.0,
+    mission_score: 1.0,
+    tie: -1.16,
+    scale: [4.31, 4.83, 5.54, 6.25],
+    hand: 1.97,
+    chakra: 2.34,
+};
+
+/// The hand-tuned leaf's weight of the board by rounds to score.
+const fn hand_later(rounds: f64) -> f64 {
+    1.0 + 0.6 * (rounds - 1.0)
+}
+
+/// The leaf constants a spec's `leaf` number names (0: hand-tuned, 1: fitted).
+pub fn leaf_consts(which: i64) -> &'static LeafConsts {
+    match which {
+        1 => &LEAF_FITTED,
+        2 => &LEAF_FITTED_HAND,
+        _ => &LEAF_HAND,
+    }
+}
+
 /// The worth of a position to `me`, between 0 and 1 (about a chance of winning): the score so
 /// far plus what the missions in play should still give each side, from the Power on them (a
 /// hidden character's printed Power counted in part while it may still be revealed), their
-/// points and SCORE effects, and the Edge.
+/// points and SCORE effects, and the Edge. The hand-tuned constants (`leaf_value_with` for others).
 pub fn leaf_value(g: &GameState, me: i32) -> f64 {
+    leaf_value_with(g, me, &LEAF_HAND)
+}
+
+/// `leaf_value` with the constants `k`.
+pub fn leaf_value_with(g: &GameState, me: i32, k: &LeafConsts) -> f64 {
     if g.is_terminal() {
         return terminal_value(g, me);
     }
@@ -123,10 +214,10 @@ pub fn leaf_value(g: &GameState, me: i32) -> f64 {
             let mut scratch = cell.borrow_mut();
             let s = super::search::copy_into(&mut scratch, g);
             s.phase = crate::state::Phase::Evaluate;
-            leaf_margin(g, s, me)
+            leaf_margin(g, s, me, k)
         });
     }
-    leaf_margin(g, g, me)
+    leaf_margin(g, g, me, k)
 }
 
 thread_local! {
@@ -134,15 +225,14 @@ thread_local! {
 }
 
 /// `leaf_value` of a game not over, the Power read on `gs` (`g` as the missions will be scored).
-fn leaf_margin(g: &GameState, gs: &GameState, me: i32) -> f64 {
+fn leaf_margin(g: &GameState, gs: &GameState, me: i32, k: &LeafConsts) -> f64 {
     let opp = 1 - me;
     let rounds = rounds_to_score(g);
-    let rf = rounds as f64;
+    let at = (rounds.clamp(1, 4) - 1) as usize;
     let edge = g.edge == me;
     let mut margin = (g.players[me as usize].score - g.players[opp as usize].score) as f64;
     // reveals are still possible in a later round, or in this one while its player has not passed
     let can_reveal = |p: i32| g.round < ROUNDS || !g.players[p as usize].passed;
-    let spread = 2.5;
     for (mi, m) in g.missions.iter().enumerate() {
         if rounds == 0 {
             break;
@@ -157,26 +247,93 @@ fn leaf_margin(g: &GameState, gs: &GameState, me: i32) -> f64 {
                 let card = g.unit_card(u);
                 if u.hidden {
                     if can_reveal(p) {
-                        side[p as usize] += 0.5 * card.power() as f64;
+                        side[p as usize] += k.hidden * card.power() as f64;
                     }
                 } else {
-                    extra[p as usize] += card.facts.score_worth;
+                    extra[p as usize] += k.char_score * card.facts.score_worth;
                 }
             }
         }
         if side[0] == 0.0 && side[1] == 0.0 {
             continue; // nobody contests it yet: who will is not on the board (and the Edge alone wins nothing)
         }
-        let pts = power::mission_points(g, mi) as f64 + g.card(m.card).facts.score_worth;
-        let diff = side[me as usize] - side[opp as usize] + if edge { 0.5 } else { -0.5 };
-        let p_win = sigmoid(diff / spread);
+        let pts = power::mission_points(g, mi) as f64 + k.mission_score * g.card(m.card).facts.score_worth;
+        let diff = side[me as usize] - side[opp as usize] + if edge { k.edge_mission } else { -k.edge_mission };
+        let p_win = sigmoid(diff / k.spread);
         let mine = (pts + extra[me as usize]) * p_win;
         let theirs = (pts + extra[opp as usize]) * (1.0 - p_win);
         // this round's evaluation counts fully; the later ones are less sure
-        margin += (mine - theirs) * (1.0 + 0.6 * (rf - 1.0));
+        margin += (mine - theirs) * k.board[at];
     }
-    margin += if edge { 0.5 } else { -0.5 }; // the game's tie
-    sigmoid(margin / 8.0)
+    margin += if edge { k.tie } else { -k.tie }; // the game's tie
+    if k.hand != 0.0 || k.chakra != 0.0 {
+        let (a, b) = (&g.players[me as usize], &g.players[opp as usize]);
+        margin += k.hand * (a.hand.len() as f64 - b.hand.len() as f64) + k.chakra * (a.chakra - b.chakra) as f64;
+    }
+    sigmoid(margin / k.scale[at])
+}
+
+/// The raw ingredients of `leaf_margin` for `me`, for fitting its constants to game outcomes
+/// (`core/examples/leaf_lab.rs`): per mission contested, each side's Power as scored, the printed
+/// Power of its hidden characters that can still be revealed, the SCORE worth of its visible
+/// characters, and the mission's points and SCORE worth.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LeafParts {
+    /// my score minus the opponent's
+    pub score: f64,
+    /// whether `me` holds the Edge
+    pub edge: bool,
+    /// rounds in which the missions will still be scored (`rounds_to_score`)
+    pub rounds: i64,
+    /// per mission contested: [my Power, theirs, my hidden printed Power, theirs, my characters'
+    /// SCORE worth, theirs, the mission's points, its SCORE worth]
+    pub missions: Vec<[f64; 8]>,
+    /// cards in hand and chakra, mine and the opponent's (not in the formula: candidates)
+    pub hand: [f64; 2],
+    pub chakra: [f64; 2],
+}
+
+/// `LeafParts` of a game not over (the Power read as the missions will be scored).
+pub fn leaf_parts(g: &GameState, me: i32) -> LeafParts {
+    let gs = as_scored(g);
+    let opp = 1 - me;
+    let rounds = rounds_to_score(g);
+    let can_reveal = |p: i32| g.round < ROUNDS || !g.players[p as usize].passed;
+    let mut out = LeafParts {
+        score: (g.players[me as usize].score - g.players[opp as usize].score) as f64,
+        edge: g.edge == me,
+        rounds,
+        missions: Vec::new(),
+        hand: [g.players[me as usize].hand.len() as f64, g.players[opp as usize].hand.len() as f64],
+        chakra: [g.players[me as usize].chakra as f64, g.players[opp as usize].chakra as f64],
+    };
+    if rounds == 0 {
+        return out;
+    }
+    for (mi, m) in g.missions.iter().enumerate() {
+        let mut row = [0.0f64; 8];
+        for (k, p) in [me, opp].into_iter().enumerate() {
+            for &uid in &m.sides[p as usize] {
+                let u = g.u(uid);
+                row[k] += power::power_of(&gs, uid) as f64;
+                let card = g.unit_card(u);
+                if u.hidden {
+                    if can_reveal(p) {
+                        row[2 + k] += card.power() as f64;
+                    }
+                } else {
+                    row[4 + k] += card.facts.score_worth;
+                }
+            }
+        }
+        if row[0] == 0.0 && row[1] == 0.0 && row[2] == 0.0 && row[3] == 0.0 {
+            continue;
+        }
+        row[6] = power::mission_points(g, mi) as f64;
+        row[7] = g.card(m.card).facts.score_worth;
+        out.missions.push(row);
+    }
+    out
 }
 
 /// Whether the card has an encoded AMBUSH line.
