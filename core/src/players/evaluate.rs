@@ -336,6 +336,25 @@ pub fn leaf_parts(g: &GameState, me: i32) -> LeafParts {
     out
 }
 
+/// `leaf_value_with` from its ingredients (what `core/examples/leaf_lab.rs` writes and the fit
+/// re-implements): the same formula as `leaf_margin`.
+pub fn value_from_parts(p: &LeafParts, k: &LeafConsts) -> f64 {
+    let at = (p.rounds.clamp(1, 4) - 1) as usize;
+    let e = if p.edge { 1.0 } else { -1.0 };
+    let mut margin = p.score;
+    for m in &p.missions {
+        let (mine, theirs) = (m[0] + k.hidden * m[2], m[1] + k.hidden * m[3]);
+        if mine == 0.0 && theirs == 0.0 {
+            continue;
+        }
+        let pts = m[6] + k.mission_score * m[7];
+        let p_win = sigmoid((mine - theirs + e * k.edge_mission) / k.spread);
+        margin += ((pts + k.char_score * m[4]) * p_win - (pts + k.char_score * m[5]) * (1.0 - p_win)) * k.board[at];
+    }
+    margin += e * k.tie + k.hand * (p.hand[0] - p.hand[1]) + k.chakra * (p.chakra[0] - p.chakra[1]);
+    sigmoid(margin / k.scale[at])
+}
+
 /// Whether the card has an encoded AMBUSH line.
 fn has_ambush(card: &Card) -> bool {
     heuristic::has_ambush(card)
@@ -438,5 +457,49 @@ mod tests {
         g.players[1].score = 11;
         let narrow_loss = terminal_value(&g, 0);
         assert!(narrow_win > 0.9 && wide_loss < narrow_loss && narrow_loss < 0.1);
+    }
+
+    /// The ingredients the lab writes give back the leaf's value, for every constant set, in
+    /// positions of real games (greedy plays both seats) at the start of rounds and inside them.
+    #[test]
+    fn the_leaf_is_its_ingredients() {
+        let d = crate::players::test_decks(6, 41);
+        let mut checked = 0;
+        for seed in 0..24i128 {
+            let stop = 10 + (seed as usize * 7) % 50;
+            let g = crate::players::drive_game(
+                &d[seed as usize % 6],
+                &d[(seed as usize + 1) % 6],
+                seed,
+                "greedy",
+                |_, n| n >= stop,
+            );
+            if g.is_terminal() {
+                continue;
+            }
+            for me in [0, 1] {
+                let parts = leaf_parts(&g, me);
+                for which in 0..3 {
+                    let k = leaf_consts(which);
+                    let (a, b) = (leaf_value_with(&g, me, k), value_from_parts(&parts, k));
+                    assert!((a - b).abs() < 1e-9, "seed {seed} seat {me} leaf {which}: {a} {b}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 20, "{checked}");
+    }
+
+    /// The fitted leaf with the hand counts a card more in hand; the hand-tuned one does not.
+    #[test]
+    fn the_fitted_leaf_counts_the_hand() {
+        let d = crate::players::test_decks(2, 43);
+        let g = crate::players::drive_game(&d[0], &d[1], 3, "greedy", |_, n| n >= 12);
+        assert!(!g.is_terminal());
+        let mut more = g.clone();
+        let card = more.players[0].deck.pop().expect("a card in the deck");
+        more.players[0].hand.push(card);
+        assert!(leaf_value_with(&more, 0, &LEAF_FITTED_HAND) > leaf_value_with(&g, 0, &LEAF_FITTED_HAND));
+        assert_eq!(leaf_value_with(&more, 0, &LEAF_HAND), leaf_value_with(&g, 0, &LEAF_HAND));
     }
 }

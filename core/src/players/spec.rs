@@ -439,6 +439,13 @@ mod tests {
             "search:clear=3.0,deals=1,explore=0.3,mulligan=8,playouts=2,rounds=1,solve=300,time=0.0,tree=1,width=64"
         );
         assert_eq!(spec("search:tree=0"), spec("search"));
+        // the leaf is written back only when it is not the default's
+        assert_eq!(spec("search:leaf=0"), spec("search"));
+        assert_eq!(
+            spec("search:leaf=2"),
+            "search:clear=3.0,deals=1,leaf=2,mulligan=8,playouts=2,rounds=1,solve=300,time=0.0,width=64"
+        );
+        assert!(err("search:leaf=3").starts_with("policy parameter leaf=3: out of range"));
         assert!(err("search:tree=2").starts_with("policy parameter tree=2: out of range"));
     }
 
