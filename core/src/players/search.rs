@@ -18,8 +18,9 @@
 //!   gives its budget to the rest (`playouts` per candidate in all, at least one more per stage).
 //!   A playout deals a determinisation, makes the candidate's move, lets the rollout policy
 //!   (`evaluate::rollout_main` for main actions, the heuristic's answers inside effects) play both
-//!   seats to the end of the round, and values what is left with `evaluate::leaf_value` (the
-//!   game's result in round 4). Playing on to the end of the game measured worse (the rollout
+//!   seats to the end of the round, and values what is left with `evaluate::leaf_value_with` (the
+//!   game's result in round 4), its constants fitted to the outcomes of self-play games
+//!   (`evaluate::LEAF_FITTED_HAND`; `leaf=0` the hand-tuned ones of before). Playing on to the end of the game measured worse (the rollout
 //!   policy is weaker than the leaf value), so `rounds=1` is the default.
 //!   A main action whose one-step judgement leads the next by `clear` is played unsearched.
 //! - **Once the opponent has passed**: the rest of the round is the player's own puzzle, solved
@@ -83,7 +84,8 @@ pub struct Params {
     pub tree: i64,
     /// the tree's PUCT exploration constant
     pub explore: f64,
-    /// the leaf's constants (`evaluate::leaf_consts`): 0 hand-tuned, 1 fitted to game outcomes
+    /// the leaf's constants (`evaluate::leaf_consts`): 0 hand-tuned, 1 its form fitted to game
+    /// outcomes, 2 (the default) fitted with the hand and the chakra counted
     pub leaf: i64,
 }
 
@@ -100,7 +102,7 @@ impl Default for Params {
             rounds: 1,
             tree: 0,
             explore: 0.3,
-            leaf: 0,
+            leaf: 2,
         }
     }
 }

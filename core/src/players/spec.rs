@@ -83,7 +83,7 @@ pub const SEARCH_PARAMS: [Param; 11] = [
         whole: true,
         lo: 0.0,
         hi: 2.0,
-        what: "the leaf's constants: 0 hand-tuned, 1 fitted to game outcomes, 2 also the hand and chakra",
+        what: "the leaf's constants: 0 hand-tuned, 1 refitted, 2 fitted with hand and chakra (default)",
     },
 ];
 
@@ -440,10 +440,10 @@ mod tests {
         );
         assert_eq!(spec("search:tree=0"), spec("search"));
         // the leaf is written back only when it is not the default's
-        assert_eq!(spec("search:leaf=0"), spec("search"));
+        assert_eq!(spec("search:leaf=2"), spec("search"));
         assert_eq!(
-            spec("search:leaf=2"),
-            "search:clear=3.0,deals=1,leaf=2,mulligan=8,playouts=2,rounds=1,solve=300,time=0.0,width=64"
+            spec("search:leaf=0"),
+            "search:clear=3.0,deals=1,leaf=0,mulligan=8,playouts=2,rounds=1,solve=300,time=0.0,width=64"
         );
         assert!(err("search:leaf=3").starts_with("policy parameter leaf=3: out of range"));
         assert!(err("search:tree=2").starts_with("policy parameter tree=2: out of range"));
