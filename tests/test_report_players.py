@@ -47,6 +47,8 @@ def test_policy_labels_name_the_budget():
     for typed in ("search", "lookahead", "search:strong", "search:playouts=8", "search:tree=1"):
         assert policy_label(typed) == policy_label(make_policy(typed).spec)
     assert "plans its round" not in policy_label("search") and "tree" in policy_label("search:tree=1")
+    # the default's fitted leaf is not named; the hand-tuned one of before is
+    assert "leaf" not in policy_label("search") and "hand-tuned leaf" in policy_label(make_policy("search:leaf=0").spec)
     assert policy_label("search:strong").startswith("search:strong, the reference (128 playouts")
 
 

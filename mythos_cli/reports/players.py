@@ -97,6 +97,8 @@ def _search_label(kv: dict[str, str]) -> str:
         parts.append(f"endgame solver {_num(kv['solve'])} positions" if _num(kv["solve"]) != "0" else "no endgame solver")
     if "mulligan" in kv:
         parts.append(f"mulligan by {_num(kv['mulligan'])} playouts")
+    if "leaf" in kv:  # written only when not the default's fitted leaf
+        parts.append({"0": "hand-tuned leaf", "1": "refitted leaf"}.get(_num(kv["leaf"]), f"leaf {_num(kv['leaf'])}"))
     if _num(kv.get("tree", "0")) != "0":
         parts.insert(0, f"one tree over its information states, exploration {_num(kv.get('explore', '?'))}")
     return f"search ({', '.join(parts)})" if parts else "search"

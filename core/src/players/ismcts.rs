@@ -4,7 +4,7 @@
 //! Each iteration deals a full state consistent with what the player knows (`search::deal_from`,
 //! the same dealing as the default sampling), walks the tree from the root by PUCT among the
 //! actions that are legal in that deal, adds one node, plays the rest of the round out with the
-//! rollout policy and backs the leaf's value (`evaluate::leaf_value`) up the path.
+//! rollout policy and backs the leaf's value (`evaluate::leaf_value_with`, the spec's `leaf`) up the path.
 //!
 //! - **A node is a history of actions as the searching player tells them apart**: its own
 //!   actions and the opponent's by the card version (not the copy: two deals that give the
@@ -33,7 +33,7 @@ use crate::state::{Action, DecisionKind, GameState, Opt};
 
 use super::Observation;
 use super::endgame::{distinct, mix};
-use super::evaluate::{self, WEIGHTS, leaf_value};
+use super::evaluate::{self, LeafConsts, WEIGHTS, leaf_consts, leaf_value_with};
 use super::heuristic;
 use super::search::{PLAYOUT_GUARD, Search, copy_into, rollout_step};
 
@@ -124,11 +124,13 @@ pub struct Tree {
     explore: f64,
     /// the last round the tree and its playouts go to
     last: i32,
+    /// the leaf's constants (the spec's `leaf`)
+    leaf: &'static LeafConsts,
 }
 
 impl Tree {
-    fn new(me: i32, explore: f64, last: i32) -> Tree {
-        Tree { nodes: vec![Node::default()], me, explore, last }
+    fn new(me: i32, explore: f64, last: i32, leaf: &'static LeafConsts) -> Tree {
+        Tree { nodes: vec![Node::default()], me, explore, last, leaf }
     }
 
     /// The edge PUCT picks at `node` among the options legal in the deal `s` (edges added for
@@ -211,7 +213,7 @@ impl Tree {
             guard += 1;
             rollout_step(s).expect("a legal action in a playout");
         }
-        let v = leaf_value(s, self.me);
+        let v = leaf_value_with(s, self.me, self.leaf);
         for (n, e) in path {
             let edge = &mut self.nodes[n].edges[e];
             edge.n += 1;
@@ -242,7 +244,7 @@ impl Search {
             return cands[0];
         }
         let last = g.round + self.params.rounds.max(1) as i32 - 1;
-        let mut tree = Tree::new(me, self.params.explore, last);
+        let mut tree = Tree::new(me, self.params.explore, last, leaf_consts(self.params.leaf));
         let budget = self.params.playouts.max(1) as usize * cands.len();
         let start = Instant::now();
         let mut done = 0usize;

@@ -18,8 +18,9 @@
 //!   gives its budget to the rest (`playouts` per candidate in all, at least one more per stage).
 //!   A playout deals a determinisation, makes the candidate's move, lets the rollout policy
 //!   (`evaluate::rollout_main` for main actions, the heuristic's answers inside effects) play both
-//!   seats to the end of the round, and values what is left with `evaluate::leaf_value` (the
-//!   game's result in round 4). Playing on to the end of the game measured worse (the rollout
+//!   seats to the end of the round, and values what is left with `evaluate::leaf_value_with` (the
+//!   game's result in round 4), its constants fitted to the outcomes of self-play games
+//!   (`evaluate::LEAF_FITTED_HAND`; `leaf=0` the hand-tuned ones of before). Playing on to the end of the game measured worse (the rollout
 //!   policy is weaker than the leaf value), so `rounds=1` is the default.
 //!   A main action whose one-step judgement leads the next by `clear` is played unsearched.
 //! - **Once the opponent has passed**: the rest of the round is the player's own puzzle, solved
@@ -51,7 +52,7 @@ use crate::rng::PyRandom;
 use crate::state::{Action, DecisionKind, GameState, Opt};
 
 use super::endgame::{Solver, distinct};
-use super::evaluate::{self, WEIGHTS, leaf_value};
+use super::evaluate::{self, LeafConsts, WEIGHTS, leaf_consts, leaf_value_with};
 use super::heuristic;
 use super::mulligan::Mulligan;
 use super::{Observation, Player, player_rng};
@@ -83,6 +84,9 @@ pub struct Params {
     pub tree: i64,
     /// the tree's PUCT exploration constant
     pub explore: f64,
+    /// the leaf's constants (`evaluate::leaf_consts`): 0 hand-tuned, 1 its form fitted to game
+    /// outcomes, 2 (the default) fitted with the hand and the chakra counted
+    pub leaf: i64,
 }
 
 impl Default for Params {
@@ -98,6 +102,7 @@ impl Default for Params {
             rounds: 1,
             tree: 0,
             explore: 0.3,
+            leaf: 2,
         }
     }
 }
@@ -199,7 +204,8 @@ impl Search {
                         dealt += 1;
                     }
                     let last = g.round + self.params.rounds.max(1) as i32 - 1;
-                    let v = playout_from(copy_into(&mut self.scratch, &deals[k]), me, cands[i], last);
+                    let leaf = leaf_consts(self.params.leaf);
+                    let v = playout_from(copy_into(&mut self.scratch, &deals[k]), me, cands[i], last, leaf);
                     total[i] += v;
                     visits[i] += 1;
                     spent += 1;
@@ -359,7 +365,7 @@ impl Search {
                     let act = rollout_decision(s);
                     apply::apply(s, act).expect("a legal action in a playout");
                 }
-                v[k] = leaf_value(s, me);
+                v[k] = leaf_value_with(s, me, leaf_consts(self.params.leaf));
             }
             gains.push(v[1] - v[0]);
         }
@@ -394,7 +400,7 @@ pub fn copy_into<'a>(scratch: &'a mut Option<GameState>, g: &GameState) -> &'a m
 
 /// One playout from a deal (`s`, a copy to play in): `a` played, both seats played by the rollout
 /// policy to the end of round `last` (or of the game), the result valued for `me`.
-fn playout_from(s: &mut GameState, me: i32, a: Action, last: i32) -> f64 {
+fn playout_from(s: &mut GameState, me: i32, a: Action, last: i32, leaf: &LeafConsts) -> f64 {
     s.horizon = last;
     apply::apply(s, a).expect("a legal action in a determinised state");
     let mut guard = 0;
@@ -402,7 +408,7 @@ fn playout_from(s: &mut GameState, me: i32, a: Action, last: i32) -> f64 {
         guard += 1;
         rollout_step(s).expect("a legal action in a playout");
     }
-    leaf_value(s, me)
+    leaf_value_with(s, me, leaf)
 }
 
 /// One decision of the rollout policy applied (a main action by its place among the legal ones).

@@ -37,7 +37,7 @@ pub const LOOKAHEAD_PARAMS: [Param; 5] = [
 
 /// `search`'s parameters (its budget: `playouts`, reproducible, or `time`, which is not: how
 /// many playouts fit in it depends on the machine and its load).
-pub const SEARCH_PARAMS: [Param; 10] = [
+pub const SEARCH_PARAMS: [Param; 11] = [
     Param {
         name: "playouts",
         whole: true,
@@ -78,6 +78,13 @@ pub const SEARCH_PARAMS: [Param; 10] = [
         what: "1: information-set search (one tree over every deal) instead of sequential halving",
     },
     Param { name: "explore", whole: false, lo: 0.0, hi: 100.0, what: "the tree's PUCT exploration constant" },
+    Param {
+        name: "leaf",
+        whole: true,
+        lo: 0.0,
+        hi: 2.0,
+        what: "the leaf's constants: 0 hand-tuned, 1 refitted, 2 fitted with hand and chakra (default)",
+    },
 ];
 
 /// Named settings a spec may give instead of (or before) its parameters, as `search:strong`:
@@ -294,36 +301,31 @@ pub fn make_player(spec: &str, mulligan: Option<&str>) -> Result<Box<dyn Player>
                 rounds: int("rounds", d.rounds),
                 tree: int("tree", d.tree),
                 explore: get("explore").unwrap_or(d.explore),
+                leaf: int("leaf", d.leaf),
             };
             // the spec written back: every parameter, sorted by name (the tree's two only when it
-            // is asked for, so that the default's spec stays what runs stored before it existed)
-            let text = if p.tree > 0 {
-                format!(
-                    "search:clear={},deals={},explore={},mulligan={},playouts={},rounds={},solve={},time={},tree={},width={}",
-                    py_float(p.clear),
-                    p.deals,
-                    py_float(p.explore),
-                    p.mulligan,
-                    p.playouts,
-                    p.rounds,
-                    p.solve,
-                    py_float(p.time),
-                    p.tree,
-                    p.width
-                )
-            } else {
-                format!(
-                    "search:clear={},deals={},mulligan={},playouts={},rounds={},solve={},time={},width={}",
-                    py_float(p.clear),
-                    p.deals,
-                    p.mulligan,
-                    p.playouts,
-                    p.rounds,
-                    p.solve,
-                    py_float(p.time),
-                    p.width
-                )
-            };
+            // is asked for, the leaf only when it is not the default's, so that the default's spec
+            // stays what runs stored before they existed)
+            let mut parts: Vec<(&str, String)> = vec![
+                ("clear", py_float(p.clear)),
+                ("deals", p.deals.to_string()),
+                ("mulligan", p.mulligan.to_string()),
+                ("playouts", p.playouts.to_string()),
+                ("rounds", p.rounds.to_string()),
+                ("solve", p.solve.to_string()),
+                ("time", py_float(p.time)),
+                ("width", p.width.to_string()),
+            ];
+            if p.tree > 0 {
+                parts.push(("explore", py_float(p.explore)));
+                parts.push(("tree", p.tree.to_string()));
+            }
+            if p.leaf != d.leaf {
+                parts.push(("leaf", p.leaf.to_string()));
+            }
+            parts.sort();
+            let text =
+                format!("search:{}", parts.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(","));
             // the mulligan rule when one is imposed; otherwise the playouts decide
             Box::new(Search::new(p, rule, text))
         }
@@ -437,6 +439,13 @@ mod tests {
             "search:clear=3.0,deals=1,explore=0.3,mulligan=8,playouts=2,rounds=1,solve=300,time=0.0,tree=1,width=64"
         );
         assert_eq!(spec("search:tree=0"), spec("search"));
+        // the leaf is written back only when it is not the default's
+        assert_eq!(spec("search:leaf=2"), spec("search"));
+        assert_eq!(
+            spec("search:leaf=0"),
+            "search:clear=3.0,deals=1,leaf=0,mulligan=8,playouts=2,rounds=1,solve=300,time=0.0,width=64"
+        );
+        assert!(err("search:leaf=3").starts_with("policy parameter leaf=3: out of range"));
         assert!(err("search:tree=2").starts_with("policy parameter tree=2: out of range"));
     }
 
