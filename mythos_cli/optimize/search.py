@@ -79,7 +79,7 @@ from mythos_cli.store import optimize as ostore
 BASE = PREFIX + "base"
 FOCUS_OUT = 8  # the screen's second round: the deck's cards most worth taking out it draws from
 FOCUS_IN = 24  # and the cards most worth bringing in
-CONFIG_VERSION = 4  # 4: the confirmation sized by the gain to prove; 3: the screen valued by the cards held (fit_draws); 2: by its swaps; 1: a one-player search
+CONFIG_VERSION = 5  # 5: judged by 0.3.0's default search (its fitted leaf); 4: the confirmation sized by the gain to prove; 3: the screen valued by the cards held (fit_draws); 2: by its swaps; 1: a one-player search
 MAX_MINUTES = 7 * 24 * 60
 
 
