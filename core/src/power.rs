@@ -351,6 +351,11 @@ fn side_total(g: &GameState, mi: usize, player: i32, t: &PowerTable) -> i64 {
 /// Who would win mission `mi` now: higher Power, ties to the Edge, at least 1 Power.
 pub fn mission_leader(g: &GameState, mi: usize) -> i32 {
     let [a, b] = both_sides(g, mi).unwrap_or_else(|| [side_power(g, mi, 0), side_power(g, mi, 1)]);
+    leader_of(g, a, b)
+}
+
+/// Who would win a mission whose sides total `a` (player 0) and `b` (player 1).
+pub fn leader_of(g: &GameState, a: i64, b: i64) -> i32 {
     if a == b {
         return if a >= 1 { g.edge } else { -1 };
     }
