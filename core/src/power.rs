@@ -47,7 +47,18 @@ fn memo(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
 
 /// Current Power of a character (in play, or a ghost an effect still looks at).
 pub fn power(g: &GameState, u: &Unit) -> i64 {
-    let t = memo(g);
+    power_in(g, &memo(g), u)
+}
+
+/// The Power table of the board as it stands, for a reader that asks the Power of several
+/// characters in a row ([`power_in`]) with one look at the memo. (Borrowed: drop it before the
+/// game changes.)
+pub fn table(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
+    memo(g)
+}
+
+/// `power`, read in `t`, the table of `g` as it stands ([`table`]).
+pub fn power_in(g: &GameState, t: &PowerTable, u: &Unit) -> i64 {
     if let Some(Some(p)) = t.power.get(u.uid as usize)
         && g.in_play(u.uid)
     {
@@ -350,8 +361,14 @@ fn side_total(g: &GameState, mi: usize, player: i32, t: &PowerTable) -> i64 {
 
 /// Who would win mission `mi` now: higher Power, ties to the Edge, at least 1 Power.
 pub fn mission_leader(g: &GameState, mi: usize) -> i32 {
-    let [a, b] = both_sides(g, mi).unwrap_or_else(|| [side_power(g, mi, 0), side_power(g, mi, 1)]);
+    let [a, b] = side_totals(g, mi);
     leader_of(g, a, b)
+}
+
+/// Both sides' totals of mission `mi` (player 0's, player 1's): one look at the memo when the
+/// table holds them.
+pub fn side_totals(g: &GameState, mi: usize) -> [i64; 2] {
+    both_sides(g, mi).unwrap_or_else(|| [side_power(g, mi, 0), side_power(g, mi, 1)])
 }
 
 /// Who would win a mission whose sides total `a` (player 0) and `b` (player 1).
