@@ -1,5 +1,9 @@
 //! Whole games between two built-in players on random decks of the bundled catalog, for profiling
 //! the players: `cargo run --release --example players -- lookahead lookahead 200`.
+//!
+//! With a fourth argument, a decks file (`{"decks": [[cards, missions], …]}`, as
+//! benchmarks/search_common.py writes them, e.g. the six sample decks), the games are those of
+//! `benchmarks/bench_policies.py` on those decks: game i deck i mod n against 5i+1 mod n, seed i.
 
 use mythos_core::cards::Catalog;
 use mythos_core::players::{make_player, play_matches};
@@ -12,10 +16,30 @@ fn main() {
     let b = args.get(2).map_or(a, |s| s.as_str());
     let n: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(200);
     let cat = Catalog::bundled();
-    let mut rng = PyRandom::new(1);
-    let decks: Vec<GameDeck> =
-        (0..12).map(|i| GameDeck::random(cat, &mut rng, |_| true, format!("random-{i}"))).collect();
-    let games: Vec<(usize, usize, i128)> = (0..n).map(|i| (i % 12, (i * 5 + 1) % 12, 7_000 + i as i128)).collect();
+    let (decks, games): (Vec<GameDeck>, Vec<(usize, usize, i128)>) = match args.get(4) {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).expect("a decks file");
+            let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+            let idx = |id: &serde_json::Value| cat.card(id.as_str().expect("an id")).expect("a card").index;
+            let decks: Vec<GameDeck> = v["decks"]
+                .as_array()
+                .expect("a list of decks")
+                .iter()
+                .map(|d| GameDeck {
+                    cards: d[0].as_array().expect("cards").iter().map(idx).collect(),
+                    missions: d[1].as_array().expect("missions").iter().map(idx).collect(),
+                    name: String::new(),
+                })
+                .collect();
+            let k = decks.len();
+            (decks, (0..n).map(|i| (i % k, (i * 5 + 1) % k, i as i128)).collect())
+        }
+        None => {
+            let mut rng = PyRandom::new(1);
+            let decks = (0..12).map(|i| GameDeck::random(cat, &mut rng, |_| true, format!("random-{i}"))).collect();
+            (decks, (0..n).map(|i| (i % 12, (i * 5 + 1) % 12, 7_000 + i as i128)).collect())
+        }
+    };
     let (mut pa, mut pb) = (make_player(a, None).expect("spec"), make_player(b, None).expect("spec"));
     let t = std::time::Instant::now();
     let results = play_matches(cat, &decks, &games, &mut *pa, &mut *pb);

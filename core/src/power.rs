@@ -47,7 +47,18 @@ fn memo(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
 
 /// Current Power of a character (in play, or a ghost an effect still looks at).
 pub fn power(g: &GameState, u: &Unit) -> i64 {
-    let t = memo(g);
+    power_in(g, &memo(g), u)
+}
+
+/// The Power table of the board as it stands, for a reader that asks the Power of several
+/// characters in a row ([`power_in`]) with one look at the memo. (Borrowed: drop it before the
+/// game changes.)
+pub fn table(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
+    memo(g)
+}
+
+/// `power`, read in `t`, the table of `g` as it stands ([`table`]).
+pub fn power_in(g: &GameState, t: &PowerTable, u: &Unit) -> i64 {
     if let Some(Some(p)) = t.power.get(u.uid as usize)
         && g.in_play(u.uid)
     {
@@ -74,67 +85,62 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     if power.len() < g.units.len() {
         power.resize(g.units.len(), None);
     }
-    {
-        let lines = lines::lines(g);
-        if lines.statics(StaticKind::PowerZero).is_empty() && lines.statics(StaticKind::Power).is_empty() {
-            // no Power static in force: every character's Power in one walk of the board
-            let eager = lines.statics(StaticKind::SidePower).is_empty();
-            drop(lines);
-            t.zeroed.clear();
-            walk_sides(g, power, &mut t.sides, eager, |_, uid| raw_power(g, g.u(uid)).max(0));
-            return;
-        }
-    }
-    // each character's printed Power, tokens and attachments first (what the statics read of the
-    // table is only which characters are in it), the statics added, then the last walk clamps
-    for m in &g.missions {
-        for side in &m.sides {
-            for &uid in side {
-                power[uid as usize] = Some(raw_power(g, g.u(uid)));
-            }
-        }
-    }
     let lines = lines::lines(g);
     let zero = lines.statics(StaticKind::PowerZero);
     let mods = lines.statics(StaticKind::Power);
+    // with no side Power static in force a side's total is its characters' and the mission's
+    // attachments' Power: worked out here at once (else when first asked)
+    let eager = lines.statics(StaticKind::SidePower).is_empty();
     let zeroed = &mut t.zeroed;
     zeroed.clear();
+    if zero.is_empty() && mods.is_empty() {
+        // no Power static in force: every character's Power in one walk of the board
+        drop(lines);
+        walk_sides(g, power, &mut t.sides, eager, |uid| raw_power(g, g.u(uid)).max(0));
+        return;
+    }
+    // the statics first (they read the board, never the table): the characters each zeroes, and
+    // what each adds to the characters it hits (`delta`, by uid, zero between fillings); then
+    // one walk adds each character's printed Power, tokens and attachments, and clamps
+    let delta = &mut t.delta;
+    if delta.len() < g.units.len() {
+        delta.resize(g.units.len(), 0);
+    }
     for r in zero {
         let ctx = static_ctx(r.unit, r.mission, r.controller, g);
         if condition(g, &ctx, r.s.cond.as_ref(), true) {
-            static_targets(g, &ctx, r.s, power, |x| zeroed.push(x));
+            static_targets(g, &ctx, r.s, |x| zeroed.push(x));
         }
     }
+    let hit = &mut t.hit;
+    hit.clear();
     for r in mods {
         let (ctx, s) = (static_ctx(r.unit, r.mission, r.controller, g), r.s);
         if !condition(g, &ctx, s.cond.as_ref(), true) {
             continue;
         }
-        let hit = &mut t.hit;
-        hit.clear();
-        static_targets(g, &ctx, s, power, |x| hit.push(x));
-        if hit.is_empty() {
+        let from = hit.len();
+        static_targets(g, &ctx, s, |x| hit.push(x));
+        if hit.len() == from {
             continue;
         }
         let n = match &s.opts.per {
             Some(per) => s.n.as_int().unwrap_or(0) * select(g, &ctx, per, true).len() as i64,
             None => number(g, &ctx, &s.n, true),
         };
-        for &x in hit.iter() {
-            if let Some(p) = power[x as usize].as_mut() {
-                *p += n;
-            }
+        for &x in &hit[from..] {
+            delta[x as usize] += n;
         }
     }
-    // with no side Power static in force a side's total is its characters' and the mission's
-    // attachments' Power: worked out here at once (else when first asked)
-    let eager = lines.statics(StaticKind::SidePower).is_empty();
     drop(lines);
     let zeroed = &t.zeroed;
-    walk_sides(g, power, &mut t.sides, eager, |table, uid| {
-        let p = table[uid as usize].expect("in the table");
+    walk_sides(g, power, &mut t.sides, eager, |uid| {
+        let p = raw_power(g, g.u(uid)) + delta[uid as usize];
         if p < 0 || (!zeroed.is_empty() && zeroed.contains(&uid)) { 0 } else { p }
     });
+    for &x in hit.iter() {
+        delta[x as usize] = 0;
+    }
 }
 
 /// A character's printed Power (0 face down), its tokens and its attachments' Power.
@@ -157,17 +163,16 @@ fn multiplies(g: &GameState, host: &Unit) -> bool {
     !host.hidden && g.unit_card(host).has_own_static(StaticKind::AttachmentPower) && !blanked(g, host)
 }
 
-/// The last walk of a Power filling: each character's Power (`char_power`, which may read the
-/// table as filled so far) into `power`; with `eager`, each side's total (its characters' and the
-/// mission's attachments') into `sides`, a mission a row. With no Power static in force it is the
-/// only walk (`char_power` reads the board); else it clamps what the statics added.
+/// The walk of a Power filling: each character's Power (`char_power`) into `power`; with `eager`,
+/// each side's total (its characters' and the mission's attachments') into `sides`, a mission a
+/// row.
 #[inline(always)]
 fn walk_sides(
     g: &GameState,
     power: &mut [Option<i64>],
     sides: &mut Vec<[Option<i64>; 2]>,
     eager: bool,
-    char_power: impl Fn(&[Option<i64>], Uid) -> i64,
+    char_power: impl Fn(Uid) -> i64,
 ) {
     sides.clear();
     for m in &g.missions {
@@ -175,7 +180,7 @@ fn walk_sides(
         for (si, side) in m.sides.iter().enumerate() {
             let mut total = 0;
             for &uid in side {
-                let p = char_power(power, uid);
+                let p = char_power(uid);
                 power[uid as usize] = Some(p);
                 total += p;
             }
@@ -190,11 +195,10 @@ fn walk_sides(
     }
 }
 
-/// The characters in play that static `s` applies to (`table`: the Power table being filled,
-/// which holds every character in play), one at a time.
-fn static_targets(g: &GameState, ctx: &Ctx, s: &Static, table: &[Option<i64>], mut f: impl FnMut(i32)) {
+/// The characters in play that static `s` applies to, one at a time.
+fn static_targets(g: &GameState, ctx: &Ctx, s: &Static, mut f: impl FnMut(i32)) {
     let Some(sel) = &s.target else {
-        if g.in_play(ctx.source) && table.get(ctx.source as usize).is_some_and(|p| p.is_some()) {
+        if g.in_play(ctx.source) {
             f(ctx.source);
         }
         return;
@@ -357,7 +361,18 @@ fn side_total(g: &GameState, mi: usize, player: i32, t: &PowerTable) -> i64 {
 
 /// Who would win mission `mi` now: higher Power, ties to the Edge, at least 1 Power.
 pub fn mission_leader(g: &GameState, mi: usize) -> i32 {
-    let [a, b] = both_sides(g, mi).unwrap_or_else(|| [side_power(g, mi, 0), side_power(g, mi, 1)]);
+    let [a, b] = side_totals(g, mi);
+    leader_of(g, a, b)
+}
+
+/// Both sides' totals of mission `mi` (player 0's, player 1's): one look at the memo when the
+/// table holds them.
+pub fn side_totals(g: &GameState, mi: usize) -> [i64; 2] {
+    both_sides(g, mi).unwrap_or_else(|| [side_power(g, mi, 0), side_power(g, mi, 1)])
+}
+
+/// Who would win a mission whose sides total `a` (player 0) and `b` (player 1).
+pub fn leader_of(g: &GameState, a: i64, b: i64) -> i32 {
     if a == b {
         return if a >= 1 { g.edge } else { -1 };
     }

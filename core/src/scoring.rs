@@ -7,13 +7,12 @@
 
 use crate::effects::{lines, push_frames, score_frame, triggers::trigger_frame};
 use crate::language::{StaticKind, TriggerOn};
-use crate::power::{mission_leader, mission_points, side_power};
+use crate::power::{leader_of, mission_points, side_totals};
 use crate::state::{Ev, GameState, Phase, RoundStats};
 
 pub fn evaluate(g: &mut GameState, mi: usize) {
-    let a = side_power(g, mi, 0);
-    let b = side_power(g, mi, 1);
-    let winner = mission_leader(g, mi);
+    let [a, b] = side_totals(g, mi);
+    let winner = leader_of(g, a, b);
     g.missions[mi].winner = winner;
     g.emit(Ev::MissionResult(mi as i32, a, b, winner));
     if winner < 0 {

@@ -167,7 +167,13 @@ clone_fields!(LinesCache { lines, statics_flat, static_at, triggers_flat, trigge
 // (the filling's buffers are not copied: every filling clears them before it reads them)
 impl Clone for PowerTable {
     fn clone(&self) -> Self {
-        PowerTable { power: self.power.clone(), sides: self.sides.clone(), zeroed: Vec::new(), hit: Vec::new() }
+        PowerTable {
+            power: self.power.clone(),
+            sides: self.sides.clone(),
+            zeroed: Vec::new(),
+            hit: Vec::new(),
+            delta: Vec::new(),
+        }
     }
     fn clone_from(&mut self, o: &Self) {
         self.power.clone_from(&o.power);
@@ -940,9 +946,11 @@ pub struct PowerTable {
     pub power: Vec<Option<i64>>,
     /// filled when first asked, as the reference engine does
     pub sides: Vec<[Option<i64>; 2]>,
-    /// buffers of the filling (the characters a static zeroes, the ones it hits)
+    /// buffers of the filling (the characters a static zeroes, the ones the statics hit, what
+    /// they add to each character by uid: all zero between fillings)
     pub zeroed: Vec<i32>,
     pub hit: Vec<i32>,
+    pub delta: Vec<i64>,
 }
 
 impl GameState {

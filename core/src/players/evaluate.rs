@@ -244,6 +244,7 @@ fn leaf_margin(g: &GameState, gs: &GameState, me: i32, k: &LeafConsts) -> f64 {
     let mut margin = (g.players[me as usize].score - g.players[opp as usize].score) as f64;
     // reveals are still possible in a later round, or in this one while its player has not passed
     let can_reveal = |p: i32| g.round < ROUNDS || !g.players[p as usize].passed;
+    let powers = power::table(gs); // (every character's Power read in one look at the memo)
     for (mi, m) in g.missions.iter().enumerate() {
         if rounds == 0 {
             break;
@@ -253,7 +254,7 @@ fn leaf_margin(g: &GameState, gs: &GameState, me: i32, k: &LeafConsts) -> f64 {
         for p in [me, opp] {
             for &uid in &m.sides[p as usize] {
                 let u = g.u(uid);
-                let pw = power::power_of(gs, uid) as f64;
+                let pw = power::power_in(gs, &powers, gs.u(uid)) as f64;
                 side[p as usize] += pw;
                 let card = g.unit_card(u);
                 if u.hidden {
