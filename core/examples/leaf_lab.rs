@@ -11,25 +11,16 @@ use mythos_core::apply;
 use mythos_core::cards::Catalog;
 use mythos_core::players::evaluate::leaf_parts;
 use mythos_core::players::make_player;
-use mythos_core::setup::{self, GameDeck};
+use mythos_core::setup;
 use mythos_core::state::Phase;
+
+#[path = "support/decks.rs"]
+mod decks;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let text = std::fs::read_to_string(&args[1]).expect("a decks file");
-    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let cat = Catalog::bundled();
-    let idx = |id: &serde_json::Value| cat.card(id.as_str().unwrap()).expect("a card").index;
-    let decks: Vec<GameDeck> = v["decks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| GameDeck {
-            cards: d[0].as_array().unwrap().iter().map(idx).collect(),
-            missions: d[1].as_array().unwrap().iter().map(idx).collect(),
-            name: String::new(),
-        })
-        .collect();
+    let decks = decks::read(&args[1], cat);
     let spec = args[2].clone();
     let reps: usize = args[3].parse().unwrap();
     let seed: i128 = args[4].parse().unwrap();

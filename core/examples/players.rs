@@ -10,6 +10,9 @@ use mythos_core::players::{make_player, play_matches};
 use mythos_core::rng::PyRandom;
 use mythos_core::setup::GameDeck;
 
+#[path = "support/decks.rs"]
+mod decks;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let a = args.get(1).map_or("greedy", |s| s.as_str());
@@ -18,19 +21,7 @@ fn main() {
     let cat = Catalog::bundled();
     let (decks, games): (Vec<GameDeck>, Vec<(usize, usize, i128)>) = match args.get(4) {
         Some(path) => {
-            let text = std::fs::read_to_string(path).expect("a decks file");
-            let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-            let idx = |id: &serde_json::Value| cat.card(id.as_str().expect("an id")).expect("a card").index;
-            let decks: Vec<GameDeck> = v["decks"]
-                .as_array()
-                .expect("a list of decks")
-                .iter()
-                .map(|d| GameDeck {
-                    cards: d[0].as_array().expect("cards").iter().map(idx).collect(),
-                    missions: d[1].as_array().expect("missions").iter().map(idx).collect(),
-                    name: String::new(),
-                })
-                .collect();
+            let decks = decks::read(path, cat);
             let k = decks.len();
             (decks, (0..n).map(|i| (i % k, (i * 5 + 1) % k, i as i128)).collect())
         }

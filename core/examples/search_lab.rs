@@ -4,24 +4,14 @@
 
 use mythos_core::cards::Catalog;
 use mythos_core::players::{make_player, play_match};
-use mythos_core::setup::GameDeck;
+
+#[path = "support/decks.rs"]
+mod decks;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let text = std::fs::read_to_string(&args[1]).expect("a decks file");
-    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let cat = Catalog::bundled();
-    let idx = |id: &serde_json::Value| cat.card(id.as_str().unwrap()).expect("a card").index;
-    let decks: Vec<GameDeck> = v["decks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| GameDeck {
-            cards: d[0].as_array().unwrap().iter().map(idx).collect(),
-            missions: d[1].as_array().unwrap().iter().map(idx).collect(),
-            name: String::new(),
-        })
-        .collect();
+    let decks = decks::read(&args[1], cat);
     let (a, b) = (args[2].clone(), args[3].clone());
     let reps: usize = args[4].parse().unwrap();
     let seed: i128 = args[5].parse().unwrap();
