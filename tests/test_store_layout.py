@@ -8,6 +8,7 @@ import duckdb
 import polars as pl
 import pytest
 
+from mythos_cli import __version__
 from mythos_cli.policies import make_policy, play_match
 from mythos_cli.sim import RunConfig, execute, load_specs, start_run
 from mythos_cli.sim.decks import default_gauntlet
@@ -87,7 +88,8 @@ def reference_rows(run_id: str, cfg: RunConfig) -> tuple[list[dict], list[dict],
 
 
 def write_v1(path, run_id, cfg, rows, batches=None) -> None:
-    """A schema-1 file holding ``rows`` (only the games of ``batches``, when given)."""
+    """A schema-1 file holding ``rows`` (only the games of ``batches``, when given), stored as
+    played by this mythos (it played them: a run of another version is not resumed)."""
     games, rounds, cards = rows
     if batches is not None:
         keep = {g["game_no"] for g in games if g["batch_no"] in batches}
@@ -98,8 +100,8 @@ def write_v1(path, run_id, cfg, rows, batches=None) -> None:
     for stmt in V1_DDL:
         con.execute(stmt)
     con.execute("INSERT INTO meta VALUES ('schema_version', '1')")
-    con.execute("INSERT INTO runs VALUES (?, ?, ?, 11, 'greedy', 'random', '', 'old', ?, ?, ?, now(), NULL, ?)",
-                [run_id, run_id, json.dumps(cfg.to_json()), catalog_hash(), len(cfg.jobs()), len(cfg.batches()),
+    con.execute("INSERT INTO runs VALUES (?, ?, ?, 11, 'greedy', 'random', '', ?, ?, ?, ?, now(), NULL, ?)",
+                [run_id, run_id, json.dumps(cfg.to_json()), __version__, catalog_hash(), len(cfg.jobs()), len(cfg.batches()),
                  "interrupted" if batches is not None else "finished"])
     for table, data in zip(("games", "player_rounds", "card_events"), (games, rounds, cards)):
         con.register("_d", pl.DataFrame(data, infer_schema_length=None))
