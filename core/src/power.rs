@@ -96,7 +96,7 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     if zero.is_empty() && mods.is_empty() {
         // no Power static in force: every character's Power in one walk of the board
         drop(lines);
-        walk_sides(g, power, &mut t.sides, eager, |uid| raw_power(g, g.u(uid)).max(0));
+        walk_sides(g, power, &mut t.sides, eager, |_, u| raw_power(g, u).max(0));
         return;
     }
     // the statics first (they read the board, never the table): the characters each zeroes, and
@@ -134,10 +134,16 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     }
     drop(lines);
     let zeroed = &t.zeroed;
-    walk_sides(g, power, &mut t.sides, eager, |uid| {
-        let p = raw_power(g, g.u(uid)) + delta[uid as usize];
-        if p < 0 || (!zeroed.is_empty() && zeroed.contains(&uid)) { 0 } else { p }
-    });
+    let added = &delta[..];
+    if zeroed.is_empty() {
+        // (the common case: no character zeroed, one loop without the check)
+        walk_sides(g, power, &mut t.sides, eager, |uid, u| (raw_power(g, u) + added[uid as usize]).max(0));
+    } else {
+        walk_sides(g, power, &mut t.sides, eager, |uid, u| {
+            let p = raw_power(g, u) + added[uid as usize];
+            if p < 0 || zeroed.contains(&uid) { 0 } else { p }
+        });
+    }
     for &x in hit.iter() {
         delta[x as usize] = 0;
     }
@@ -172,15 +178,17 @@ fn walk_sides(
     power: &mut [Option<i64>],
     sides: &mut Vec<[Option<i64>; 2]>,
     eager: bool,
-    char_power: impl Fn(Uid) -> i64,
+    char_power: impl Fn(Uid, &Unit) -> i64,
 ) {
     sides.clear();
+    // (each character read straight off the units, handed to `char_power`: one lookup a character)
+    let units = &g.units[..];
     for m in &g.missions {
         let mut totals = [None, None];
         for (si, side) in m.sides.iter().enumerate() {
             let mut total = 0;
             for &uid in side {
-                let p = char_power(uid);
+                let p = char_power(uid, units[uid as usize].as_ref().expect("a unit in play"));
                 power[uid as usize] = Some(p);
                 total += p;
             }
