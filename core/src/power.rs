@@ -387,6 +387,23 @@ pub fn leader_of(g: &GameState, a: i64, b: i64) -> i32 {
     if a > b { 0 } else { 1 }
 }
 
+/// `mission_points` of every mission in play, into `out` (as long as the missions): the lines in
+/// force looked at once for all of them (a judgement of the board asks every mission's points at
+/// every decision of every playout).
+pub fn mission_points_into(g: &GameState, out: &mut [i64]) {
+    let lines = lines::lines(g);
+    let extra = lines.statics(StaticKind::MissionPoints);
+    for (mi, (m, x)) in g.missions.iter().zip(out.iter_mut()).enumerate() {
+        let mut pts = g.card(m.card).points.unwrap_or(0) + RANK_BONUS[m.rank];
+        for r in extra {
+            if r.mission == mi as i32 {
+                pts += number(g, &static_ctx(r.unit, r.mission, r.controller, g), &r.s.n, false);
+            }
+        }
+        *x = pts;
+    }
+}
+
 pub fn mission_points(g: &GameState, mi: usize) -> i64 {
     let m = &g.missions[mi];
     let mut pts = g.card(m.card).points.unwrap_or(0) + RANK_BONUS[m.rank];

@@ -115,8 +115,12 @@ thread_local! {
 }
 
 pub fn mission_weight(obs: &Observation, mi: usize, w: &Weights) -> f64 {
+    mission_weight_of(obs, mi, obs.mission_points(mi), w)
+}
+
+/// `mission_weight`, the mission's points (`base`) already known.
+fn mission_weight_of(obs: &Observation, mi: usize, base: i64, w: &Weights) -> f64 {
     let rounds_left = (4 - obs.round()).max(0);
-    let base = obs.mission_points(mi);
     let mut weight = base as f64 * (1.0 + w.future_rounds * rounds_left as f64);
     if mi + 1 == obs.n_missions() {
         weight *= 1.0 + w.newest_bias;
@@ -209,9 +213,11 @@ pub fn board(obs: &Observation, w: &Weights) -> Board {
     let n = obs.n_missions();
     let (mut mine, mut theirs) = (PerMission::new(n), PerMission::new(n));
     obs.side_powers_into(&mut mine, &mut theirs);
+    let mut points = PerMission::new(n);
+    obs.mission_points_into(&mut points);
     let mut weight = PerMission::new(n);
     for (mi, x) in weight.iter_mut().enumerate() {
-        *x = mission_weight(obs, mi, w);
+        *x = mission_weight_of(obs, mi, points[mi], w);
     }
     Board { mine, theirs, weight, edge: obs.has_edge(), open: !obs.opponent_passed() }
 }

@@ -159,6 +159,10 @@ impl<'a> Observation<'a> {
     pub fn mission_points(&self, mi: usize) -> i64 {
         power::mission_points(self.g, mi)
     }
+    /// `mission_points` of every mission, into `out` (as long as the missions).
+    pub fn mission_points_into(&self, out: &mut [i64]) {
+        power::mission_points_into(self.g, out)
+    }
     pub fn mission_rank(&self, mi: usize) -> usize {
         self.g.missions[mi].rank
     }
