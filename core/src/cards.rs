@@ -170,6 +170,8 @@ pub struct Card {
     pub cheaper: Vec<(Timing, i64)>,
     /// the kinds of the statics printed on the card, one bit a kind (`has_own_static` asks it)
     pub own_kinds: u32,
+    /// an encoded SCORE instant line (`effects::score_frame` looks no further on a card without)
+    pub scores: bool,
     /// what the built-in players' judgement reads off the card's text, worked out once
     pub facts: crate::players::CardFacts,
 }
@@ -536,6 +538,7 @@ fn parse_card(ctype: CardType, raw: &Table, set: &str, where_: &str, p: &mut Par
         grants: Vec::new(),
         cheaper: Vec::new(),
         own_kinds: 0,
+        scores: false,
         facts: Default::default(),
     })
 }
@@ -674,6 +677,8 @@ fn derive(card: &mut Card) {
     }
     card.cheaper = cheaper;
     card.own_kinds = card.continuous.iter().flat_map(|c| c.statics.iter()).fold(0, |k, s| k | 1 << s.kind.index());
+    card.scores =
+        card.effects.iter().any(|l| l.timing == Timing::Score && l.kind == Kind::Instant && l.encoding.is_some());
     card.facts = crate::players::CardFacts::of(card);
 }
 

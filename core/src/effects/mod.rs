@@ -336,15 +336,16 @@ pub fn score_frame(g: &mut GameState, player: i32, unit: Uid, mi: i32, attachmen
         let c = g.missions[mi as usize].card;
         (g.card(c), c, false)
     };
+    if blank || !card.scores {
+        return None; // (most cards have no SCORE line: their text is not read)
+    }
     let mut steps = Vec::new();
-    if !blank {
-        for line in &card.effects {
-            if line.timing == Timing::Score
-                && line.kind == Kind::Instant
-                && let Some(enc) = &line.encoding
-            {
-                steps.extend(line_steps(&refs(&enc.steps), Label { card: card.index, what: LabelWhat::Score }, false));
-            }
+    for line in &card.effects {
+        if line.timing == Timing::Score
+            && line.kind == Kind::Instant
+            && let Some(enc) = &line.encoding
+        {
+            steps.extend(line_steps(&refs(&enc.steps), Label { card: card.index, what: LabelWhat::Score }, false));
         }
     }
     if steps.is_empty() {
