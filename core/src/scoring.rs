@@ -29,20 +29,21 @@ pub fn evaluate(g: &mut GameState, mi: usize) {
         g.players[w].score += pts;
         g.round_scores.last_mut().expect("a round")[w] += pts;
         frames.extend(score_frame(g, winner, -1, mi as i32, -1));
-        for uid in g.missions[mi].sides[w].clone() {
-            let u = g.u(uid);
-            let hidden = u.hidden;
-            let atts = u.attachments.clone();
-            if !hidden {
+        // (read by place, not copied: making the frames changes no side and no attachment)
+        for k in 0..g.missions[mi].sides[w].len() {
+            let uid = g.missions[mi].sides[w][k];
+            if !g.u(uid).hidden {
                 frames.extend(score_frame(g, winner, uid, mi as i32, -1));
             }
-            for a in atts {
+            for j in 0..g.u(uid).attachments.len() {
+                let a = g.u(uid).attachments[j];
                 if !g.att_is_hidden(a) {
                     frames.extend(score_frame(g, winner, uid, mi as i32, a));
                 }
             }
         }
-        for a in g.missions[mi].attachments[w].clone() {
+        for j in 0..g.missions[mi].attachments[w].len() {
+            let a = g.missions[mi].attachments[w][j];
             if !g.att_is_hidden(a) {
                 frames.extend(score_frame(g, winner, -1, mi as i32, a));
             }
