@@ -105,3 +105,18 @@ def test_audit_rows_are_consistent(sample):
         assert (dealt_wins is not None) == bool(best_win and not won)
         assert dealt_wins is None or 0 <= dealt_wins <= 16
     assert sum(r[2] is not None for r in rows) >= len(rows) // 2
+
+
+def test_the_win_check_searches_every_option(sample):
+    """An endgame of the audit (`benchmarks/endgame_audit.py`: Leaf Village Team 7 against Sand
+    Village, seed 17041008, the default in seat 1) whose exact solution is over the player's
+    budget. The search for a win alone used to give its whole budget to the first option whose
+    search did not finish, never looked at the options after it, and lost 2-point win by 4 points
+    (a win there on every one of 16 deals of what it could not see). Each option now gets its share
+    of what is left of the budget, and the win is found."""
+    decks = [ids(d) for d in sample]
+    rows = _core.audit_endgames(decks, [(2, 3, 17041008, "lookahead", "search", 1)], 500_000)
+    assert len(rows) == 1
+    _seed, seat, best, best_win, reached, won, _nodes, _dealt = rows[0]
+    assert seat == 1 and best_win and best == 2
+    assert won and reached == 2

@@ -327,7 +327,14 @@ impl Search {
         }
         order.extend(options.iter().copied().filter(|a| *a != pick && *a != Action::Pass));
         let mut chosen = pick;
-        for a in order {
+        let n = order.len();
+        for (i, a) in order.into_iter().enumerate() {
+            // each option gets its share of what is left of the budget (what an option leaves
+            // unused goes to the ones after it), so that one whose search would take all of it
+            // does not leave the rest unsearched: the win may be behind a cheaper one
+            for s in solvers.iter_mut() {
+                s.budget = s.nodes + budget.saturating_sub(s.nodes) / (n - i);
+            }
             if dealt.iter().enumerate().all(|(k, d)| solvers[k].after(d, a) == Some(1.0)) {
                 chosen = a;
                 break;
