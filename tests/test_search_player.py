@@ -111,8 +111,8 @@ def test_the_win_check_searches_every_option(sample):
     """An endgame of the audit (`benchmarks/endgame_audit.py`: Leaf Village Team 7 against Sand
     Village, seed 17041008, the default in seat 1) whose exact solution is over the player's
     budget. The search for a win alone used to give its whole budget to the first option whose
-    search did not finish, never looked at the options after it, and lost 2-point win by 4 points
-    (a win there on every one of 16 deals of what it could not see). Each option now gets its share
+    search did not finish, never looked at the options after it, and lost by 4 points a game it
+    could win by 2 (a win there on every one of 16 deals of what it could not see). Each option now gets its share
     of what is left of the budget, and the win is found."""
     decks = [ids(d) for d in sample]
     rows = _core.audit_endgames(decks, [(2, 3, 17041008, "lookahead", "search", 1)], 500_000)

@@ -28,8 +28,9 @@
 //!   opponent's choices inside effects answered adversarially), within a budget of positions.
 //!   The deals are dealt from one seed for the whole endgame and what was solved is kept, so the
 //!   budget adds up from one decision to the next. Over budget, the sampling above picks the
-//!   move and a search for a win alone (cheap: settled by the first win found) makes sure the
-//!   pick does not give up a win the deals still have. Only in round 4: before it the end of the
+//!   move and a search for a win alone (cheap: settled by the first win found; each option
+//!   gets its share of the budget) makes sure the pick does not give up a win the deals still
+//!   have. Only in round 4: before it the end of the
 //!   round is a heuristic leaf, and solving to it measured no better than sampling, for several
 //!   times the cost.
 //! - **Choices inside effects** (targets, optional lines, trigger order, what to discard) are
