@@ -30,9 +30,8 @@
 //!   budget adds up from one decision to the next. Over budget, the sampling above picks the
 //!   move and a search for a win alone (cheap: settled by the first win found; each option
 //!   gets its share of the budget) makes sure the pick does not give up a win the deals still
-//!   have. Only in round 4: before it the end of the
-//!   round is a heuristic leaf, and solving to it measured no better than sampling, for several
-//!   times the cost.
+//!   have. Only in round 4: before it the end of the round is a heuristic leaf, and solving to
+//!   it measured no better than sampling, for several times the cost.
 //! - **Choices inside effects** (targets, optional lines, trigger order, what to discard) are
 //!   searched like main actions when the player decides them at the top of the search (every
 //!   distinct answer a candidate, the heuristic's answer first); inside playouts the heuristic
