@@ -1,8 +1,9 @@
 //! Power: core stats plus every static modifier in force, never below 0; each side's total in a
 //! mission; who would win a mission now.
 //!
-//! The Power of every character is worked out as one table, memoised until the board, any
-//! Power token, the Edge, an empty hand or the evaluation phase changes: those are everything a
+//! The Power of every character is worked out as one table, memoised until the board or any
+//! Power token changes, or the Edge, an empty hand or the evaluation phase when a static's
+//! condition read it while the table was filled (`state::PowerMemoKey`): those are everything a
 //! static's target or condition reads. The invariant checker compares the memo with a fresh
 //! computation ([`power_now`]).
 
@@ -11,17 +12,32 @@ use std::sync::Arc;
 use crate::effects::lines::{self, blanked, static_ctx};
 use crate::effects::selectors::{card_fits, condition, core_power, for_each_candidate, matches, number, select};
 use crate::language::{Static, StaticKind};
-use crate::state::{Ctx, GameState, Inst, Phase, PowerKey, PowerTable, RANK_BONUS, Uid, Unit};
+use crate::state::{Ctx, GameState, Inst, Phase, PowerMemoKey, PowerTable, RANK_BONUS, Uid, Unit, reads};
 
-fn key(g: &GameState) -> PowerKey {
-    (
-        g.board_version,
-        g.token_version,
-        g.edge,
-        g.players[0].hand.is_empty(),
-        g.players[1].hand.is_empty(),
-        g.phase == Phase::Evaluate,
-    )
+/// The key of a table filled now whose statics read `read` of the Edge, the hands and the phase.
+fn key(g: &GameState, read: u8) -> PowerMemoKey {
+    PowerMemoKey {
+        board: g.board_version,
+        tokens: g.token_version,
+        reads: read,
+        edge: g.edge,
+        empty: [g.players[0].hand.is_empty(), g.players[1].hand.is_empty()],
+        evaluating: g.phase == Phase::Evaluate,
+    }
+}
+
+/// Whether a table filled for `k` is the board's now: the same board and tokens, and the same
+/// of what its statics read (a pass that only moves the Edge, the start of the scoring, a hand
+/// emptied: none of them fills the table again unless a static in force reads it).
+#[inline(always)]
+fn valid(g: &GameState, k: &PowerMemoKey) -> bool {
+    k.board == g.board_version
+        && k.tokens == g.token_version
+        && (k.reads == 0
+            || ((k.reads & reads::EDGE == 0 || k.edge == g.edge)
+                && (k.reads & reads::HANDS == 0
+                    || k.empty == [g.players[0].hand.is_empty(), g.players[1].hand.is_empty()])
+                && (k.reads & reads::EVALUATING == 0 || k.evaluating == (g.phase == Phase::Evaluate))))
 }
 
 /// What the Power cache holds while its table is filled (a shared empty table: no allocation).
@@ -31,16 +47,20 @@ static EMPTY: std::sync::LazyLock<Arc<PowerTable>> = std::sync::LazyLock::new(De
 /// before filling the table in). The table is filled in its own buffers when no copy of the game
 /// shares them.
 fn memo(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
-    let k = key(g);
-    if g.power_key.get() != Some(k) {
+    if !g.power_key.get().is_some_and(|k| valid(g, &k)) {
         // taken out while it is filled: what the statics read never sees a half-made table
         let mut t = std::mem::replace(&mut *g.power_cache.borrow_mut(), Arc::clone(&EMPTY));
         if Arc::get_mut(&mut t).is_none() {
             t = Arc::new(PowerTable::default());
         }
+        // what the statics' conditions read while the table is filled (a filling inside it,
+        // asked by a condition, adds its own)
+        let before = g.power_reads.replace(0);
         fill(g, Arc::get_mut(&mut t).expect("unshared"));
+        let read = g.power_reads.get();
+        g.power_reads.set(before | read);
         *g.power_cache.borrow_mut() = t;
-        g.power_key.set(Some(k));
+        g.power_key.set(Some(key(g, read)));
     }
     g.power_cache.borrow()
 }
@@ -294,8 +314,18 @@ pub fn side_power(g: &GameState, mi: usize, player: i32) -> i64 {
     if let Some(Some(v)) = t.sides.get(mi).map(|s| s[player as usize]) {
         return v;
     }
+    let before = g.power_reads.replace(0);
     let v = side_total(g, mi, player, &t);
+    let read = g.power_reads.get();
+    g.power_reads.set(before | read);
     drop(t); // (the memo must be unshared for make_mut to fill it in place)
+    if let Some(k) = g.power_key.get()
+        && k.reads | read != k.reads
+    {
+        // the table now holds a total that read more: keyed by that too, as it stands now (the
+        // table is valid now, so the rest of the key agrees with the state)
+        g.power_key.set(Some(key(g, k.reads | read)));
+    }
     let mut cache = g.power_cache.borrow_mut();
     let table = Arc::make_mut(&mut cache);
     if table.sides.len() <= mi {
@@ -417,4 +447,68 @@ pub fn mission_points(g: &GameState, mi: usize) -> i64 {
 
 pub fn core(g: &GameState, uid: i32) -> i64 {
     core_power(g, g.u(uid))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Catalog;
+    use crate::state::reads;
+
+    /// One mission (`mission`, a catalog id) in round 2, player 0 with two characters there and
+    /// player 1 with one, the Edge player 1's, player 0 to act.
+    fn board(mission: &str) -> GameState {
+        let json = format!(
+            r#"{{
+            "cards": ["KS-009", "KS-086", "SS-020", "{mission}", "SS-019", "SS-048"],
+            "owner": [0, 0, 1, 0, 0, 1],
+            "players": [
+                {{"hand": [4], "deck": [], "chakra": 5, "score": 0}},
+                {{"hand": [5], "deck": [], "chakra": 5, "score": 0}}
+            ],
+            "units": [
+                {{"uid": 1, "stack": [0], "owner": 0, "controller": 0, "mission": 0}},
+                {{"uid": 2, "stack": [1], "owner": 0, "controller": 0, "mission": 0}},
+                {{"uid": 3, "stack": [2], "owner": 1, "controller": 1, "mission": 0}}
+            ],
+            "missions": [{{"card": 3, "rank": 1, "sides": [[1, 2], [3]]}}],
+            "round": 2, "phase": "action", "edge": 1, "current": 0,
+            "round_scores": [[0, 0], [0, 0]]
+        }}"#
+        );
+        crate::scenario::from_json(Catalog::bundled(), &json).expect("the board")
+    }
+
+    fn powers(g: &GameState) -> Vec<(i64, i64)> {
+        (1..=3).map(|uid| (power_of(g, uid), power_now(g, g.u(uid)))).collect()
+    }
+
+    /// The table is keyed by the Edge, the hands and the phase only as far as a static's
+    /// condition read them: King of the Hill's +3 (a condition on the scoring) is filled again
+    /// when the scoring starts; on a mission with no such static the table stands through a
+    /// change of Edge, an emptied hand and the scoring.
+    #[test]
+    fn the_table_is_kept_while_what_its_statics_read_stands() {
+        let mut g = board("SS-007-MMS");
+        let before = powers(&g);
+        assert!(before.iter().all(|(a, b)| a == b), "{before:?}");
+        let k = g.power_key.get().expect("filled");
+        assert_ne!(k.reads & reads::EVALUATING, 0, "King of the Hill reads the phase: {k:?}");
+        g.phase = Phase::Evaluate; // (no version bumped)
+        let scoring = powers(&g);
+        assert!(scoring.iter().all(|(a, b)| a == b), "the table was not filled again: {scoring:?}");
+        let gained: Vec<i64> = scoring.iter().zip(&before).map(|(s, b)| s.0 - b.0).collect();
+        assert_eq!(gained.iter().filter(|&&x| x == 3).count(), 1, "{gained:?}");
+
+        let mut g = board("KS-001-MMS");
+        let before = powers(&g);
+        let k = g.power_key.get().expect("filled");
+        assert_eq!(k.reads, 0, "no static here reads the Edge, the hands or the phase");
+        g.edge = 0;
+        g.players[0].hand.clear();
+        g.phase = Phase::Evaluate;
+        assert_eq!(powers(&g), before);
+        assert_eq!(g.power_key.get(), Some(k), "kept, not filled again");
+        assert!(powers(&g).iter().all(|(a, b)| a == b));
+    }
 }

@@ -74,6 +74,7 @@ pub fn blank(cat: &'static Catalog, seed: i128) -> GameState {
         lines: Default::default(),
         token_version: 0,
         power_key: std::cell::Cell::new(None),
+        power_reads: std::cell::Cell::new(0),
         power_cache: Default::default(),
         att_hidden: Vec::new(),
         att_power: Vec::new(),

@@ -216,6 +216,7 @@ clone_fields!(GameState {
     lines,
     token_version,
     power_key,
+    power_reads,
     power_cache,
     att_hidden,
     att_power,
@@ -901,7 +902,11 @@ pub struct GameState {
     pub lines: Cache<LinesCache>,
     /// bumped whenever Power tokens change anywhere
     pub token_version: u64,
-    pub power_key: std::cell::Cell<Option<PowerKey>>,
+    pub power_key: std::cell::Cell<Option<PowerMemoKey>>,
+    /// what the conditions evaluated lately read of the Edge, the hands and the phase
+    /// (`reads::EDGE`, …: set by `selectors::condition`; the Power memo clears it before a
+    /// filling and keys the table by what the filling read)
+    pub power_reads: std::cell::Cell<u8>,
     pub power_cache: Cache<PowerTable>,
     /// face-down attachments
     pub att_hidden: Vec<Inst>,
@@ -936,8 +941,31 @@ impl<T: Default> Clone for Spare<T> {
     fn clone_from(&mut self, _: &Self) {}
 }
 
-/// What the Power memo depends on: the board, the tokens, the Edge, empty hands, the phase.
+/// What continuous lines can depend on: the board, the tokens, the Edge, empty hands, the phase.
 pub type PowerKey = (u64, u64, i32, bool, bool, bool);
+
+/// What a condition read besides the board and the tokens (bits of `GameState::power_reads`).
+pub mod reads {
+    /// who holds the Edge (a condition on the Edge, or on who is winning a mission)
+    pub const EDGE: u8 = 1;
+    /// whether a player's hand is empty
+    pub const HANDS: u8 = 2;
+    /// whether the missions are being scored
+    pub const EVALUATING: u8 = 4;
+}
+
+/// What the Power table was filled for: the board and the tokens, and of the Edge, the empty
+/// hands and the evaluation phase what the statics in force read (`reads`). The values are those
+/// of the state the table was last found valid for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PowerMemoKey {
+    pub board: u64,
+    pub tokens: u64,
+    pub reads: u8,
+    pub edge: i32,
+    pub empty: [bool; 2],
+    pub evaluating: bool,
+}
 
 /// The Power of every character in play and each side's total per mission.
 #[derive(Debug, Default)]

@@ -8,7 +8,7 @@ use crate::cards::Card;
 use crate::effects::lines::{self, has_group, has_keyword};
 use crate::language::{CardTypeSel, Condition, CountKind, Number, On, Pick, Selector, Side, StaticKind, Where};
 use crate::power;
-use crate::state::{Ctx, GameState, Inst, Uid, Unit, Val, vars};
+use crate::state::{Ctx, GameState, Inst, Uid, Unit, Val, reads, vars};
 
 pub fn printed_power(g: &GameState, u: &Unit) -> i64 {
     if u.hidden { 0 } else { g.unit_card(u).power() }
@@ -511,12 +511,20 @@ pub fn phantoms(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<i32> {
     out
 }
 
+/// Note that a condition read `bit` of the state (`state::reads`): the Power memo keys its table
+/// by what the statics' conditions read.
+#[inline(always)]
+fn read(g: &GameState, bit: u8) {
+    g.power_reads.set(g.power_reads.get() | bit);
+}
+
 pub fn condition(g: &GameState, ctx: &Ctx, cond: Option<&Condition>, core: bool) -> bool {
     let Some(cond) = cond else { return true };
-    if let Some(e) = cond.edge
-        && (g.edge == ctx.player) != e
-    {
-        return false;
+    if let Some(e) = cond.edge {
+        read(g, reads::EDGE);
+        if (g.edge == ctx.player) != e {
+            return false;
+        }
     }
     if let Some(s) = &cond.exists
         && selected_upto(g, ctx, s, core, 1) == 0
@@ -535,9 +543,11 @@ pub fn condition(g: &GameState, ctx: &Ctx, cond: Option<&Condition>, core: bool)
     }
     if let Some(w) = cond.winning
         && ctx.mission >= 0
-        && (power::mission_leader(g, ctx.mission as usize) == ctx.player) != w
     {
-        return false;
+        read(g, reads::EDGE); // (a tie goes to the Edge)
+        if (power::mission_leader(g, ctx.mission as usize) == ctx.player) != w {
+            return false;
+        }
     }
     if cond.fewer_nonhidden_than_enemy {
         let m = &g.missions[ctx.mission as usize];
@@ -547,10 +557,11 @@ pub fn condition(g: &GameState, ctx: &Ctx, cond: Option<&Condition>, core: bool)
             return false;
         }
     }
-    if let Some(e) = cond.hand_empty
-        && g.players[ctx.player as usize].hand.is_empty() != e
-    {
-        return false;
+    if let Some(e) = cond.hand_empty {
+        read(g, reads::HANDS);
+        if g.players[ctx.player as usize].hand.is_empty() != e {
+            return false;
+        }
     }
     if let Some(v) = cond.var_set
         && !ctx.get(v).is_some_and(Val::truthy)
@@ -623,10 +634,11 @@ fn condition_extra(g: &GameState, ctx: &Ctx, cond: &Condition, core: bool) -> bo
     {
         return false;
     }
-    if let Some(e) = cond.evaluating
-        && (g.phase == crate::state::Phase::Evaluate) != e
-    {
-        return false;
+    if let Some(e) = cond.evaluating {
+        read(g, reads::EVALUATING);
+        if (g.phase == crate::state::Phase::Evaluate) != e {
+            return false;
+        }
     }
     if let Some(s) = &cond.self_attached {
         match g.unit(ctx.source) {
