@@ -120,3 +120,17 @@ def test_the_win_check_searches_every_option(sample):
     _seed, seat, best, best_win, reached, won, _nodes, _dealt = rows[0]
     assert seat == 1 and best_win and best == 2
     assert won and reached == 2
+
+
+def test_a_tie_on_the_solved_deal_goes_to_the_judgement(sample):
+    """An endgame of the audit (Leaf Village Team 7 against itself, seed 17028014, the default in
+    seat 0): 16 to 6 up, 2 chakra, the opponent passed. On the true board upgrading a character
+    wins by 14 and every other option by 4; on the deal the player solved every option wins by 4.
+    The tie used to go to the first option, a pass (a win by 4); the one-step judgement now breaks
+    it, and the upgrade is played."""
+    decks = [ids(d) for d in sample]
+    rows = _core.audit_endgames(decks, [(2, 2, 17028014, "search", "lookahead", 0)], 500_000)
+    assert len(rows) == 1
+    _seed, seat, best, best_win, reached, won, _nodes, _dealt = rows[0]
+    assert seat == 0 and best_win and best == 14
+    assert won and reached == 14

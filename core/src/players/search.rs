@@ -27,7 +27,8 @@
 //!   exactly on a few determinisations by `endgame::Solver` (every one of its decisions, the
 //!   opponent's choices inside effects answered adversarially), within a budget of positions.
 //!   The deals are dealt from one seed for the whole endgame and what was solved is kept, so the
-//!   budget adds up from one decision to the next. Over budget, the sampling above picks the
+//!   budget adds up from one decision to the next. Options worth the same on the deals solved
+//!   are told apart by the one-step judgement (what the deals settled may be otherwise). Over budget, the sampling above picks the
 //!   move and a search for a win alone (cheap: settled by the first win found; each option
 //!   gets its share of the budget) makes sure the pick does not give up a win the deals still
 //!   have. Only in round 4: before it the end of the round is a heuristic leaf, and solving to
@@ -293,13 +294,18 @@ impl Search {
             self.memo.exact[k] = s.into_table();
         }
         if exact {
-            let mut best = 0;
-            for i in 1..options.len() {
-                if totals[i] > totals[best] + 1e-12 {
-                    best = i;
-                }
+            let top = totals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let tied: Vec<Action> =
+                options.iter().zip(&totals).filter(|&(_, &v)| v >= top - 1e-12).map(|(&a, _)| a).collect();
+            if tied.len() == 1 {
+                return Some(tied[0]);
             }
-            return Some(options[best]);
+            // equal on the deals solved: the one-step judgement (the heuristic's answer inside an
+            // effect) picks among them. It sees the board, where what the deals settled (a hidden
+            // card, a deck's order) may still turn out otherwise: an option that adds Power, say,
+            // is worth as much as a pass on the deal, more where the deal was wrong
+            let (ranked, _) = self.candidates(g, me);
+            return Some(ranked.into_iter().find(|a| tied.contains(a)).unwrap_or(tied[0]));
         }
         // over budget: sampling picks the move (for the margin), and a search for a win alone
         // makes sure it keeps one the deals still have
