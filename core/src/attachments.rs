@@ -164,8 +164,8 @@ pub fn attachment_options(g: &GameState, player: i32, out: &mut Vec<(Action, i64
             }
         });
     }
-    if g.att_hidden.is_empty() {
-        return;
+    if !g.att_hidden.iter().any(|&a| g.owner[a as usize] == player) {
+        return; // (no face-down attachment of the player's: the board walk would find none)
     }
     // (hidden_attachments_of's order, without its list)
     crate::effects::selectors::each_attachment(g, |(inst, _, mi, _)| {
