@@ -352,18 +352,32 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
     }
     let plain = !any_cost_static && lines.statics(StaticKind::RevealTax).is_empty();
     for (mi, m) in g.missions.iter().enumerate() {
-        for &x in &m.sides[player as usize] {
-            let u = g.u(x);
-            if !u.hidden {
-                continue;
+        let Some(units) = sides.side(mi) else {
+            for &x in &m.sides[player as usize] {
+                let u = g.u(x);
+                if u.hidden
+                    && let Some(price) = reveal_price(g, player, u, 0, plain)
+                {
+                    out.push((Action::Reveal(u.uid), price));
+                }
             }
-            let price = match sides.face_up_named(mi, g.unit_card(u).name_key, x) {
-                Some(true) => None,
-                Some(false) => reveal_price_unnamed(g, player, u, 0, plain),
-                None => reveal_price(g, player, u, 0, plain),
+            continue;
+        };
+        for su in units {
+            if !su.hidden
+                || (sides.up_names[mi] & name_bit(su.key) != 0
+                    && units.iter().any(|v| v.uid != su.uid && !v.hidden && v.key == su.key))
+            {
+                continue; // (face-up, or a face-up character of its name stands here)
+            }
+            let price = if plain && su.plain_reveal {
+                let price = su.cost.max(0); // (reveal_price_unnamed's price, read off the summary)
+                if price <= chakra { Some(price) } else { None }
+            } else {
+                reveal_price_unnamed(g, player, g.u(su.uid), 0, plain)
             };
             if let Some(price) = price {
-                out.push((Action::Reveal(u.uid), price));
+                out.push((Action::Reveal(su.uid), price));
             }
         }
     }
@@ -382,6 +396,8 @@ struct Sides {
     /// per mission: one bit a name of its characters (the name's number mod 64): most names
     /// asked about are not there
     names: [u64; Sides::MISSIONS],
+    /// the same, of its face-up characters only
+    up_names: [u64; Sides::MISSIONS],
     player: i32,
 }
 
@@ -392,6 +408,10 @@ struct SideUnit {
     /// face-up, owned and controlled by the player, not taken
     upgradable: bool,
     hidden: bool,
+    /// hidden, and revealed at its printed cost unless a static in force says otherwise: no
+    /// price of its own (⧗ play_cost, "paying less", ⧗ reveal_cost), no ⧗ play_only_winning, no
+    /// attachment
+    plain_reveal: bool,
     /// printed cost
     cost: i64,
 }
@@ -405,11 +425,19 @@ impl Sides {
     const MISSIONS: usize = 4;
 
     fn of(g: &GameState, player: i32) -> Sides {
-        let none = SideUnit { key: crate::names::NameId(0), uid: 0, upgradable: false, hidden: false, cost: 0 };
+        let none = SideUnit {
+            key: crate::names::NameId(0),
+            uid: 0,
+            upgradable: false,
+            hidden: false,
+            plain_reveal: false,
+            cost: 0,
+        };
         let mut out = Sides {
             units: [[none; Sides::MAX]; Sides::MISSIONS], // (read up to `len` only)
             len: [usize::MAX; Sides::MISSIONS],
             names: [0; Sides::MISSIONS],
+            up_names: [0; Sides::MISSIONS],
             player,
         };
         for (mi, m) in g.missions.iter().enumerate().take(Sides::MISSIONS) {
@@ -421,13 +449,36 @@ impl Sides {
                 let u = g.u(x);
                 let card = g.unit_card(u);
                 let upgradable = !(u.hidden || u.owner != player || u.controlled_by != -1 || u.controller != player);
-                out.units[mi][k] =
-                    SideUnit { key: card.name_key, uid: x, upgradable, hidden: u.hidden, cost: card.cost() };
+                let plain_reveal = u.hidden
+                    && u.attachments.is_empty()
+                    && !card.has_own_static(StaticKind::PlayOnlyWinning)
+                    && !card.has_own_static(StaticKind::RevealCost)
+                    && !has_own_cost(g, u.top());
+                out.units[mi][k] = SideUnit {
+                    key: card.name_key,
+                    uid: x,
+                    upgradable,
+                    hidden: u.hidden,
+                    plain_reveal,
+                    cost: card.cost(),
+                };
                 out.names[mi] |= name_bit(card.name_key);
+                if !u.hidden {
+                    out.up_names[mi] |= name_bit(card.name_key);
+                }
             }
             out.len[mi] = side.len();
         }
         out
+    }
+
+    /// The summarised characters of mission `mi`'s side, in side order (None: read it off the
+    /// board).
+    fn side(&self, mi: usize) -> Option<&[SideUnit]> {
+        match self.len.get(mi) {
+            Some(&len) if len != usize::MAX => Some(&self.units[mi][..len]),
+            _ => None,
+        }
     }
 
     /// A character named `key` on the side (hidden ones count: their controller knows them).
@@ -437,17 +488,6 @@ impl Sides {
                 self.names[mi] & name_bit(key) != 0 && self.units[mi][..len].iter().any(|u| u.key == key)
             }
             _ => g.missions[mi].sides[self.player as usize].iter().any(|&x| g.unit_card(g.u(x)).name_key == key),
-        }
-    }
-
-    /// A face-up character named `key` on the side other than `except` (None: not summarised).
-    fn face_up_named(&self, mi: usize, key: crate::names::NameId, except: Uid) -> Option<bool> {
-        match self.len.get(mi) {
-            Some(&len) if len != usize::MAX => Some(
-                self.names[mi] & name_bit(key) != 0
-                    && self.units[mi][..len].iter().any(|u| u.uid != except && !u.hidden && u.key == key),
-            ),
-            _ => None,
         }
     }
 
