@@ -294,12 +294,22 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
     // that may be upgraded over (face-up, owned and controlled by the player, not taken) with
     // their printed cost
     let sides = Sides::of(g, player);
+    // one bit a version of character met in the hand (its number mod 64): a version not met before
+    // needs no look back for a copy
+    let mut met = 0u64;
+    let mut attachments_in_hand = false;
     for (hi, &inst) in p.hand.iter().enumerate() {
-        let card = g.card(inst);
         let version = g.cards[inst as usize];
-        if !card.is_character() || p.hand[..hi].iter().any(|&c| g.cards[c as usize] == version) {
+        let card = &g.cat.cards[version as usize];
+        if !card.is_character() {
+            attachments_in_hand |= card.ctype == crate::cards::CardType::Attachment;
+            continue;
+        }
+        let bit = 1u64 << (version % 64);
+        if met & bit != 0 && p.hand[..hi].iter().any(|&c| g.cards[c as usize] == version) {
             continue; // two copies of one version give the same actions: offer them once
         }
+        met |= bit;
         let key = card.name_key;
         let cost = card.cost();
         let only_winning = card.has_own_static(StaticKind::PlayOnlyWinning);
@@ -381,8 +391,8 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
             }
         }
     }
-    if !p.hand.is_empty() || !g.att_hidden.is_empty() {
-        attachments::attachment_options(g, player, out);
+    if attachments_in_hand || !g.att_hidden.is_empty() {
+        attachments::attachment_options(g, player, attachments_in_hand, out);
     }
 }
 

@@ -144,14 +144,15 @@ pub fn attach_options(
 }
 
 /// The main actions of attachments: `Attach(card, mission, host or -1, face-down)` and
-/// `RevealAttachment(card)` for a face-down one.
+/// `RevealAttachment(card)` for a face-down one (`in_hand`: the player holds an attachment; the
+/// caller has read the hand).
 #[inline(never)]
-pub fn attachment_options(g: &GameState, player: i32, out: &mut Vec<(Action, i64)>) {
-    let hand = &g.players[player as usize].hand;
+pub fn attachment_options(g: &GameState, player: i32, in_hand: bool, out: &mut Vec<(Action, i64)>) {
+    let hand: &[Inst] = if in_hand { &g.players[player as usize].hand } else { &[] };
     for (hi, &inst) in hand.iter().enumerate() {
-        let card = g.card(inst);
-        if card.ctype != crate::cards::CardType::Attachment
-            || hand[..hi].iter().any(|&c| g.cards[c as usize] == g.cards[inst as usize])
+        let version = g.cards[inst as usize];
+        if g.cat.cards[version as usize].ctype != crate::cards::CardType::Attachment
+            || hand[..hi].iter().any(|&c| g.cards[c as usize] == version)
         {
             continue; // two copies of one card give the same actions: offered once
         }
