@@ -293,13 +293,24 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
     // the player's side of each mission, read once: every character's name, and those of them
     // that may be upgraded over (face-up, owned and controlled by the player, not taken) with
     // their printed cost
-    let sides = Sides::of(g, player);
+    let mut sides = Sides::new(player);
+    sides.read(g);
+    // one bit a version of character met in the hand (its number mod 64): a version not met before
+    // needs no look back for a copy
+    let mut met = 0u64;
+    let mut attachments_in_hand = false;
     for (hi, &inst) in p.hand.iter().enumerate() {
-        let card = g.card(inst);
         let version = g.cards[inst as usize];
-        if !card.is_character() || p.hand[..hi].iter().any(|&c| g.cards[c as usize] == version) {
+        let card = &g.cat.cards[version as usize];
+        if !card.is_character() {
+            attachments_in_hand |= card.ctype == crate::cards::CardType::Attachment;
+            continue;
+        }
+        let bit = 1u64 << (version % 64);
+        if met & bit != 0 && p.hand[..hi].iter().any(|&c| g.cards[c as usize] == version) {
             continue; // two copies of one version give the same actions: offer them once
         }
+        met |= bit;
         let key = card.name_key;
         let cost = card.cost();
         let only_winning = card.has_own_static(StaticKind::PlayOnlyWinning);
@@ -352,116 +363,182 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
     }
     let plain = !any_cost_static && lines.statics(StaticKind::RevealTax).is_empty();
     for (mi, m) in g.missions.iter().enumerate() {
-        for &x in &m.sides[player as usize] {
-            let u = g.u(x);
-            if !u.hidden {
-                continue;
+        let Some(len) = sides.len(mi) else {
+            for &x in &m.sides[player as usize] {
+                let u = g.u(x);
+                if u.hidden
+                    && let Some(price) = reveal_price(g, player, u, 0, plain)
+                {
+                    out.push((Action::Reveal(u.uid), price));
+                }
             }
-            let price = match sides.face_up_named(mi, g.unit_card(u).name_key, x) {
-                Some(true) => None,
-                Some(false) => reveal_price_unnamed(g, player, u, 0, plain),
-                None => reveal_price(g, player, u, 0, plain),
+            continue;
+        };
+        let cards = &sides.cards[mi];
+        for k in bits(sides.hidden[mi]) {
+            let (x, card) = (sides.uids[mi][k], &g.cat.cards[cards[k] as usize]);
+            let key = card.name_key;
+            if sides.up_names[mi] & name_bit(key) != 0
+                && bits(!sides.hidden[mi] & len_mask(len))
+                    .any(|j| sides.uids[mi][j] != x && g.cat.cards[cards[j] as usize].name_key == key)
+            {
+                continue; // (a face-up character of its name stands here)
+            }
+            let price = if plain && sides.plain_reveal[mi] & (1 << k) != 0 {
+                let price = card.cost().max(0); // (reveal_price_unnamed's price, read off the summary)
+                if price <= chakra { Some(price) } else { None }
+            } else {
+                reveal_price_unnamed(g, player, g.u(x), 0, plain)
             };
             if let Some(price) = price {
-                out.push((Action::Reveal(u.uid), price));
+                out.push((Action::Reveal(x), price));
             }
         }
     }
-    if !p.hand.is_empty() || !g.att_hidden.is_empty() {
-        attachments::attachment_options(g, player, out);
+    if attachments_in_hand || !g.att_hidden.is_empty() {
+        attachments::attachment_options(g, player, attachments_in_hand, out);
     }
 }
 
-/// One player's side of every mission, summarised for the main actions: each character's name,
-/// and the characters that may be upgraded over with their name and printed cost (at most
-/// `Sides::MAX` a side; a bigger side is read off the board instead).
+/// One player's side of every mission, summarised for the main actions: each character's uid,
+/// card and name, which are hidden, which may be upgraded over (at most `Sides::MAX` a side; a
+/// bigger side is read off the board instead).
 struct Sides {
-    /// per mission: its characters, in side order
-    units: [[SideUnit; Sides::MAX]; Sides::MISSIONS],
-    len: [usize; Sides::MISSIONS],
+    /// per mission: its characters' uids, in side order
+    uids: [[Uid; Sides::MAX]; Sides::MISSIONS],
+    /// per mission: the catalog number of each one's card
+    cards: [[u16; Sides::MAX]; Sides::MISSIONS],
+    /// per mission: how many (`Sides::OFF`: not summarised)
+    len: [u8; Sides::MISSIONS],
+    /// per mission, one bit a character (its place in the side): the hidden ones
+    hidden: [u8; Sides::MISSIONS],
+    /// the face-up ones owned and controlled by the player, not taken: they may be upgraded over
+    upgradable: [u8; Sides::MISSIONS],
+    /// the hidden ones revealed at their printed cost unless a static in force says otherwise:
+    /// no price of their own (⧗ play_cost, "paying less", ⧗ reveal_cost), no ⧗
+    /// play_only_winning, no attachment
+    plain_reveal: [u8; Sides::MISSIONS],
     /// per mission: one bit a name of its characters (the name's number mod 64): most names
     /// asked about are not there
     names: [u64; Sides::MISSIONS],
+    /// the same, of its face-up characters only
+    up_names: [u64; Sides::MISSIONS],
     player: i32,
-}
-
-#[derive(Clone, Copy)]
-struct SideUnit {
-    key: crate::names::NameId,
-    uid: Uid,
-    /// face-up, owned and controlled by the player, not taken
-    upgradable: bool,
-    hidden: bool,
-    /// printed cost
-    cost: i64,
 }
 
 fn name_bit(key: crate::names::NameId) -> u64 {
     1 << (key.0 % 64)
 }
 
+/// The places of the set bits of `m`, lowest first.
+fn bits(mut m: u8) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            return None;
+        }
+        let k = m.trailing_zeros() as usize;
+        m &= m - 1;
+        Some(k)
+    })
+}
+
+/// The bits of the first `len` places.
+fn len_mask(len: usize) -> u8 {
+    ((1u16 << len) - 1) as u8
+}
+
 impl Sides {
     const MAX: usize = 8;
     const MISSIONS: usize = 4;
+    const OFF: u8 = u8::MAX;
 
-    fn of(g: &GameState, player: i32) -> Sides {
-        let none = SideUnit { key: crate::names::NameId(0), uid: 0, upgradable: false, hidden: false, cost: 0 };
-        let mut out = Sides {
-            units: [[none; Sides::MAX]; Sides::MISSIONS], // (read up to `len` only)
-            len: [usize::MAX; Sides::MISSIONS],
+    /// Nothing summarised yet (built where it stays: `read` fills it in place).
+    fn new(player: i32) -> Sides {
+        Sides {
+            uids: [[0; Sides::MAX]; Sides::MISSIONS], // (read up to `len` only)
+            cards: [[0; Sides::MAX]; Sides::MISSIONS],
+            len: [Sides::OFF; Sides::MISSIONS],
+            hidden: [0; Sides::MISSIONS],
+            upgradable: [0; Sides::MISSIONS],
+            plain_reveal: [0; Sides::MISSIONS],
             names: [0; Sides::MISSIONS],
+            up_names: [0; Sides::MISSIONS],
             player,
-        };
+        }
+    }
+
+    /// Summarise the player's side of every mission.
+    fn read(&mut self, g: &GameState) {
+        let player = self.player;
         for (mi, m) in g.missions.iter().enumerate().take(Sides::MISSIONS) {
             let side = &m.sides[player as usize];
             if side.len() > Sides::MAX {
                 continue; // (read off the board)
             }
-            for (k, &x) in side.iter().enumerate() {
+            let (mut hidden, mut upgradable, mut plain, mut names, mut up_names) = (0u8, 0u8, 0u8, 0u64, 0u64);
+            let places = side.iter().zip(self.uids[mi].iter_mut().zip(self.cards[mi].iter_mut()));
+            for (k, (&x, (uid, c))) in places.enumerate() {
                 let u = g.u(x);
                 let card = g.unit_card(u);
-                let upgradable = !(u.hidden || u.owner != player || u.controlled_by != -1 || u.controller != player);
-                out.units[mi][k] =
-                    SideUnit { key: card.name_key, uid: x, upgradable, hidden: u.hidden, cost: card.cost() };
-                out.names[mi] |= name_bit(card.name_key);
+                (*uid, *c) = (x, u.card);
+                let bit = name_bit(card.name_key);
+                names |= bit;
+                if u.hidden {
+                    hidden |= 1 << k;
+                    // (the card of the top: has_own_cost of it)
+                    if u.attachments.is_empty()
+                        && !card.has_own_static(StaticKind::PlayOnlyWinning)
+                        && !card.has_own_static(StaticKind::RevealCost)
+                        && !card.has_own_static(StaticKind::PlayCost)
+                        && card.cheaper.is_empty()
+                    {
+                        plain |= 1 << k;
+                    }
+                } else {
+                    up_names |= bit;
+                    if u.owner == player && u.controlled_by == -1 && u.controller == player {
+                        upgradable |= 1 << k;
+                    }
+                }
             }
-            out.len[mi] = side.len();
+            self.len[mi] = side.len() as u8;
+            self.hidden[mi] = hidden;
+            self.upgradable[mi] = upgradable;
+            self.plain_reveal[mi] = plain;
+            self.names[mi] = names;
+            self.up_names[mi] = up_names;
         }
-        out
+    }
+
+    /// How many characters mission `mi`'s side has (None: not summarised, read it off the board).
+    fn len(&self, mi: usize) -> Option<usize> {
+        match self.len.get(mi) {
+            Some(&len) if len != Sides::OFF => Some(len as usize),
+            _ => None,
+        }
     }
 
     /// A character named `key` on the side (hidden ones count: their controller knows them).
     fn named(&self, g: &GameState, mi: usize, key: crate::names::NameId) -> bool {
-        match self.len.get(mi) {
-            Some(&len) if len != usize::MAX => {
-                self.names[mi] & name_bit(key) != 0 && self.units[mi][..len].iter().any(|u| u.key == key)
-            }
-            _ => g.missions[mi].sides[self.player as usize].iter().any(|&x| g.unit_card(g.u(x)).name_key == key),
-        }
-    }
-
-    /// A face-up character named `key` on the side other than `except` (None: not summarised).
-    fn face_up_named(&self, mi: usize, key: crate::names::NameId, except: Uid) -> Option<bool> {
-        match self.len.get(mi) {
-            Some(&len) if len != usize::MAX => Some(
+        match self.len(mi) {
+            Some(len) => {
                 self.names[mi] & name_bit(key) != 0
-                    && self.units[mi][..len].iter().any(|u| u.uid != except && !u.hidden && u.key == key),
-            ),
-            _ => None,
+                    && self.cards[mi][..len].iter().any(|&c| g.cat.cards[c as usize].name_key == key)
+            }
+            None => g.missions[mi].sides[self.player as usize].iter().any(|&x| g.unit_card(g.u(x)).name_key == key),
         }
     }
 
     /// Every character of the side that may be upgraded over: (uid, name, printed cost).
     fn each_upgradable(&self, g: &GameState, mi: usize, mut f: impl FnMut(Uid, crate::names::NameId, i64)) {
-        match self.len.get(mi) {
-            Some(&len) if len != usize::MAX => {
-                for u in &self.units[mi][..len] {
-                    if u.upgradable {
-                        f(u.uid, u.key, u.cost);
-                    }
+        match self.len(mi) {
+            Some(_) => {
+                for k in bits(self.upgradable[mi]) {
+                    let under = &g.cat.cards[self.cards[mi][k] as usize];
+                    f(self.uids[mi][k], under.name_key, under.cost());
                 }
             }
-            _ => {
+            None => {
                 let player = self.player;
                 for &x in &g.missions[mi].sides[player as usize] {
                     let u = g.u(x);

@@ -144,14 +144,15 @@ pub fn attach_options(
 }
 
 /// The main actions of attachments: `Attach(card, mission, host or -1, face-down)` and
-/// `RevealAttachment(card)` for a face-down one.
+/// `RevealAttachment(card)` for a face-down one (`in_hand`: the player holds an attachment; the
+/// caller has read the hand).
 #[inline(never)]
-pub fn attachment_options(g: &GameState, player: i32, out: &mut Vec<(Action, i64)>) {
-    let hand = &g.players[player as usize].hand;
+pub fn attachment_options(g: &GameState, player: i32, in_hand: bool, out: &mut Vec<(Action, i64)>) {
+    let hand: &[Inst] = if in_hand { &g.players[player as usize].hand } else { &[] };
     for (hi, &inst) in hand.iter().enumerate() {
-        let card = g.card(inst);
-        if card.ctype != crate::cards::CardType::Attachment
-            || hand[..hi].iter().any(|&c| g.cards[c as usize] == g.cards[inst as usize])
+        let version = g.cards[inst as usize];
+        if g.cat.cards[version as usize].ctype != crate::cards::CardType::Attachment
+            || hand[..hi].iter().any(|&c| g.cards[c as usize] == version)
         {
             continue; // two copies of one card give the same actions: offered once
         }
@@ -164,18 +165,29 @@ pub fn attachment_options(g: &GameState, player: i32, out: &mut Vec<(Action, i64
             }
         });
     }
-    if g.att_hidden.is_empty() {
-        return;
+    let mut left = g.att_hidden.iter().filter(|&&a| g.owner[a as usize] == player).count();
+    if left == 0 {
+        return; // (no face-down attachment of the player's: the board walk would find none)
     }
-    // (hidden_attachments_of's order, without its list)
-    crate::effects::selectors::each_attachment(g, |(inst, _, mi, _)| {
-        if g.att_is_hidden(inst)
-            && g.owner[inst as usize] == player
-            && let Some(price) = reveal_attachment_price(g, player, inst, mi)
-        {
-            out.push((Action::RevealAttachment(inst), price));
+    // (hidden_attachments_of's order, without its list: each_attachment's walk, stopped at the
+    // last face-down attachment of the player's)
+    'walk: for (mi, m) in g.missions.iter().enumerate() {
+        for side in 0..2 {
+            let on_units = m.sides[side].iter().flat_map(|&uid| g.u(uid).attachments.iter());
+            for &inst in m.attachments[side].iter().chain(on_units) {
+                if g.owner[inst as usize] != player || !g.att_is_hidden(inst) {
+                    continue;
+                }
+                if let Some(price) = reveal_attachment_price(g, player, inst, mi as i32) {
+                    out.push((Action::RevealAttachment(inst), price));
+                }
+                left -= 1;
+                if left == 0 {
+                    break 'walk;
+                }
+            }
         }
-    });
+    }
 }
 
 /// Face-down attachments `player` played: (instance, host or -1, mission).
