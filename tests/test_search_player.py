@@ -107,6 +107,16 @@ def test_audit_rows_are_consistent(sample):
     assert sum(r[2] is not None for r in rows) >= len(rows) // 2
 
 
+def audited(sample, game):
+    """The audit's row of one game of the sample decks (`_core.audit_endgames`, the exact solution
+    within 500,000 positions): the seat audited, the best margin within reach, whether a win was,
+    the margin reached, whether it won."""
+    rows = _core.audit_endgames([ids(d) for d in sample], [game], 500_000)
+    assert len(rows) == 1
+    _seed, seat, best, best_win, reached, won, _nodes, _dealt = rows[0]
+    return seat, best, best_win, reached, won
+
+
 def test_the_win_check_searches_every_option(sample):
     """An endgame of the audit (`benchmarks/endgame_audit.py`: Leaf Village Team 7 against Sand
     Village, seed 17041008, the default in seat 1) whose exact solution is over the player's
@@ -114,10 +124,7 @@ def test_the_win_check_searches_every_option(sample):
     search did not finish, never looked at the options after it, and lost by 4 points a game it
     could win by 2 (a win there on every one of 16 deals of what it could not see). Each option now gets its share
     of what is left of the budget, and the win is found."""
-    decks = [ids(d) for d in sample]
-    rows = _core.audit_endgames(decks, [(2, 3, 17041008, "lookahead", "search", 1)], 500_000)
-    assert len(rows) == 1
-    _seed, seat, best, best_win, reached, won, _nodes, _dealt = rows[0]
+    seat, best, best_win, reached, won = audited(sample, (2, 3, 17041008, "lookahead", "search", 1))
     assert seat == 1 and best_win and best == 2
     assert won and reached == 2
 
@@ -128,9 +135,6 @@ def test_a_tie_on_the_solved_deal_goes_to_the_judgement(sample):
     wins by 14 and every other option by 4; on the deal the player solved every option wins by 4.
     The tie used to go to the first option, a pass (a win by 4); the one-step judgement now breaks
     it, and the upgrade is played."""
-    decks = [ids(d) for d in sample]
-    rows = _core.audit_endgames(decks, [(2, 2, 17028014, "search", "lookahead", 0)], 500_000)
-    assert len(rows) == 1
-    _seed, seat, best, best_win, reached, won, _nodes, _dealt = rows[0]
+    seat, best, best_win, reached, won = audited(sample, (2, 2, 17028014, "search", "lookahead", 0))
     assert seat == 0 and best_win and best == 14
     assert won and reached == 14
