@@ -247,12 +247,18 @@ pub fn reveal_price(g: &GameState, player: i32, u: &Unit, extra: i64, plain: boo
     reveal_price_unnamed(g, player, u, extra, plain)
 }
 
+/// Whether a card prices its own reveal (⧗ play_cost, "paying less", ⧗ reveal_cost): without
+/// that, an attachment or a static in force, a reveal costs the printed cost.
+fn prices_own_reveal(card: &crate::cards::Card) -> bool {
+    card.has_own_static(StaticKind::PlayCost) || !card.cheaper.is_empty() || card.has_own_static(StaticKind::RevealCost)
+}
+
 /// `reveal_price` of a character no other face-up character of the side shares a name with.
 fn reveal_price_unnamed(g: &GameState, player: i32, u: &Unit, extra: i64, plain: bool) -> Option<i64> {
     let card = g.unit_card(u);
     let inst = u.top();
     let only_winning = card.has_own_static(StaticKind::PlayOnlyWinning);
-    let priced = has_own_cost(g, inst) || card.has_own_static(StaticKind::RevealCost);
+    let priced = prices_own_reveal(card);
     // ("play only where winning" is its own text: a blank text, SS-083, has none)
     if only_winning
         && mission_leader(g, u.mission as usize) != player
@@ -485,12 +491,10 @@ impl Sides {
                 names |= bit;
                 if u.hidden {
                     hidden |= 1 << k;
-                    // (the card of the top: has_own_cost of it)
+                    // (`reveal_price_unnamed`'s price at the printed cost)
                     if u.attachments.is_empty()
                         && !card.has_own_static(StaticKind::PlayOnlyWinning)
-                        && !card.has_own_static(StaticKind::RevealCost)
-                        && !card.has_own_static(StaticKind::PlayCost)
-                        && card.cheaper.is_empty()
+                        && !prices_own_reveal(card)
                     {
                         plain |= 1 << k;
                     }
