@@ -111,6 +111,10 @@ pub struct EffectLine {
 }
 
 impl EffectLine {
+    /// The encoding of an encoded SCORE instant line (what the mission's winner runs), else None.
+    pub fn scoring(&self) -> Option<&crate::language::Encoding> {
+        self.encoding.as_ref().filter(|_| self.timing == Timing::Score && self.kind == Kind::Instant)
+    }
     /// "MAIN ↯", "DUEL Sasuke Uchiha ↯", "UPGRADE" …
     pub fn label(&self) -> String {
         let mut label = self.timing.label().to_string();
@@ -677,8 +681,7 @@ fn derive(card: &mut Card) {
     }
     card.cheaper = cheaper;
     card.own_kinds = card.continuous.iter().flat_map(|c| c.statics.iter()).fold(0, |k, s| k | 1 << s.kind.index());
-    card.scores =
-        card.effects.iter().any(|l| l.timing == Timing::Score && l.kind == Kind::Instant && l.encoding.is_some());
+    card.scores = card.effects.iter().any(|l| l.scoring().is_some());
     card.facts = crate::players::CardFacts::of(card);
 }
 

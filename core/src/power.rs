@@ -423,21 +423,21 @@ pub fn leader_of(g: &GameState, a: i64, b: i64) -> i32 {
 pub fn mission_points_into(g: &GameState, out: &mut [i64]) {
     let lines = lines::lines(g);
     let extra = lines.statics(StaticKind::MissionPoints);
-    for (mi, (m, x)) in g.missions.iter().zip(out.iter_mut()).enumerate() {
-        let mut pts = g.card(m.card).points.unwrap_or(0) + RANK_BONUS[m.rank];
-        for r in extra {
-            if r.mission == mi as i32 {
-                pts += number(g, &static_ctx(r.unit, r.mission, r.controller, g), &r.s.n, false);
-            }
-        }
-        *x = pts;
+    for (mi, x) in out.iter_mut().enumerate().take(g.missions.len()) {
+        *x = points_with(g, mi, extra);
     }
 }
 
 pub fn mission_points(g: &GameState, mi: usize) -> i64 {
+    points_with(g, mi, lines::lines(g).statics(StaticKind::MissionPoints))
+}
+
+/// Mission `mi`'s points: its card's, its rank's bonus and what the mission-points statics in
+/// force (`extra`) add to it.
+fn points_with(g: &GameState, mi: usize, extra: &[crate::state::StaticRef]) -> i64 {
     let m = &g.missions[mi];
     let mut pts = g.card(m.card).points.unwrap_or(0) + RANK_BONUS[m.rank];
-    for r in lines::lines(g).statics(StaticKind::MissionPoints).iter() {
+    for r in extra {
         if r.mission == mi as i32 {
             pts += number(g, &static_ctx(r.unit, r.mission, r.controller, g), &r.s.n, false);
         }

@@ -340,13 +340,8 @@ pub fn score_frame(g: &mut GameState, player: i32, unit: Uid, mi: i32, attachmen
         return None; // (most cards have no SCORE line: their text is not read)
     }
     let mut steps = Vec::new();
-    for line in &card.effects {
-        if line.timing == Timing::Score
-            && line.kind == Kind::Instant
-            && let Some(enc) = &line.encoding
-        {
-            steps.extend(line_steps(&refs(&enc.steps), Label { card: card.index, what: LabelWhat::Score }, false));
-        }
+    for enc in card.effects.iter().filter_map(|l| l.scoring()) {
+        steps.extend(line_steps(&refs(&enc.steps), Label { card: card.index, what: LabelWhat::Score }, false));
     }
     if steps.is_empty() {
         return None;
