@@ -172,7 +172,10 @@ impl Search {
     /// still in the running is played out on the same determinisations (deal k is the same
     /// game for all of them, so their means differ by what the candidates do, not by the luck
     /// of the deal); after each stage the worse half is dropped, and the budget of the stage
-    /// goes to the survivors. The best mean at the end is played.
+    /// goes to the survivors. The best mean at the end is played. A candidate that could not
+    /// stay in the running even if the rest of its stage's playouts were worth the most a playout
+    /// is worth skips them (`out_of_the_running`): the same candidates go on, the same move is
+    /// played, for fewer playouts.
     fn sample(&mut self, g: &GameState, me: i32) -> Action {
         let (mut cands, gap) = self.candidates(g, me);
         if cands.len() == 1 || gap >= self.params.clear {
@@ -193,8 +196,18 @@ impl Search {
         for stage in 0..stages {
             let per = (budget.saturating_sub(spent) / (alive.len() * (stages - stage))).max(1);
             let target = visits_target(&visits, &alive, per);
-            for &i in &alive {
+            // how many of the candidates alive go on to the next stage
+            let goes_on = alive.len().div_ceil(2);
+            for (at, &i) in alive.iter().enumerate() {
                 while visits[i] < target && !crate::cancel::requested() {
+                    if (stage > 0 || self.params.time <= 0.0)
+                        && out_of_the_running(&total, &alive[..at], i, target - visits[i], target, goes_on)
+                    {
+                        // the rest of its playouts could not keep it in: counted as played
+                        spent += target - visits[i];
+                        visits[i] = target;
+                        break;
+                    }
                     let k = visits[i];
                     while dealt <= k {
                         if dealt == deals.len() {
@@ -400,6 +413,31 @@ fn visits_target(visits: &[usize], alive: &[usize], per: usize) -> usize {
     alive.iter().map(|&i| visits[i]).max().unwrap_or(0) + per
 }
 
+/// Whether candidate `i`, with `left` of its playouts of the stage still to play, is out of the
+/// running whatever they are worth: at least `goes_on` of the candidates that finished the stage
+/// (`done`, `target` playouts each) rank above the best mean it could reach (a playout is worth
+/// at most 1; equal means rank the earlier candidate first, as the halving sorts them).
+fn out_of_the_running(total: &[f64], done: &[usize], i: usize, left: usize, target: usize, goes_on: usize) -> bool {
+    if done.len() < goes_on {
+        return false;
+    }
+    let mut best = total[i];
+    for _ in 0..left {
+        best += PLAYOUT_MAX;
+    }
+    let best = best / target as f64;
+    done.iter()
+        .filter(|&&j| {
+            let m = total[j] / target as f64;
+            m > best || (m == best && j < i)
+        })
+        .count()
+        >= goes_on
+}
+
+/// The most a playout is worth (`leaf_value_with` and `terminal_value` are at most 1).
+const PLAYOUT_MAX: f64 = 1.0;
+
 /// `scratch` made a copy of `g` (in its own buffers once it has some).
 pub fn copy_into<'a>(scratch: &'a mut Option<GameState>, g: &GameState) -> &'a mut GameState {
     match scratch {
@@ -421,7 +459,9 @@ fn playout_from(s: &mut GameState, me: i32, a: Action, last: i32, leaf: &LeafCon
         guard += 1;
         rollout_step(s).expect("a legal action in a playout");
     }
-    leaf_value_with(s, me, leaf)
+    let v = leaf_value_with(s, me, leaf);
+    debug_assert!((0.0..=PLAYOUT_MAX).contains(&v), "a playout worth {v}");
+    v
 }
 
 /// One decision of the rollout policy applied (a main action by its place among the legal ones).
@@ -541,6 +581,24 @@ mod tests {
     use crate::players::{drive_game, make_player, play_match, test_decks as decks};
 
     const SMALL: &str = "search:playouts=1,mulligan=2";
+
+    #[test]
+    fn a_candidate_that_cannot_catch_up_is_out_of_the_running() {
+        // four candidates, two go on; 0 and 1 finished the stage with 3 playouts each
+        let total = [2.5, 2.0, 0.4, 1.5];
+        // 2 has one playout left: at best 1.4, behind both finished ones
+        assert!(out_of_the_running(&total, &[0, 1], 2, 1, 3, 2));
+        // with two left it could reach 2.4, above 2.0: still in
+        assert!(!out_of_the_running(&total, &[0, 1], 2, 2, 3, 2));
+        // 3 could reach 2.5 with one left: ahead of 1, not out
+        assert!(!out_of_the_running(&total, &[0, 1], 3, 1, 3, 2));
+        // too few finished to fill the places that go on
+        assert!(!out_of_the_running(&total, &[0], 2, 1, 3, 2));
+        // a tie at its best goes to the earlier candidate, as the halving sorts them
+        let tie = [2.0, 1.0];
+        assert!(out_of_the_running(&tie, &[0], 1, 1, 3, 1));
+        assert!(!out_of_the_running(&[1.0, 2.0], &[1], 0, 1, 3, 1));
+    }
 
     #[test]
     fn the_same_seed_gives_the_same_decisions() {
