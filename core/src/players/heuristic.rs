@@ -64,16 +64,24 @@ impl Default for Weights {
 }
 
 /// Soft chance to win a mission with this Power margin.
+#[inline]
 pub fn win_prob(margin: i64, edge: bool, open: bool, w: &Weights) -> f64 {
     if !open {
         return if margin > 0 || (margin == 0 && edge) { 1.0 } else { 0.0 };
     }
     // the players ask for the same few margins thousands of times a second: each value is
     // worked out once (the same float: the same expression) and remembered; those of the
-    // neutral spread (every player's but two archetypes') in one table for the whole process
+    // neutral spread (every player's but two archetypes') in one table for the whole process,
+    // read where it is asked (the rest out of line)
     if w.spread.to_bits() == W0.spread.to_bits() && margin.unsigned_abs() <= NEUTRAL_MARGINS as u64 {
         return NEUTRAL[(margin + NEUTRAL_MARGINS) as usize][edge as usize];
     }
+    remembered(margin, edge, w)
+}
+
+/// `win_prob` of a margin off the neutral table, from the memo of the thread.
+#[inline(never)]
+fn remembered(margin: i64, edge: bool, w: &Weights) -> f64 {
     let key = margin.wrapping_mul(2) | edge as i64;
     let spread = w.spread.to_bits();
     let slot = ((key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ spread) as usize % MEMO_SLOTS;
