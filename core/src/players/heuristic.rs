@@ -510,6 +510,7 @@ pub struct EffectCache {
 type EffectKey = (u16, i32, bool);
 
 /// `card_effect_value` of a face-up play, memoised in the decision's cache.
+#[inline]
 pub fn played_effect_value(
     obs: &Observation,
     card: &Card,
@@ -518,9 +519,24 @@ pub fn played_effect_value(
     upgrade: bool,
     cache: &mut EffectCache,
 ) -> (f64, i64) {
+    // (most plays are worth what their card's facts say: read where they are asked, the memo
+    // of those that read the board out of line)
     if let Some(v) = board_free(card, upgrade, false) {
         return v;
     }
+    played_on_board(obs, card, mi, b, upgrade, cache)
+}
+
+/// `played_effect_value` of a play whose worth reads the board.
+#[inline(never)]
+fn played_on_board(
+    obs: &Observation,
+    card: &Card,
+    mi: usize,
+    b: &Board,
+    upgrade: bool,
+    cache: &mut EffectCache,
+) -> (f64, i64) {
     let key = (card.index, if depends_on_mission(card) { mi as i32 } else { -1 }, upgrade);
     if let Some((_, v)) = cache.found.iter().find(|(k, _)| *k == key) {
         return *v;
