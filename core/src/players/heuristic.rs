@@ -206,7 +206,7 @@ impl<T> std::ops::DerefMut for PerMission<T> {
 
 impl Board {
     /// A board no mission of which is read (for a judgement that does not read it).
-    fn unread() -> Board {
+    pub fn unread() -> Board {
         Board {
             mine: PerMission::new(0),
             theirs: PerMission::new(0),
