@@ -375,6 +375,20 @@ pub fn select(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<Uid> 
     out
 }
 
+/// The characters [`select`] selects, one at a time in its order: with no pick, every candidate
+/// that matches, no list made (a judgement of an effect walks them at every decision of a playout).
+pub fn for_each_selected(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, mut f: impl FnMut(Uid)) {
+    if sel.self_ || sel.pick.is_some() {
+        select(g, ctx, sel, core).into_iter().for_each(f);
+        return;
+    }
+    for_each_candidate(g, ctx, sel, |x| {
+        if matches(g, ctx, sel, g.u(x), core) {
+            f(x)
+        }
+    });
+}
+
 /// How many characters [`select`] selects, counted up to `limit`: with no pick, every candidate
 /// that matches (no list made, and no candidate looked at once `limit` are found).
 fn selected_upto(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, limit: usize) -> usize {

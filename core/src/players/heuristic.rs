@@ -249,9 +249,9 @@ fn arg_side(step: &Step) -> Option<Side> {
 fn best_enemy(obs: &Observation, step: &Step, mi: usize, b: &Board, source: Uid) -> (f64, i32) {
     let (mut best, mut at) = (0.0, -1);
     let Some(sel) = step.selector() else { return (best, at) };
-    for uid in obs.select(sel, mi as i32, source) {
+    obs.for_each_selected(sel, mi as i32, source, |uid| {
         if obs.controller(uid) == obs.player {
-            continue;
+            return;
         }
         let p = obs.power(uid);
         let m = obs.mission_of(uid) as usize;
@@ -261,7 +261,7 @@ fn best_enemy(obs: &Observation, step: &Step, mi: usize, b: &Board, source: Uid)
         if gain > best {
             (best, at) = (gain, m as i32);
         }
-    }
+    });
     (best, at)
 }
 
