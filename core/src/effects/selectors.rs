@@ -451,16 +451,19 @@ pub fn number(g: &GameState, ctx: &Ctx, n: &Number, core: bool) -> i64 {
             let k = match c.kind {
                 CountKind::Units => {
                     let sel = c.selector.as_ref().expect("a selector");
-                    let units = select(g, ctx, sel, core);
-                    let ph = if sel.extra || sel.keyword.is_some() { phantoms(g, ctx, sel) } else { vec![] };
                     if c.missions {
+                        let units = select(g, ctx, sel, core);
+                        let ph = if sel.extra || sel.keyword.is_some() { phantoms(g, ctx, sel) } else { vec![] };
                         let mut ms: Vec<i32> = units.iter().map(|&x| g.u(x).mission).collect();
                         ms.extend(ph.iter().copied());
                         ms.sort_unstable();
                         ms.dedup();
                         ms.len() as i64
                     } else {
-                        (units.len() + ph.len()) as i64
+                        // (how many only: counted, no list made)
+                        let units = selected_upto(g, ctx, sel, core, usize::MAX);
+                        let ph = if sel.extra || sel.keyword.is_some() { phantoms(g, ctx, sel) } else { vec![] };
+                        (units + ph.len()) as i64
                     }
                 }
                 CountKind::Missions => g.missions.len() as i64,
