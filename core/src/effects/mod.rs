@@ -557,7 +557,8 @@ pub fn pick_units_if(
         }
     }
     let ctx = ctx_ref(g, fi);
-    let cands: Vec<Uid> = select(g, ctx, sel, false).into_iter().filter(|x| !exclude.contains(x)).collect();
+    let mut cands = select(g, ctx, sel, false);
+    cands.retain(|x| !exclude.contains(x)); // (in place: no second list)
     if sel.self_ || sel.var.is_some() || sel.is_all() {
         return Ok(cands); // a snapshot: every target is fixed before anything changes
     }
@@ -583,16 +584,18 @@ fn pick_among(
     can: Can<'_>,
 ) -> Res<Vec<Uid>> {
     let prompt = Prompt::Target(sel);
+    if matches!(sel.count, CountForm::One | CountForm::All) {
+        // one choice among those the effect can affect (its options made straight from them)
+        let opts = cands.iter().copied().filter(|&x| can(g, x)).map(Opt::Int).collect();
+        let pick = choose(g, fi, player, DecisionKind::Target, opts, false, prompt)?;
+        return Ok(match pick {
+            Opt::Int(x) => vec![x],
+            _ => vec![],
+        });
+    }
     let offered: Vec<Uid> = cands.iter().copied().filter(|&x| can(g, x)).collect();
     let (form, n) = match &sel.count {
-        CountForm::One | CountForm::All => {
-            let opts = offered.iter().map(|&x| Opt::Int(x)).collect();
-            let pick = choose(g, fi, player, DecisionKind::Target, opts, false, prompt)?;
-            return Ok(match pick {
-                Opt::Int(x) => vec![x],
-                _ => vec![],
-            });
-        }
+        CountForm::One | CountForm::All => unreachable!("a choice of one, made above"),
         CountForm::UpTo(n) => (0, n),
         CountForm::Keep(n) => (1, n),
         CountForm::PowerTotal(n) => (2, n),

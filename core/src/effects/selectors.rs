@@ -391,7 +391,7 @@ pub fn for_each_selected(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, m
 
 /// How many characters [`select`] selects, counted up to `limit`: with no pick, every candidate
 /// that matches (no list made, and no candidate looked at once `limit` are found).
-fn selected_upto(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, limit: usize) -> usize {
+pub fn selected_upto(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, limit: usize) -> usize {
     if sel.self_ || sel.pick.is_some() {
         return select(g, ctx, sel, core).len().min(limit);
     }
