@@ -178,10 +178,19 @@ pub fn lines_frame_steps(g: &GameState, card: &'static Card, blank: bool, applie
         if line.timing == Timing::Duel || dueled.contains(&line.timing) {
             steps.push(FrameStep::Line { card: card.index, index: i as u8, applies });
         } else {
-            steps.extend(line_now(g, card, i, applies, mi));
+            append(&mut steps, line_now(g, card, i, applies, mi));
         }
     }
     steps
+}
+
+/// `more` added to the end of `steps` (the first line's steps kept as they are, not copied).
+fn append(steps: &mut Vec<FrameStep>, more: Vec<FrameStep>) {
+    if steps.is_empty() {
+        *steps = more;
+    } else {
+        steps.extend(more);
+    }
 }
 
 /// One instant line's gated steps as the board stands now (nothing if it does not apply).
@@ -341,7 +350,8 @@ pub fn score_frame(g: &mut GameState, player: i32, unit: Uid, mi: i32, attachmen
     }
     let mut steps = Vec::new();
     for enc in card.effects.iter().filter_map(|l| l.scoring()) {
-        steps.extend(line_steps(&refs(&enc.steps), Label { card: card.index, what: LabelWhat::Score }, false));
+        let line = line_steps(&refs(&enc.steps), Label { card: card.index, what: LabelWhat::Score }, false);
+        append(&mut steps, line);
     }
     if steps.is_empty() {
         return None;
