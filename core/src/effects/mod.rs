@@ -98,10 +98,19 @@ pub fn mandatory(steps: &[&Step], must: bool) -> bool {
 
 /// A gate and the line's steps (a declined line skips exactly its own steps).
 pub fn line_steps(steps: &[&'static Step], label: Label, must: bool) -> Vec<FrameStep> {
-    let must = mandatory(steps, must);
+    gated(steps.iter().copied(), label, mandatory(steps, must))
+}
+
+/// `line_steps` of a line's steps as its encoding holds them (no list of them made first).
+fn own_line_steps(steps: &'static [Step], label: Label, must: bool) -> Vec<FrameStep> {
+    gated(steps.iter(), label, mandatory(steps.first().as_slice(), must))
+}
+
+/// A gate (`must`: never declined) and the steps it covers.
+fn gated(steps: impl ExactSizeIterator<Item = &'static Step>, label: Label, must: bool) -> Vec<FrameStep> {
     let mut out = Vec::with_capacity(steps.len() + 1);
     out.push(FrameStep::Gate { size: steps.len(), label, must });
-    out.extend(steps.iter().map(|s| FrameStep::Step(s)));
+    out.extend(steps.map(FrameStep::Step));
     out
 }
 
@@ -232,6 +241,10 @@ pub fn line_now(g: &GameState, card: &'static Card, index: usize, applies: Appli
         // own yes/no; the catalog tests check it)
         return Vec::new();
     }
+    let label = Label { card: card.index, what: LabelWhat::Line(index as u8) };
+    if mods.is_empty() {
+        return own_line_steps(&enc.steps, label, false);
+    }
     let mut body: Vec<&'static Step> = refs(&enc.steps);
     for m in mods {
         if m.mode == ModMode::Instead {
@@ -240,7 +253,7 @@ pub fn line_now(g: &GameState, card: &'static Card, index: usize, applies: Appli
             body.extend(m.steps.iter());
         }
     }
-    line_steps(&body, Label { card: card.index, what: LabelWhat::Line(index as u8) }, false)
+    line_steps(&body, label, false)
 }
 
 /// The instant lines a character applies when played: MAIN, then UPGRADE/AMBUSH, top to bottom.
@@ -277,8 +290,8 @@ pub fn play_frame(
         if !crate::power::static_hits(g, &static_ctx(-1, r.mission, r.controller, g), s, &u) {
             continue;
         }
-        steps.extend(line_steps(
-            &refs(&s.opts.do_),
+        steps.extend(own_line_steps(
+            &s.opts.do_,
             Label { card: card.index, what: LabelWhat::Granted(timing.expect("checked")) },
             false,
         ));
@@ -350,7 +363,7 @@ pub fn score_frame(g: &mut GameState, player: i32, unit: Uid, mi: i32, attachmen
     }
     let mut steps = Vec::new();
     for enc in card.effects.iter().filter_map(|l| l.scoring()) {
-        let line = line_steps(&refs(&enc.steps), Label { card: card.index, what: LabelWhat::Score }, false);
+        let line = own_line_steps(&enc.steps, Label { card: card.index, what: LabelWhat::Score }, false);
         append(&mut steps, line);
     }
     if steps.is_empty() {
