@@ -266,8 +266,8 @@ pub fn play_frame(
     extra: &[(crate::language::VarId, Val)],
     from_hand: bool,
 ) -> Option<Frame> {
-    let u = g.u(uid).clone();
-    let card = g.unit_card(&u);
+    let u = g.u(uid); // (read in place: the frame's context is added only after its last look)
+    let card = g.unit_card(u);
     let mi = u.mission;
     let lines = std::sync::Arc::clone(&lines::lines(g));
     if from_hand && !ambush && lines.statics(crate::language::StaticKind::AmbushOnPlay).iter().any(|r| r.mission == mi)
@@ -276,7 +276,7 @@ pub fn play_frame(
     }
     let applies =
         Applies { main: true, upgrade, ambush, first_strike: g.players[player as usize].plays_this_round == 1 };
-    let blank = lines::blanked(g, &u);
+    let blank = lines::blanked(g, u);
     let mut steps = lines_frame_steps(g, card, blank, applies, mi);
     for r in lines.statics(crate::language::StaticKind::GrantLine).iter() {
         let s = r.s;
@@ -287,7 +287,7 @@ pub fn play_frame(
         if !timing.is_some_and(|t| applies.get(t)) {
             continue;
         }
-        if !crate::power::static_hits(g, &static_ctx(-1, r.mission, r.controller, g), s, &u) {
+        if !crate::power::static_hits(g, &static_ctx(-1, r.mission, r.controller, g), s, u) {
             continue;
         }
         steps.extend(own_line_steps(
