@@ -77,8 +77,10 @@ fn deal_unseen(d: &mut GameState, player: i32, rng: &mut PyRandom) {
             Holder::Unit(uid) => d.u(uid).attachments[i],
         }
     };
-    let mut pool: Vec<Inst> = d.players[opp].hand.clone();
-    pool.extend(&d.players[opp].deck);
+    let (hand, deck) = (&d.players[opp].hand, &d.players[opp].deck);
+    let mut pool: Vec<Inst> = Vec::with_capacity(hand.len() + deck.len() + hidden.len() + slots.len());
+    pool.extend_from_slice(hand);
+    pool.extend_from_slice(deck);
     pool.extend(hidden.iter().map(|&x| d.u(x).top()));
     pool.extend(slots.iter().map(|&(h, i)| get(d, h, i)));
     sort_by_id(d, &mut pool);

@@ -10,7 +10,9 @@
 use std::sync::Arc;
 
 use crate::effects::lines::{self, blanked, static_ctx};
-use crate::effects::selectors::{card_fits, condition, core_power, for_each_candidate, matches, number, select};
+use crate::effects::selectors::{
+    card_fits, condition, core_power, for_each_candidate, matches, number, select, selected_upto,
+};
 use crate::language::{Static, StaticKind};
 use crate::state::{Ctx, GameState, Inst, Phase, PowerMemoKey, PowerTable, RANK_BONUS, Uid, Unit, reads};
 
@@ -145,7 +147,8 @@ fn fill(g: &GameState, t: &mut PowerTable) {
             continue;
         }
         let n = match &s.opts.per {
-            Some(per) => s.n.as_int().unwrap_or(0) * select(g, &ctx, per, true).len() as i64,
+            // (how many only: counted, no list made)
+            Some(per) => s.n.as_int().unwrap_or(0) * selected_upto(g, &ctx, per, true, usize::MAX) as i64,
             None => number(g, &ctx, &s.n, true),
         };
         for &x in &hit[from..] {

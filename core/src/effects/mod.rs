@@ -98,10 +98,19 @@ pub fn mandatory(steps: &[&Step], must: bool) -> bool {
 
 /// A gate and the line's steps (a declined line skips exactly its own steps).
 pub fn line_steps(steps: &[&'static Step], label: Label, must: bool) -> Vec<FrameStep> {
-    let must = mandatory(steps, must);
+    gated(steps.iter().copied(), label, mandatory(steps, must))
+}
+
+/// `line_steps` of a line's steps as its encoding holds them (no list of them made first).
+fn own_line_steps(steps: &'static [Step], label: Label, must: bool) -> Vec<FrameStep> {
+    gated(steps.iter(), label, mandatory(steps.first().as_slice(), must))
+}
+
+/// A gate (`must`: never declined) and the steps it covers.
+fn gated(steps: impl ExactSizeIterator<Item = &'static Step>, label: Label, must: bool) -> Vec<FrameStep> {
     let mut out = Vec::with_capacity(steps.len() + 1);
     out.push(FrameStep::Gate { size: steps.len(), label, must });
-    out.extend(steps.iter().map(|s| FrameStep::Step(s)));
+    out.extend(steps.map(FrameStep::Step));
     out
 }
 
@@ -178,10 +187,19 @@ pub fn lines_frame_steps(g: &GameState, card: &'static Card, blank: bool, applie
         if line.timing == Timing::Duel || dueled.contains(&line.timing) {
             steps.push(FrameStep::Line { card: card.index, index: i as u8, applies });
         } else {
-            steps.extend(line_now(g, card, i, applies, mi));
+            append(&mut steps, line_now(g, card, i, applies, mi));
         }
     }
     steps
+}
+
+/// `more` added to the end of `steps` (the first line's steps kept as they are, not copied).
+fn append(steps: &mut Vec<FrameStep>, more: Vec<FrameStep>) {
+    if steps.is_empty() {
+        *steps = more;
+    } else {
+        steps.extend(more);
+    }
 }
 
 /// One instant line's gated steps as the board stands now (nothing if it does not apply).
@@ -223,6 +241,10 @@ pub fn line_now(g: &GameState, card: &'static Card, index: usize, applies: Appli
         // own yes/no; the catalog tests check it)
         return Vec::new();
     }
+    let label = Label { card: card.index, what: LabelWhat::Line(index as u8) };
+    if mods.is_empty() {
+        return own_line_steps(&enc.steps, label, false);
+    }
     let mut body: Vec<&'static Step> = refs(&enc.steps);
     for m in mods {
         if m.mode == ModMode::Instead {
@@ -231,7 +253,7 @@ pub fn line_now(g: &GameState, card: &'static Card, index: usize, applies: Appli
             body.extend(m.steps.iter());
         }
     }
-    line_steps(&body, Label { card: card.index, what: LabelWhat::Line(index as u8) }, false)
+    line_steps(&body, label, false)
 }
 
 /// The instant lines a character applies when played: MAIN, then UPGRADE/AMBUSH, top to bottom.
@@ -244,8 +266,8 @@ pub fn play_frame(
     extra: &[(crate::language::VarId, Val)],
     from_hand: bool,
 ) -> Option<Frame> {
-    let u = g.u(uid).clone();
-    let card = g.unit_card(&u);
+    let u = g.u(uid); // (read in place: the frame's context is added only after its last look)
+    let card = g.unit_card(u);
     let mi = u.mission;
     let lines = std::sync::Arc::clone(&lines::lines(g));
     if from_hand && !ambush && lines.statics(crate::language::StaticKind::AmbushOnPlay).iter().any(|r| r.mission == mi)
@@ -254,7 +276,7 @@ pub fn play_frame(
     }
     let applies =
         Applies { main: true, upgrade, ambush, first_strike: g.players[player as usize].plays_this_round == 1 };
-    let blank = lines::blanked(g, &u);
+    let blank = lines::blanked(g, u);
     let mut steps = lines_frame_steps(g, card, blank, applies, mi);
     for r in lines.statics(crate::language::StaticKind::GrantLine).iter() {
         let s = r.s;
@@ -265,11 +287,11 @@ pub fn play_frame(
         if !timing.is_some_and(|t| applies.get(t)) {
             continue;
         }
-        if !crate::power::static_hits(g, &static_ctx(-1, r.mission, r.controller, g), s, &u) {
+        if !crate::power::static_hits(g, &static_ctx(-1, r.mission, r.controller, g), s, u) {
             continue;
         }
-        steps.extend(line_steps(
-            &refs(&s.opts.do_),
+        steps.extend(own_line_steps(
+            &s.opts.do_,
             Label { card: card.index, what: LabelWhat::Granted(timing.expect("checked")) },
             false,
         ));
@@ -341,7 +363,8 @@ pub fn score_frame(g: &mut GameState, player: i32, unit: Uid, mi: i32, attachmen
     }
     let mut steps = Vec::new();
     for enc in card.effects.iter().filter_map(|l| l.scoring()) {
-        steps.extend(line_steps(&refs(&enc.steps), Label { card: card.index, what: LabelWhat::Score }, false));
+        let line = own_line_steps(&enc.steps, Label { card: card.index, what: LabelWhat::Score }, false);
+        append(&mut steps, line);
     }
     if steps.is_empty() {
         return None;
@@ -557,7 +580,8 @@ pub fn pick_units_if(
         }
     }
     let ctx = ctx_ref(g, fi);
-    let cands: Vec<Uid> = select(g, ctx, sel, false).into_iter().filter(|x| !exclude.contains(x)).collect();
+    let mut cands = select(g, ctx, sel, false);
+    cands.retain(|x| !exclude.contains(x)); // (in place: no second list)
     if sel.self_ || sel.var.is_some() || sel.is_all() {
         return Ok(cands); // a snapshot: every target is fixed before anything changes
     }
@@ -583,16 +607,18 @@ fn pick_among(
     can: Can<'_>,
 ) -> Res<Vec<Uid>> {
     let prompt = Prompt::Target(sel);
+    if matches!(sel.count, CountForm::One | CountForm::All) {
+        // one choice among those the effect can affect (its options made straight from them)
+        let opts = cands.iter().copied().filter(|&x| can(g, x)).map(Opt::Int).collect();
+        let pick = choose(g, fi, player, DecisionKind::Target, opts, false, prompt)?;
+        return Ok(match pick {
+            Opt::Int(x) => vec![x],
+            _ => vec![],
+        });
+    }
     let offered: Vec<Uid> = cands.iter().copied().filter(|&x| can(g, x)).collect();
     let (form, n) = match &sel.count {
-        CountForm::One | CountForm::All => {
-            let opts = offered.iter().map(|&x| Opt::Int(x)).collect();
-            let pick = choose(g, fi, player, DecisionKind::Target, opts, false, prompt)?;
-            return Ok(match pick {
-                Opt::Int(x) => vec![x],
-                _ => vec![],
-            });
-        }
+        CountForm::One | CountForm::All => unreachable!("a choice of one, made above"),
         CountForm::UpTo(n) => (0, n),
         CountForm::Keep(n) => (1, n),
         CountForm::PowerTotal(n) => (2, n),

@@ -375,9 +375,23 @@ pub fn select(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<Uid> 
     out
 }
 
+/// The characters [`select`] selects, one at a time in its order: with no pick, every candidate
+/// that matches, no list made (a judgement of an effect walks them at every decision of a playout).
+pub fn for_each_selected(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, mut f: impl FnMut(Uid)) {
+    if sel.self_ || sel.pick.is_some() {
+        select(g, ctx, sel, core).into_iter().for_each(f);
+        return;
+    }
+    for_each_candidate(g, ctx, sel, |x| {
+        if matches(g, ctx, sel, g.u(x), core) {
+            f(x)
+        }
+    });
+}
+
 /// How many characters [`select`] selects, counted up to `limit`: with no pick, every candidate
 /// that matches (no list made, and no candidate looked at once `limit` are found).
-fn selected_upto(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, limit: usize) -> usize {
+pub fn selected_upto(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, limit: usize) -> usize {
     if sel.self_ || sel.pick.is_some() {
         return select(g, ctx, sel, core).len().min(limit);
     }
@@ -437,16 +451,19 @@ pub fn number(g: &GameState, ctx: &Ctx, n: &Number, core: bool) -> i64 {
             let k = match c.kind {
                 CountKind::Units => {
                     let sel = c.selector.as_ref().expect("a selector");
-                    let units = select(g, ctx, sel, core);
-                    let ph = if sel.extra || sel.keyword.is_some() { phantoms(g, ctx, sel) } else { vec![] };
                     if c.missions {
+                        let units = select(g, ctx, sel, core);
+                        let ph = if sel.extra || sel.keyword.is_some() { phantoms(g, ctx, sel) } else { vec![] };
                         let mut ms: Vec<i32> = units.iter().map(|&x| g.u(x).mission).collect();
                         ms.extend(ph.iter().copied());
                         ms.sort_unstable();
                         ms.dedup();
                         ms.len() as i64
                     } else {
-                        (units.len() + ph.len()) as i64
+                        // (how many only: counted, no list made)
+                        let units = selected_upto(g, ctx, sel, core, usize::MAX);
+                        let ph = if sel.extra || sel.keyword.is_some() { phantoms(g, ctx, sel) } else { vec![] };
+                        (units + ph.len()) as i64
                     }
                 }
                 CountKind::Missions => g.missions.len() as i64,

@@ -392,6 +392,15 @@ pub fn prior(obs: &Observation, action: &Action, price: i64, b: &heuristic::Boar
     }
 }
 
+/// Whether the judgement of a main action reads the board: a reveal, or a face-up play or attachment.
+fn reads_board(a: &Action) -> bool {
+    match *a {
+        Action::Reveal(_) | Action::RevealAttachment(_) => true,
+        Action::Play(_, _, hidden, _) | Action::Attach(_, _, _, hidden) => !hidden,
+        Action::Pass | Action::Choose(_) => false,
+    }
+}
+
 /// Every main action with its judgement, best first (the engine's order among equals).
 pub fn ranked(obs: &Observation) -> Vec<(Action, f64)> {
     let b = heuristic::board(obs, &WEIGHTS);
@@ -409,7 +418,12 @@ pub fn rollout_main(obs: &Observation) -> Action {
 
 /// `rollout_main`, as its place among the legal actions.
 pub fn rollout_main_index(obs: &Observation) -> usize {
-    let b = heuristic::board(obs, &WEIGHTS);
+    // (a decision of face-down plays and a pass is judged without the board: none of them reads it)
+    let b = if obs.actions().iter().any(|(a, _)| reads_board(a)) {
+        heuristic::board(obs, &WEIGHTS)
+    } else {
+        heuristic::Board::unread()
+    };
     let mut cache = EffectCache::default();
     let (mut best, mut best_v) = (0, f64::NEG_INFINITY);
     for (i, (a, price)) in obs.actions().iter().enumerate() {

@@ -64,16 +64,24 @@ impl Default for Weights {
 }
 
 /// Soft chance to win a mission with this Power margin.
+#[inline]
 pub fn win_prob(margin: i64, edge: bool, open: bool, w: &Weights) -> f64 {
     if !open {
         return if margin > 0 || (margin == 0 && edge) { 1.0 } else { 0.0 };
     }
     // the players ask for the same few margins thousands of times a second: each value is
     // worked out once (the same float: the same expression) and remembered; those of the
-    // neutral spread (every player's but two archetypes') in one table for the whole process
+    // neutral spread (every player's but two archetypes') in one table for the whole process,
+    // read where it is asked (the rest out of line)
     if w.spread.to_bits() == W0.spread.to_bits() && margin.unsigned_abs() <= NEUTRAL_MARGINS as u64 {
         return NEUTRAL[(margin + NEUTRAL_MARGINS) as usize][edge as usize];
     }
+    remembered(margin, edge, w)
+}
+
+/// `win_prob` of a margin off the neutral table, from the memo of the thread.
+#[inline(never)]
+fn remembered(margin: i64, edge: bool, w: &Weights) -> f64 {
     let key = margin.wrapping_mul(2) | edge as i64;
     let spread = w.spread.to_bits();
     let slot = ((key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ spread) as usize % MEMO_SLOTS;
@@ -198,7 +206,7 @@ impl<T> std::ops::DerefMut for PerMission<T> {
 
 impl Board {
     /// A board no mission of which is read (for a judgement that does not read it).
-    fn unread() -> Board {
+    pub fn unread() -> Board {
         Board {
             mine: PerMission::new(0),
             theirs: PerMission::new(0),
@@ -241,9 +249,9 @@ fn arg_side(step: &Step) -> Option<Side> {
 fn best_enemy(obs: &Observation, step: &Step, mi: usize, b: &Board, source: Uid) -> (f64, i32) {
     let (mut best, mut at) = (0.0, -1);
     let Some(sel) = step.selector() else { return (best, at) };
-    for uid in obs.select(sel, mi as i32, source) {
+    obs.for_each_selected(sel, mi as i32, source, |uid| {
         if obs.controller(uid) == obs.player {
-            continue;
+            return;
         }
         let p = obs.power(uid);
         let m = obs.mission_of(uid) as usize;
@@ -253,7 +261,7 @@ fn best_enemy(obs: &Observation, step: &Step, mi: usize, b: &Board, source: Uid)
         if gain > best {
             (best, at) = (gain, m as i32);
         }
-    }
+    });
     (best, at)
 }
 
@@ -502,6 +510,7 @@ pub struct EffectCache {
 type EffectKey = (u16, i32, bool);
 
 /// `card_effect_value` of a face-up play, memoised in the decision's cache.
+#[inline]
 pub fn played_effect_value(
     obs: &Observation,
     card: &Card,
@@ -510,9 +519,24 @@ pub fn played_effect_value(
     upgrade: bool,
     cache: &mut EffectCache,
 ) -> (f64, i64) {
+    // (most plays are worth what their card's facts say: read where they are asked, the memo
+    // of those that read the board out of line)
     if let Some(v) = board_free(card, upgrade, false) {
         return v;
     }
+    played_on_board(obs, card, mi, b, upgrade, cache)
+}
+
+/// `played_effect_value` of a play whose worth reads the board.
+#[inline(never)]
+fn played_on_board(
+    obs: &Observation,
+    card: &Card,
+    mi: usize,
+    b: &Board,
+    upgrade: bool,
+    cache: &mut EffectCache,
+) -> (f64, i64) {
     let key = (card.index, if depends_on_mission(card) { mi as i32 } else { -1 }, upgrade);
     if let Some((_, v)) = cache.found.iter().find(|(k, _)| *k == key) {
         return *v;

@@ -200,6 +200,10 @@ impl<'a> Observation<'a> {
     pub fn select(&self, sel: &Selector, mission: i32, source: Uid) -> Vec<Uid> {
         selectors::select(self.g, &Ctx::at(self.player, source, mission, -1), sel, false)
     }
+    /// `select`'s units one at a time (no list made when the selector picks none among them).
+    pub fn for_each_selected(&self, sel: &Selector, mission: i32, source: Uid, f: impl FnMut(Uid)) {
+        selectors::for_each_selected(self.g, &Ctx::at(self.player, source, mission, -1), sel, false, f)
+    }
     /// (host uid or -1, mission) of an attachment in play (one this player may see).
     pub fn attachment_place(&self, inst: Inst) -> (Uid, i32) {
         selectors::all_attachments(self.g).into_iter().find(|a| a.0 == inst).map_or((-1, 0), |a| (a.1, a.2))

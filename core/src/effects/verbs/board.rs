@@ -26,11 +26,24 @@ fn move_dests(
     here_mi: i32,
     arriving: &[(i32, i32, crate::names::NameId)],
 ) -> Vec<i32> {
+    each_move_dest(g, me, uid, to, here_mi, arriving).collect()
+}
+
+/// `move_dests` one at a time, in mission order (whether there is any: the first found, no list).
+fn each_move_dest<'a>(
+    g: &'a GameState,
+    me: i32,
+    uid: Uid,
+    to: Dest,
+    here_mi: i32,
+    arriving: &'a [(i32, i32, crate::names::NameId)],
+) -> impl Iterator<Item = i32> + 'a {
     let u = g.u(uid);
-    let mut dests: Vec<i32> = if to == Dest::This || (to == Dest::ToOrFrom && u.mission != here_mi) {
-        if u.mission != here_mi { vec![here_mi] } else { vec![] }
+    // this mission only, or every other one
+    let within = if to == Dest::This || (to == Dest::ToOrFrom && u.mission != here_mi) {
+        here_mi..here_mi + 1
     } else {
-        (0..g.missions.len() as i32).filter(|&i| i != u.mission).collect()
+        0..g.missions.len() as i32
     };
     let key = g.unit_card(u).name_key;
     // a hidden character's name counts only for a move by its own controller (who knows it): the
@@ -38,10 +51,12 @@ fn move_dests(
     // duplicate the mover could not see is discarded on arrival (board::move_unit)
     let known = u.controller == me;
     let ctl = u.controller;
-    if known || !u.hidden {
-        dests.retain(|&i| !name_on_side(g, i as usize, ctl, key, -1, !known) && !arriving.contains(&(i, ctl, key)));
-    }
-    dests
+    let names = known || !u.hidden;
+    let from = u.mission;
+    within.filter(move |&i| {
+        i != from
+            && (!names || (!name_on_side(g, i as usize, ctl, key, -1, !known) && !arriving.contains(&(i, ctl, key))))
+    })
 }
 
 pub fn move_(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
@@ -52,7 +67,9 @@ pub fn move_(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
     // a character the move cannot affect (a no-move static, an immunity, nowhere to go) is no target
     let can = |g: &GameState, x: Uid| {
         let u = g.u(x);
-        !cannot_move(g, u) && !immune(g, u, Event::Move, me) && !move_dests(g, me, x, to, here_mi, &[]).is_empty()
+        !cannot_move(g, u)
+            && !immune(g, u, Event::Move, me)
+            && each_move_dest(g, me, x, to, here_mi, &[]).next().is_some()
     };
     let targets = pick_units_if(g, fi, sel, None, &[], &can)?;
     let mut plan: Vec<(Uid, i32)> = Vec::new();
