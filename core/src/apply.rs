@@ -251,7 +251,7 @@ fn start_phase(g: &mut GameState) {
         g.missions.push(Mission {
             card,
             rank,
-            sides: [Vec::new(), Vec::new()],
+            sides: [Vec::with_capacity(4), Vec::with_capacity(4)],
             attachments: [Vec::new(), Vec::new()],
             winner: -1,
         });

@@ -36,6 +36,10 @@ pub struct PyRandom {
     /// None until the first draw of an integer-seeded generator
     state: Option<Box<[u32; N]>>,
     idx: usize,
+    /// the words before this place are twisted for the draws at `idx`, those from it are still
+    /// the last twist's: a word is twisted when a draw first reaches it (a game seldom draws
+    /// every word of a twist, and a generator is seeded and twisted twice a random game)
+    ready: usize,
     /// the integer seed's 32-bit words (least significant first) while `state` is None
     key: [u32; 4],
     key_len: usize,
@@ -43,7 +47,7 @@ pub struct PyRandom {
 
 impl Clone for PyRandom {
     fn clone(&self) -> PyRandom {
-        PyRandom { state: self.state.clone(), idx: self.idx, key: self.key, key_len: self.key_len }
+        PyRandom { state: self.state.clone(), idx: self.idx, ready: self.ready, key: self.key, key_len: self.key_len }
     }
     /// Into the target's own state when it has one (no allocation).
     fn clone_from(&mut self, o: &PyRandom) {
@@ -52,6 +56,7 @@ impl Clone for PyRandom {
             _ => self.state.clone_from(&o.state),
         }
         self.idx = o.idx;
+        self.ready = o.ready;
         self.key = o.key;
         self.key_len = o.key_len;
     }
@@ -76,7 +81,7 @@ impl PyRandom {
             n >>= 32;
             len += 1;
         }
-        PyRandom { state: None, idx: N, key, key_len: len.max(1) }
+        PyRandom { state: None, idx: N, ready: N, key, key_len: len.max(1) }
     }
 
     /// `random.Random(s)` for a string seed. CPython (seeding version 2) seeds with the integer
@@ -92,7 +97,7 @@ impl PyRandom {
         while key.len() > 1 && key.last() == Some(&0) {
             key.pop(); // CPython sizes the key by the integer's bit length
         }
-        PyRandom { state: Some(init_by_array(&key)), idx: N, key: [0; 4], key_len: 0 }
+        PyRandom { state: Some(init_by_array(&key)), idx: N, ready: N, key: [0; 4], key_len: 0 }
     }
 
     /// `PyRandom::new(seed)` for each seed, seeded at once. Seeding one generator is a chain of
@@ -118,25 +123,36 @@ impl PyRandom {
         out
     }
 
-    /// The generator's words (seeding it if it is not yet).
+    /// The generator's words (seeding it if it is not yet), every word of the current twist
+    /// twisted: generators in the same state have the same words, however far each has twisted.
     fn words(&self) -> std::borrow::Cow<'_, [u32; N]> {
         match &self.state {
-            Some(s) => std::borrow::Cow::Borrowed(s),
+            Some(s) if self.ready == N => std::borrow::Cow::Borrowed(s),
+            Some(s) => {
+                let mut mt = s.clone();
+                twist_words(&mut mt, self.ready, N);
+                std::borrow::Cow::Owned(*mt)
+            }
             None => std::borrow::Cow::Owned(*init_by_array(&self.key[..self.key_len])),
         }
     }
 
-    /// The next 624 words: seed first if that has not been done yet.
+    /// The words the next draws need: at the end of the words, the next twist starts (seeding
+    /// first if that has not been done yet); the words are twisted `TWIST_AHEAD` at a time.
     fn twist(&mut self) {
-        match &mut self.state {
-            Some(mt) => twist_words(mt),
-            None => self.state = Some(first_words(&self.key[..self.key_len])),
+        if self.idx >= N {
+            if self.state.is_none() {
+                self.state = Some(seeded_words(&self.key[..self.key_len]));
+            }
+            (self.idx, self.ready) = (0, 0);
         }
-        self.idx = 0;
+        let end = (self.ready + TWIST_AHEAD).min(N);
+        twist_words(self.state.as_mut().expect("seeded above"), self.ready, end);
+        self.ready = end;
     }
 
     pub fn next_u32(&mut self) -> u32 {
-        if self.idx >= N {
+        if self.idx >= self.ready {
             self.twist();
         }
         let mut y = self.state.as_ref().expect("seeded by the twist")[self.idx];
@@ -186,30 +202,38 @@ impl PyRandom {
     }
 }
 
-/// The words of `init_by_array(key)` twisted once.
-fn twist_words(mt: &mut [u32; N]) {
+/// How many words a draw that finds none ready twists.
+const TWIST_AHEAD: usize = 32;
+
+/// Words `from..to` of the twist, the words before `from` twisted already. Word k reads words
+/// k + 1 and k + M as they were before the twist (not reached yet) below N - M, and the twisted
+/// word k + M - N from there on (reached already): twisted in order, a few at a time, the words
+/// are those of the whole twist at once.
+fn twist_words(mt: &mut [u32; N], from: usize, to: usize) {
     let mix = |a: u32, b: u32, c: u32| {
         let y = (a & UPPER) | (b & LOWER);
         c ^ (y >> 1) ^ if y & 1 != 0 { MATRIX_A } else { 0 }
     };
-    for k in 0..N - M {
+    for k in from..to.min(N - M) {
         mt[k] = mix(mt[k], mt[k + 1], mt[k + M]);
     }
-    for k in N - M..N - 1 {
+    for k in from.max(N - M)..to.min(N - 1) {
         mt[k] = mix(mt[k], mt[k + 1], mt[k + M - N]);
     }
-    mt[N - 1] = mix(mt[N - 1], mt[0], mt[M - 1]);
+    if to == N {
+        mt[N - 1] = mix(mt[N - 1], mt[0], mt[M - 1]);
+    }
 }
 
 /// How many seeds a thread remembers.
 const SEEDED_SLOTS: usize = 16;
 
-/// A seed drawn from (its key words and their count), and its first words once it was drawn
+/// A seed drawn from (its key words and their count), and its seeded words once it was drawn
 /// from a second time.
 type Seeded = (([u32; 4], usize), Option<Box<[u32; N]>>);
 
 thread_local! {
-    /// The latest integer seeds drawn from, with their first words (seeded and twisted once) once
+    /// The latest integer seeds drawn from, with their seeded words (before the first twist) once
     /// they came again: a search plays many playouts from one determinised game, and each one
     /// that draws from the game's generator (a deck shuffled by an effect) seeds the same seed
     /// again; a seed met once (a new game's) keeps no copy. (On the heap: a module loaded into
@@ -217,10 +241,10 @@ thread_local! {
     static SEEDED: std::cell::RefCell<(Vec<Seeded>, usize)> = const { std::cell::RefCell::new((Vec::new(), 0)) };
 }
 
-/// The words a generator seeded with `key` draws first: `init_by_array(key)` twisted once (the
-/// same words, remembered for a seed met again).
+/// The words of a generator seeded with `key`: `init_by_array(key)` (the same words, remembered
+/// for a seed met again; the first draw twists them).
 #[inline(never)]
-fn first_words(key: &[u32]) -> Box<[u32; N]> {
+fn seeded_words(key: &[u32]) -> Box<[u32; N]> {
     let mut k = [0u32; 4];
     k[..key.len()].copy_from_slice(key);
     let id = (k, key.len());
@@ -233,8 +257,7 @@ fn first_words(key: &[u32]) -> Box<[u32; N]> {
         {
             return words.clone();
         }
-        let mut mt = init_by_array(key);
-        twist_words(&mut mt);
+        let mt = init_by_array(key);
         match at {
             Some(i) => slots[i].1 = Some(mt.clone()),
             None if slots.len() < SEEDED_SLOTS => slots.push((id, None)),
@@ -262,10 +285,8 @@ fn init_by_array(key: &[u32]) -> Box<[u32; N]> {
         let run = (N - i).min(left);
         if let [a] = add[..] {
             // (a seed below 2^32, as most are: the same word added at every step)
-            for word in &mut mt[i..i + run] {
-                prev = (*word ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(a);
-                *word = prev;
-            }
+            let step = |prev: u32, word: u32| (word ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(a);
+            prev = steps_by_eight(&mut mt[i..i + run], prev, step);
         } else {
             for word in &mut mt[i..i + run] {
                 prev = (*word ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(add[j]);
@@ -285,8 +306,17 @@ fn init_by_array(key: &[u32]) -> Box<[u32; N]> {
     let mut left = N - 1;
     while left > 0 {
         let run = (N - i).min(left);
-        for (word, at) in mt[i..i + run].iter_mut().zip(i as u32..) {
-            prev = (*word ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(at);
+        // (word i takes i away: read off a table, an instruction less a step than counting)
+        let mut words = mt[i..i + run].chunks_exact_mut(8);
+        let mut minus = MINUS_PLACE[i..i + run].chunks_exact(8);
+        for (eight, minus) in (&mut words).zip(&mut minus) {
+            for (word, &m) in eight.iter_mut().zip(minus) {
+                prev = (*word ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_add(m);
+                *word = prev;
+            }
+        }
+        for (word, &m) in words.into_remainder().iter_mut().zip(minus.remainder()) {
+            prev = (*word ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_add(m);
             *word = prev;
         }
         (i, left) = (i + run, left - run);
@@ -297,6 +327,36 @@ fn init_by_array(key: &[u32]) -> Box<[u32; N]> {
     }
     mt[0] = UPPER;
     mt
+}
+
+/// `-i` for each place i of the words: what the second pass of `init_by_array` adds at place i.
+const MINUS_PLACE: [u32; N] = {
+    let mut t = [0u32; N];
+    let mut i = 0;
+    while i < N {
+        t[i] = (i as u32).wrapping_neg();
+        i += 1;
+    }
+    t
+};
+
+/// `words[k] = step(words[k - 1], words[k])` along `words` from `prev` (the word before them),
+/// eight steps to a turn of the loop: a step is a handful of instructions, and the loop's own
+/// count and test were about a quarter of them. Returns the last word written.
+#[inline(always)]
+fn steps_by_eight(words: &mut [u32], mut prev: u32, mut step: impl FnMut(u32, u32) -> u32) -> u32 {
+    let mut eights = words.chunks_exact_mut(8);
+    for eight in &mut eights {
+        for word in eight {
+            prev = step(prev, *word);
+            *word = prev;
+        }
+    }
+    for word in eights.into_remainder() {
+        prev = step(prev, *word);
+        *word = prev;
+    }
+    prev
 }
 
 /// How many generators `new_many` seeds side by side (the compiler makes SIMD of the lanes).

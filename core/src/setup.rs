@@ -6,6 +6,11 @@ use crate::cards::{Card, CardType, Catalog};
 use crate::rng::PyRandom;
 use crate::state::{Decision, DecisionKind, Ev, GameState, HAND_SIZE, Opt, Phase, Player, Prompt};
 
+/// The room a hand is set up with: five cards and two a round, less what is played, seldom
+/// pass it (a hand grown a card at a time was reallocated a few times a game, and again after a
+/// mulligan).
+const HAND_ROOM: usize = 16;
+
 /// What a player brings: the deck (characters and attachments) and 3 missions, as catalog indices.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameDeck {
@@ -83,7 +88,7 @@ pub fn blank(cat: &'static Catalog, seed: i128) -> GameState {
         tie_picks: Vec::new(),
         settled: None,
         horizon: i32::MAX,
-        spare_actions: Default::default(),
+        spare_actions: crate::state::Spare(Vec::with_capacity(64)),
     }
 }
 
@@ -116,6 +121,7 @@ pub fn new_game(
     g.owner.reserve_exact(all);
     for (pi, deck) in [a, b].into_iter().enumerate() {
         g.players[pi].deck.reserve_exact(deck.cards.len());
+        g.players[pi].hand.reserve_exact(HAND_ROOM);
         g.players[pi].missions.reserve_exact(deck.missions.len());
         if deck.missions.len() != 3 {
             let who = if deck.name.is_empty() { pi.to_string() } else { deck.name.clone() };
@@ -178,8 +184,8 @@ pub fn new_game(
 pub fn mulligan(g: &mut GameState, player: i32, take: bool) {
     let pi = player as usize;
     if take {
-        let hand = std::mem::take(&mut g.players[pi].hand);
-        g.players[pi].deck.extend(hand);
+        let p = &mut g.players[pi];
+        p.deck.append(&mut p.hand); // (the hand keeps its room)
         let mut deck = std::mem::take(&mut g.players[pi].deck);
         g.rng.shuffle(&mut deck);
         g.players[pi].deck = deck;
