@@ -6,9 +6,9 @@ use crate::cards::{Card, CardType, Catalog};
 use crate::rng::PyRandom;
 use crate::state::{Decision, DecisionKind, Ev, GameState, HAND_SIZE, Opt, Phase, Player, Prompt};
 
-/// The room a hand is set up with: five cards and two a round, less what is played, seldom
-/// pass it (a hand grown a card at a time was reallocated a few times a game, and again after a
-/// mulligan).
+/// The room a hand is set up with: it starts with five cards and draws two a round, less what is
+/// played, and seldom outgrows sixteen (a hand grown a card at a time was reallocated a few times
+/// a game, and again after a mulligan).
 const HAND_ROOM: usize = 16;
 
 /// What a player brings: the deck (characters and attachments) and 3 missions, as catalog indices.
