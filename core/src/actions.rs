@@ -304,12 +304,15 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
     // one bit a version of character met in the hand (its number mod 64): a version not met before
     // needs no look back for a copy
     let mut met = 0u64;
-    let mut attachments_in_hand = false;
+    // the hand's attachments, one bit a place (`attachments::attachment_options` reads past 64)
+    let mut attachments_in_hand = 0u64;
     for (hi, &inst) in p.hand.iter().enumerate() {
         let version = g.cards[inst as usize];
         let card = &g.cat.cards[version as usize];
         if !card.is_character() {
-            attachments_in_hand |= card.ctype == crate::cards::CardType::Attachment;
+            if card.ctype == crate::cards::CardType::Attachment && hi < 64 {
+                attachments_in_hand |= 1 << hi;
+            }
             continue;
         }
         let bit = 1u64 << (version % 64);
@@ -401,7 +404,7 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
             }
         }
     }
-    if attachments_in_hand || !g.att_hidden.is_empty() {
+    if attachments_in_hand != 0 || p.hand.len() > 64 || !g.att_hidden.is_empty() {
         attachments::attachment_options(g, player, attachments_in_hand, out);
     }
 }

@@ -55,6 +55,8 @@ pub fn attach_places(
         .map(|r| r.unit)
         .collect();
     let mut hosts = Hosts::default();
+    // (the ATTACH condition's context, built once: only its mission changes)
+    let mut ctx = Ctx::at(player, -1, -1, -1);
     for mi in missions {
         let base = if plain { card.cost() } else { play_cost(g, player, inst, mi as i32, None, None) };
         let up = (base - discount).max(0);
@@ -71,7 +73,7 @@ pub fn attach_places(
                 visit(mi as i32, hosts.all(), up, down);
             }
             Host::Characters(sels) => {
-                let ctx = Ctx::at(player, -1, mi as i32, -1);
+                ctx.mission = mi as i32;
                 for &side in look {
                     for &x in &g.missions[mi].sides[side as usize] {
                         let u = g.u(x);
@@ -144,17 +146,17 @@ pub fn attach_options(
 }
 
 /// The main actions of attachments: `Attach(card, mission, host or -1, face-down)` and
-/// `RevealAttachment(card)` for a face-down one (`in_hand`: the player holds an attachment; the
-/// caller has read the hand).
+/// `RevealAttachment(card)` for a face-down one (`places`: the attachments among the first 64
+/// cards of the player's hand, one bit a place: the caller has read the hand; the rest of a longer
+/// hand is read here).
 #[inline(never)]
-pub fn attachment_options(g: &GameState, player: i32, in_hand: bool, out: &mut Vec<(Action, i64)>) {
-    let hand: &[Inst] = if in_hand { &g.players[player as usize].hand } else { &[] };
-    for (hi, &inst) in hand.iter().enumerate() {
+pub fn attachment_options(g: &GameState, player: i32, places: u64, out: &mut Vec<(Action, i64)>) {
+    let hand: &[Inst] = &g.players[player as usize].hand;
+    let mut offer = |hi: usize| {
+        let inst = hand[hi];
         let version = g.cards[inst as usize];
-        if g.cat.cards[version as usize].ctype != crate::cards::CardType::Attachment
-            || hand[..hi].iter().any(|&c| g.cards[c as usize] == version)
-        {
-            continue; // two copies of one card give the same actions: offered once
+        if hand[..hi].iter().any(|&c| g.cards[c as usize] == version) {
+            return; // two copies of one card give the same actions: offered once
         }
         attach_places(g, player, inst, 0, -1, |mi, hosts, up, down| {
             for (hidden, price) in [(false, up), (true, down)] {
@@ -164,6 +166,16 @@ pub fn attachment_options(g: &GameState, player: i32, in_hand: bool, out: &mut V
                 }
             }
         });
+    };
+    let mut m = places;
+    while m != 0 {
+        offer(m.trailing_zeros() as usize);
+        m &= m - 1;
+    }
+    for (hi, &inst) in hand.iter().enumerate().skip(64) {
+        if g.card(inst).ctype == crate::cards::CardType::Attachment {
+            offer(hi);
+        }
     }
     let mut left = g.att_hidden.iter().filter(|&&a| g.owner[a as usize] == player).count();
     if left == 0 {

@@ -75,6 +75,11 @@ pub fn settle(g: &mut GameState) -> bool {
     let mut found: Vec<StaticRef> = Vec::new();
     {
         let l = lines::lines(g);
+        if g.tie_picks.is_empty() && g.cat.settled_kinds.iter().all(|&k| l.statics(k).is_empty()) {
+            drop(l);
+            g.settled = Some(key); // (no line to settle and no choice to lapse: the usual case)
+            return false;
+        }
         for &k in &g.cat.settled_kinds {
             found.extend(
                 l.statics(k)
