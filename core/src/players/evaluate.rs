@@ -392,15 +392,6 @@ pub fn prior(obs: &Observation, action: &Action, price: i64, b: &heuristic::Boar
     }
 }
 
-/// Whether the judgement of a main action reads the board: a reveal, or a face-up play or attachment.
-fn reads_board(a: &Action) -> bool {
-    match *a {
-        Action::Reveal(_) | Action::RevealAttachment(_) => true,
-        Action::Play(_, _, hidden, _) | Action::Attach(_, _, _, hidden) => !hidden,
-        Action::Pass | Action::Choose(_) => false,
-    }
-}
-
 /// Every main action with its judgement, best first (the engine's order among equals).
 pub fn ranked(obs: &Observation) -> Vec<(Action, f64)> {
     let b = heuristic::board(obs, &WEIGHTS);
@@ -419,7 +410,7 @@ pub fn rollout_main(obs: &Observation) -> Action {
 /// `rollout_main`, as its place among the legal actions.
 pub fn rollout_main_index(obs: &Observation) -> usize {
     // (a decision of face-down plays and a pass is judged without the board: none of them reads it)
-    let b = if obs.actions().iter().any(|(a, _)| reads_board(a)) {
+    let b = if obs.actions().iter().any(|(a, _)| heuristic::action_reads_board(a)) {
         heuristic::board(obs, &WEIGHTS)
     } else {
         heuristic::Board::unread()

@@ -566,6 +566,16 @@ fn my_unit_card(obs: &Observation, uid: Uid) -> &'static Card {
     obs.unit_card(uid).expect("a unit of mine")
 }
 
+/// Whether `score_main`'s judgement of a main action reads the board: a reveal, or a face-up play
+/// or attachment (a face-down one, a pass and a choice are judged without it).
+pub fn action_reads_board(a: &Action) -> bool {
+    match *a {
+        Action::Reveal(_) | Action::RevealAttachment(_) => true,
+        Action::Play(_, _, hidden, _) | Action::Attach(_, _, _, hidden) => !hidden,
+        Action::Pass | Action::Choose(_) => false,
+    }
+}
+
 pub fn score_main(
     obs: &Observation,
     action: &Action,
