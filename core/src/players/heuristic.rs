@@ -255,8 +255,20 @@ pub fn mission_weight(obs: &Observation, mi: usize, w: &Weights) -> f64 {
 
 /// `mission_weight`, the mission's points (`base`) already known.
 fn mission_weight_of(obs: &Observation, mi: usize, base: i64, w: &Weights) -> f64 {
+    weight_with(obs, mi, base, later_rounds(obs, w), w)
+}
+
+/// The factor of a mission's points for the rounds after this one.
+#[inline]
+fn later_rounds(obs: &Observation, w: &Weights) -> f64 {
     let rounds_left = (4 - obs.round()).max(0);
-    let mut weight = base as f64 * (1.0 + w.future_rounds * rounds_left as f64);
+    1.0 + w.future_rounds * rounds_left as f64
+}
+
+/// `mission_weight_of`, the factor of the rounds after this one (`later`) already known.
+#[inline]
+fn weight_with(obs: &Observation, mi: usize, base: i64, later: f64, w: &Weights) -> f64 {
+    let mut weight = base as f64 * later;
     if mi + 1 == obs.n_missions() {
         weight *= 1.0 + w.newest_bias;
     }
@@ -359,15 +371,23 @@ impl Board {
 
 pub fn board(obs: &Observation, w: &Weights) -> Board {
     let n = obs.n_missions();
-    let (mut mine, mut theirs) = (PerMission::new(n), PerMission::new(n));
-    obs.side_powers_into(&mut mine, &mut theirs);
-    let mut points = PerMission::new(n);
+    // (made where it is returned, and filled there: every decision of every playout judges one)
+    let mut b = Board {
+        mine: PerMission::new(n),
+        theirs: PerMission::new(n),
+        weight: PerMission::new(n),
+        edge: obs.has_edge(),
+        open: !obs.opponent_passed(),
+    };
+    obs.side_powers_into(&mut b.mine, &mut b.theirs);
+    let mut points = PerMission::<i64>::new(n);
     obs.mission_points_into(&mut points);
-    let mut weight = PerMission::new(n);
-    for (mi, x) in weight.iter_mut().enumerate() {
-        *x = mission_weight_of(obs, mi, points[mi], w);
+    // (the factor of the rounds left worked out once for every mission)
+    let later = later_rounds(obs, w);
+    for (mi, (x, &base)) in b.weight.iter_mut().zip(points.iter()).enumerate() {
+        *x = weight_with(obs, mi, base, later, w);
     }
-    Board { mine, theirs, weight, edge: obs.has_edge(), open: !obs.opponent_passed() }
+    b
 }
 
 // ---------------------------------------------------------------------------------------
@@ -389,14 +409,12 @@ fn arg_side(step: &Step) -> Option<Side> {
 fn best_enemy(obs: &Observation, step: &Step, mi: usize, b: &Board, source: Uid) -> (f64, i32) {
     let (mut best, mut at) = (0.0, -1);
     let Some(sel) = step.selector() else { return (best, at) };
-    obs.for_each_selected(sel, mi as i32, source, |uid| {
-        if obs.controller(uid) == obs.player {
-            return;
-        }
+    obs.for_each_selected_enemy(sel, mi as i32, source, |uid| {
         let p = obs.power(uid);
         let m = obs.mission_of(uid) as usize;
-        let before = b.weight[m] * win_prob(b.mine[m] - b.theirs[m], b.edge, b.open, &W0);
-        let after = b.weight[m] * win_prob(b.mine[m] - (b.theirs[m] - p), b.edge, b.open, &W0);
+        let (mine, theirs, wt) = b.at(m);
+        let before = wt * win_prob(mine - theirs, b.edge, b.open, &W0);
+        let after = wt * win_prob(mine - (theirs - p), b.edge, b.open, &W0);
         let gain = after - before + 0.15 * p as f64;
         if gain > best {
             (best, at) = (gain, m as i32);
@@ -481,8 +499,9 @@ fn board_free_step_value(step: &Step) -> f64 {
 }
 
 fn power_gain(b: &Board, mi: usize, n: i64) -> f64 {
-    let before = b.weight[mi] * win_prob(b.mine[mi] - b.theirs[mi], b.edge, b.open, &W0);
-    let after = b.weight[mi] * win_prob(b.mine[mi] + n - b.theirs[mi], b.edge, b.open, &W0);
+    let (mine, theirs, wt) = b.at(mi);
+    let before = wt * win_prob(mine - theirs, b.edge, b.open, &W0);
+    let after = wt * win_prob(mine + n - theirs, b.edge, b.open, &W0);
     after - before + 0.05 * n as f64
 }
 
@@ -640,11 +659,32 @@ fn board_free(card: &Card, upgrade: bool, ambush: bool) -> Option<(f64, i64)> {
 }
 
 /// The memo of card effect values of one decision (a face-up play's value depends only on the
-/// card, on its mission when its effects read it, and on whether it upgrades).
+/// card, on its mission when its effects read it, and on whether it upgrades). Its first values
+/// are held in place: a playout's decision that remembers any remembers one or two, and a list
+/// on the heap would be made and freed at each.
 #[derive(Default)]
 pub struct EffectCache {
-    /// ((card, mission or -1, upgrade), (value, Power added to itself))
-    found: Vec<(EffectKey, (f64, i64))>,
+    /// ((card, mission or -1, upgrade), (value, Power added to itself)), the first `IN_PLACE`
+    here: [(EffectKey, (f64, i64)); IN_PLACE],
+    len: usize,
+    /// the rest
+    more: Vec<(EffectKey, (f64, i64))>,
+}
+
+impl EffectCache {
+    fn find(&self, key: EffectKey) -> Option<(f64, i64)> {
+        let here = &self.here[..self.len.min(IN_PLACE)];
+        here.iter().chain(self.more.iter()).find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    fn push(&mut self, key: EffectKey, v: (f64, i64)) {
+        if self.len < IN_PLACE {
+            self.here[self.len] = (key, v);
+        } else {
+            self.more.push((key, v));
+        }
+        self.len += 1;
+    }
 }
 
 type EffectKey = (u16, i32, bool);
@@ -678,11 +718,11 @@ fn played_on_board(
     cache: &mut EffectCache,
 ) -> (f64, i64) {
     let key = (card.index, if depends_on_mission(card) { mi as i32 } else { -1 }, upgrade);
-    if let Some((_, v)) = cache.found.iter().find(|(k, _)| *k == key) {
-        return *v;
+    if let Some(v) = cache.find(key) {
+        return v;
     }
     let v = card_effect_value(obs, card, mi, b, upgrade, false);
-    cache.found.push((key, v));
+    cache.push(key, v);
     v
 }
 
