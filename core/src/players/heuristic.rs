@@ -105,13 +105,140 @@ fn chance(margin: i64, edge: bool, spread: f64) -> f64 {
 /// The margins of the neutral table: -N..=N.
 const NEUTRAL_MARGINS: i64 = 63;
 
-/// `chance` of the neutral spread, by margin (from -NEUTRAL_MARGINS) and Edge.
-static NEUTRAL: std::sync::LazyLock<[[f64; 2]; 2 * NEUTRAL_MARGINS as usize + 1]> = std::sync::LazyLock::new(|| {
-    std::array::from_fn(|i| {
-        let margin = i as i64 - NEUTRAL_MARGINS;
-        [chance(margin, false, W0.spread), chance(margin, true, W0.spread)]
-    })
-});
+/// `chance` of the neutral spread, by margin (from -NEUTRAL_MARGINS) and Edge: written out, so
+/// that reading it checks nothing first (a table made at first use is asked whether it is made
+/// at every read, and its making is a call every reader must save registers for). A test checks
+/// it against `chance`.
+#[rustfmt::skip]
+static NEUTRAL: [[f64; 2]; 2 * NEUTRAL_MARGINS as usize + 1] = [
+    [9.309367170816405e-12, 1.3887943864771144e-11],
+    [1.3887943864771144e-11, 2.0718377656779604e-11],
+    [2.0718377656779604e-11, 3.0908187483128e-11],
+    [3.0908187483128e-11, 4.610959744595613e-11],
+    [4.610959744595613e-11, 6.87874362666144e-11],
+    [6.87874362666144e-11, 1.0261879630648827e-10],
+    [1.0261879630648827e-10, 1.530892547645113e-10],
+    [1.530892547645113e-10, 2.2838233118399937e-10],
+    [2.2838233118399937e-10, 3.4070640212690826e-10],
+    [3.4070640212690826e-10, 5.082742252522506e-10],
+    [5.082742252522506e-10, 7.582560422162385e-10],
+    [7.582560422162385e-10, 1.1311850904920529e-09],
+    [1.1311850904920529e-09, 1.687529854660775e-09],
+    [1.687529854660775e-09, 2.5174987131004784e-09],
+    [2.5174987131004784e-09, 3.75566675183327e-09],
+    [3.75566675183327e-09, 5.602796406145941e-09],
+    [5.602796406145941e-09, 8.358390031511923e-09],
+    [8.358390031511923e-09, 1.2469252630268726e-08],
+    [1.2469252630268726e-08, 1.8601938920883374e-08],
+    [1.8601938920883374e-08, 2.7750831652298882e-08],
+    [2.7750831652298882e-08, 4.1399375473943306e-08],
+    [4.1399375473943306e-08, 6.17606095414305e-08],
+    [6.17606095414305e-08, 9.21359998566181e-08],
+    [9.21359998566181e-08, 1.3745075389942726e-07],
+    [1.3745075389942726e-07, 2.0505241551469094e-07],
+    [2.0505241551469094e-07, 3.059022269256247e-07],
+    [3.059022269256247e-07, 4.5635242853276525e-07],
+    [4.5635242853276525e-07, 6.8079767091185e-07],
+    [6.8079767091185e-07, 1.015630439496253e-06],
+    [1.015630439496253e-06, 1.5151418164850468e-06],
+    [1.5151418164850468e-06, 2.2603242979035746e-06],
+    [2.2603242979035746e-06, 3.372003863690787e-06],
+    [3.372003863690787e-06, 5.0304303017551306e-06],
+    [5.0304303017551306e-06, 7.50450159711e-06],
+    [7.50450159711e-06, 1.1195359505113293e-05],
+    [1.1195359505113293e-05, 1.670142184809518e-05],
+    [1.670142184809518e-05, 2.4915388939429926e-05],
+    [2.4915388939429926e-05, 3.716893710288947e-05],
+    [3.716893710288947e-05, 5.5448524722794907e-05],
+    [5.5448524722794907e-05, 8.271722285166639e-05],
+    [8.271722285166639e-05, 0.00012339457598623172],
+    [0.00012339457598623172, 0.000184071904963424],
+    [0.000184071904963424, 0.0002745781561013329],
+    [0.0002745781561013329, 0.00040956716498605043],
+    [0.00040956716498605043, 0.000610879359434401],
+    [0.000610879359434401, 0.0009110511944006454],
+    [0.0009110511944006454, 0.0013585199504289591],
+    [0.0013585199504289591, 0.002025320389049882],
+    [0.002025320389049882, 0.003018416324708424],
+    [0.003018416324708424, 0.004496273160941178],
+    [0.004496273160941178, 0.0066928509242848554],
+    [0.0066928509242848554, 0.009951801866904324],
+    [0.009951801866904324, 0.014774031693273055],
+    [0.014774031693273055, 0.021881270936130476],
+    [0.021881270936130476, 0.032295464698450516],
+    [0.032295464698450516, 0.04742587317756678],
+    [0.04742587317756678, 0.06913842034334682],
+    [0.06913842034334682, 0.09975048911968513],
+    [0.09975048911968513, 0.14185106490048777],
+    [0.14185106490048777, 0.19781611144141825],
+    [0.19781611144141825, 0.2689414213699951],
+    [0.2689414213699951, 0.35434369377420455],
+    [0.35434369377420455, 0.45016600268752216],
+    [0.45016600268752216, 0.549833997312478],
+    [0.549833997312478, 0.6456563062257954],
+    [0.6456563062257954, 0.7310585786300049],
+    [0.7310585786300049, 0.8021838885585817],
+    [0.8021838885585817, 0.8581489350995123],
+    [0.8581489350995123, 0.9002495108803148],
+    [0.9002495108803148, 0.9308615796566533],
+    [0.9308615796566533, 0.9525741268224334],
+    [0.9525741268224334, 0.9677045353015494],
+    [0.9677045353015494, 0.9781187290638694],
+    [0.9781187290638694, 0.9852259683067269],
+    [0.9852259683067269, 0.9900481981330957],
+    [0.9900481981330957, 0.9933071490757153],
+    [0.9933071490757153, 0.9955037268390589],
+    [0.9955037268390589, 0.9969815836752917],
+    [0.9969815836752917, 0.9979746796109501],
+    [0.9979746796109501, 0.9986414800495711],
+    [0.9986414800495711, 0.9990889488055994],
+    [0.9990889488055994, 0.9993891206405656],
+    [0.9993891206405656, 0.9995904328350139],
+    [0.9995904328350139, 0.9997254218438986],
+    [0.9997254218438986, 0.9998159280950366],
+    [0.9998159280950366, 0.9998766054240137],
+    [0.9998766054240137, 0.9999172827771484],
+    [0.9999172827771484, 0.9999445514752772],
+    [0.9999445514752772, 0.9999628310628971],
+    [0.9999628310628971, 0.9999750846110607],
+    [0.9999750846110607, 0.999983298578152],
+    [0.999983298578152, 0.999988804640495],
+    [0.999988804640495, 0.9999924954984029],
+    [0.9999924954984029, 0.9999949695696981],
+    [0.9999949695696981, 0.9999966279961363],
+    [0.9999966279961363, 0.999997739675702],
+    [0.999997739675702, 0.9999984848581834],
+    [0.9999984848581834, 0.9999989843695606],
+    [0.9999989843695606, 0.9999993192023292],
+    [0.9999993192023292, 0.9999995436475715],
+    [0.9999995436475715, 0.999999694097773],
+    [0.999999694097773, 0.9999997949475846],
+    [0.9999997949475846, 0.9999998625492461],
+    [0.9999998625492461, 0.9999999078640001],
+    [0.9999999078640001, 0.9999999382393905],
+    [0.9999999382393905, 0.9999999586006244],
+    [0.9999999586006244, 0.9999999722491683],
+    [0.9999999722491683, 0.999999981398061],
+    [0.999999981398061, 0.9999999875307474],
+    [0.9999999875307474, 0.9999999916416099],
+    [0.9999999916416099, 0.9999999943972036],
+    [0.9999999943972036, 0.9999999962443333],
+    [0.9999999962443333, 0.9999999974825013],
+    [0.9999999974825013, 0.9999999983124701],
+    [0.9999999983124701, 0.9999999988688149],
+    [0.9999999988688149, 0.9999999992417439],
+    [0.9999999992417439, 0.9999999994917257],
+    [0.9999999994917257, 0.9999999996592936],
+    [0.9999999996592936, 0.9999999997716176],
+    [0.9999999997716176, 0.9999999998469107],
+    [0.9999999998469107, 0.9999999998973812],
+    [0.9999999998973812, 0.9999999999312126],
+    [0.9999999999312126, 0.9999999999538904],
+    [0.9999999999538904, 0.9999999999690918],
+    [0.9999999999690918, 0.9999999999792817],
+    [0.9999999999792817, 0.999999999986112],
+    [0.999999999986112, 0.9999999999906906],
+];
 
 const MEMO_SLOTS: usize = 128;
 
@@ -128,8 +255,20 @@ pub fn mission_weight(obs: &Observation, mi: usize, w: &Weights) -> f64 {
 
 /// `mission_weight`, the mission's points (`base`) already known.
 fn mission_weight_of(obs: &Observation, mi: usize, base: i64, w: &Weights) -> f64 {
+    weight_with(obs, mi, base, later_rounds(obs, w), w)
+}
+
+/// The factor of a mission's points for the rounds after this one.
+#[inline]
+fn later_rounds(obs: &Observation, w: &Weights) -> f64 {
     let rounds_left = (4 - obs.round()).max(0);
-    let mut weight = base as f64 * (1.0 + w.future_rounds * rounds_left as f64);
+    1.0 + w.future_rounds * rounds_left as f64
+}
+
+/// `mission_weight_of`, the factor of the rounds after this one (`later`) already known.
+#[inline]
+fn weight_with(obs: &Observation, mi: usize, base: i64, later: f64, w: &Weights) -> f64 {
+    let mut weight = base as f64 * later;
     if mi + 1 == obs.n_missions() {
         weight *= 1.0 + w.newest_bias;
     }
@@ -205,6 +344,19 @@ impl<T> std::ops::DerefMut for PerMission<T> {
 }
 
 impl Board {
+    /// (my Power, theirs, the mission's weight) on mission `mi`. A game's board holds its missions
+    /// in place: they are read there without making a slice of each (every judgement of a main
+    /// action reads them); a scenario's bigger board is read through the slices.
+    #[inline]
+    fn at(&self, mi: usize) -> (i64, i64, f64) {
+        let n = self.mine.len;
+        if mi < n.min(IN_PLACE) && self.theirs.len == n && self.weight.len == n {
+            (self.mine.here[mi], self.theirs.here[mi], self.weight.here[mi])
+        } else {
+            (self.mine[mi], self.theirs[mi], self.weight[mi])
+        }
+    }
+
     /// A board no mission of which is read (for a judgement that does not read it).
     pub fn unread() -> Board {
         Board {
@@ -219,15 +371,23 @@ impl Board {
 
 pub fn board(obs: &Observation, w: &Weights) -> Board {
     let n = obs.n_missions();
-    let (mut mine, mut theirs) = (PerMission::new(n), PerMission::new(n));
-    obs.side_powers_into(&mut mine, &mut theirs);
-    let mut points = PerMission::new(n);
+    // (made where it is returned, and filled there: every decision of every playout judges one)
+    let mut b = Board {
+        mine: PerMission::new(n),
+        theirs: PerMission::new(n),
+        weight: PerMission::new(n),
+        edge: obs.has_edge(),
+        open: !obs.opponent_passed(),
+    };
+    obs.side_powers_into(&mut b.mine, &mut b.theirs);
+    let mut points = PerMission::<i64>::new(n);
     obs.mission_points_into(&mut points);
-    let mut weight = PerMission::new(n);
-    for (mi, x) in weight.iter_mut().enumerate() {
-        *x = mission_weight_of(obs, mi, points[mi], w);
+    // (the factor of the rounds left worked out once for every mission)
+    let later = later_rounds(obs, w);
+    for (mi, (x, &base)) in b.weight.iter_mut().zip(points.iter()).enumerate() {
+        *x = weight_with(obs, mi, base, later, w);
     }
-    Board { mine, theirs, weight, edge: obs.has_edge(), open: !obs.opponent_passed() }
+    b
 }
 
 // ---------------------------------------------------------------------------------------
@@ -249,14 +409,12 @@ fn arg_side(step: &Step) -> Option<Side> {
 fn best_enemy(obs: &Observation, step: &Step, mi: usize, b: &Board, source: Uid) -> (f64, i32) {
     let (mut best, mut at) = (0.0, -1);
     let Some(sel) = step.selector() else { return (best, at) };
-    obs.for_each_selected(sel, mi as i32, source, |uid| {
-        if obs.controller(uid) == obs.player {
-            return;
-        }
+    obs.for_each_selected_enemy(sel, mi as i32, source, |uid| {
         let p = obs.power(uid);
         let m = obs.mission_of(uid) as usize;
-        let before = b.weight[m] * win_prob(b.mine[m] - b.theirs[m], b.edge, b.open, &W0);
-        let after = b.weight[m] * win_prob(b.mine[m] - (b.theirs[m] - p), b.edge, b.open, &W0);
+        let (mine, theirs, wt) = b.at(m);
+        let before = wt * win_prob(mine - theirs, b.edge, b.open, &W0);
+        let after = wt * win_prob(mine - (theirs - p), b.edge, b.open, &W0);
         let gain = after - before + 0.15 * p as f64;
         if gain > best {
             (best, at) = (gain, m as i32);
@@ -341,8 +499,9 @@ fn board_free_step_value(step: &Step) -> f64 {
 }
 
 fn power_gain(b: &Board, mi: usize, n: i64) -> f64 {
-    let before = b.weight[mi] * win_prob(b.mine[mi] - b.theirs[mi], b.edge, b.open, &W0);
-    let after = b.weight[mi] * win_prob(b.mine[mi] + n - b.theirs[mi], b.edge, b.open, &W0);
+    let (mine, theirs, wt) = b.at(mi);
+    let before = wt * win_prob(mine - theirs, b.edge, b.open, &W0);
+    let after = wt * win_prob(mine + n - theirs, b.edge, b.open, &W0);
     after - before + 0.05 * n as f64
 }
 
@@ -500,11 +659,32 @@ fn board_free(card: &Card, upgrade: bool, ambush: bool) -> Option<(f64, i64)> {
 }
 
 /// The memo of card effect values of one decision (a face-up play's value depends only on the
-/// card, on its mission when its effects read it, and on whether it upgrades).
+/// card, on its mission when its effects read it, and on whether it upgrades). Its first values
+/// are held in place: a playout's decision that remembers any remembers one or two, and a list
+/// on the heap would be made and freed at each.
 #[derive(Default)]
 pub struct EffectCache {
-    /// ((card, mission or -1, upgrade), (value, Power added to itself))
-    found: Vec<(EffectKey, (f64, i64))>,
+    /// ((card, mission or -1, upgrade), (value, Power added to itself)), the first `IN_PLACE`
+    here: [(EffectKey, (f64, i64)); IN_PLACE],
+    len: usize,
+    /// the rest
+    more: Vec<(EffectKey, (f64, i64))>,
+}
+
+impl EffectCache {
+    fn find(&self, key: EffectKey) -> Option<(f64, i64)> {
+        let here = &self.here[..self.len.min(IN_PLACE)];
+        here.iter().chain(self.more.iter()).find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    fn push(&mut self, key: EffectKey, v: (f64, i64)) {
+        if self.len < IN_PLACE {
+            self.here[self.len] = (key, v);
+        } else {
+            self.more.push((key, v));
+        }
+        self.len += 1;
+    }
 }
 
 type EffectKey = (u16, i32, bool);
@@ -538,11 +718,11 @@ fn played_on_board(
     cache: &mut EffectCache,
 ) -> (f64, i64) {
     let key = (card.index, if depends_on_mission(card) { mi as i32 } else { -1 }, upgrade);
-    if let Some((_, v)) = cache.found.iter().find(|(k, _)| *k == key) {
-        return *v;
+    if let Some(v) = cache.find(key) {
+        return v;
     }
     let v = card_effect_value(obs, card, mi, b, upgrade, false);
-    cache.found.push((key, v));
+    cache.push(key, v);
     v
 }
 
@@ -551,7 +731,25 @@ fn played_on_board(
 
 /// Change in board value when my Power on mission `mi` grows by `gain`.
 pub fn delta(b: &Board, mi: usize, gain: i64, w: &Weights) -> f64 {
-    let (m, t, wt) = (b.mine[mi], b.theirs[mi], b.weight[mi]);
+    let (m, t, wt) = b.at(mi);
+    let (now, then) = (m - t, m + gain - t);
+    let near = NEUTRAL_MARGINS as u64;
+    if b.open && w.spread.to_bits() == W0.spread.to_bits() && now.unsigned_abs() <= near && then.unsigned_abs() <= near
+    {
+        // (the usual case: both chances off the neutral table, as `win_prob` reads them, with no
+        // call that would make every judgement save and restore registers)
+        let table = &NEUTRAL;
+        let e = b.edge as usize;
+        let before = if m == 0 && t == 0 { 0.0 } else { wt * table[(now + NEUTRAL_MARGINS) as usize][e] };
+        let after = if m + gain == 0 && t == 0 { 0.0 } else { wt * table[(then + NEUTRAL_MARGINS) as usize][e] };
+        return after - before;
+    }
+    delta_at(b, m, t, wt, gain, w)
+}
+
+/// `delta` off the board's figures for the mission, its chances worked out by `win_prob`.
+#[inline(never)]
+fn delta_at(b: &Board, m: i64, t: i64, wt: f64, gain: i64, w: &Weights) -> f64 {
     let before = if m == 0 && t == 0 { 0.0 } else { wt * win_prob(m - t, b.edge, b.open, w) };
     let after = if m + gain == 0 && t == 0 { 0.0 } else { wt * win_prob(m + gain - t, b.edge, b.open, w) };
     after - before
@@ -866,6 +1064,15 @@ mod tests {
         assert_eq!(win_prob(3, true, true, &W0), 0.8021838885585817);
         assert_eq!(win_prob(-1, false, true, &W0), 0.35434369377420455);
         assert!((win_prob(0, true, true, &W0) + win_prob(0, false, true, &W0) - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn the_neutral_table_is_the_chance_of_each_margin() {
+        for (i, row) in NEUTRAL.iter().enumerate() {
+            let margin = i as i64 - NEUTRAL_MARGINS;
+            assert_eq!(row[0].to_bits(), chance(margin, false, W0.spread).to_bits(), "margin {margin}");
+            assert_eq!(row[1].to_bits(), chance(margin, true, W0.spread).to_bits(), "margin {margin} with the Edge");
+        }
     }
 
     #[test]

@@ -204,6 +204,37 @@ impl<'a> Observation<'a> {
     pub fn for_each_selected(&self, sel: &Selector, mission: i32, source: Uid, f: impl FnMut(Uid)) {
         selectors::for_each_selected(self.g, &Ctx::at(self.player, source, mission, -1), sel, false, f)
     }
+    /// `for_each_selected`'s units that the opponent controls. A selector of either side with
+    /// no pick is walked over the opponent's side of each mission only (a character stands on its
+    /// controller's side): the player's own characters, which would be passed over, are not
+    /// matched first.
+    pub fn for_each_selected_enemy(&self, sel: &Selector, mission: i32, source: Uid, mut f: impl FnMut(Uid)) {
+        let ctx = Ctx::at(self.player, source, mission, -1);
+        if sel.self_ || sel.pick.is_some() || sel.var.is_some() || sel.side != crate::language::Side::Any {
+            selectors::for_each_selected(self.g, &ctx, sel, false, |x| {
+                if self.controller(x) != self.player {
+                    f(x)
+                }
+            });
+            return;
+        }
+        // (`selectors::for_each_candidate`'s missions and order, one side of each)
+        let missions = if sel.where_ != crate::language::Where::This {
+            0..self.g.missions.len()
+        } else if mission >= 0 {
+            mission as usize..mission as usize + 1
+        } else {
+            0..0
+        };
+        let enemy = (1 - self.player) as usize;
+        for mi in missions {
+            for &x in &self.g.missions[mi].sides[enemy] {
+                if selectors::matches(self.g, &ctx, sel, self.g.u(x), false) {
+                    f(x)
+                }
+            }
+        }
+    }
     /// (host uid or -1, mission) of an attachment in play (one this player may see).
     pub fn attachment_place(&self, inst: Inst) -> (Uid, i32) {
         selectors::all_attachments(self.g).into_iter().find(|a| a.0 == inst).map_or((-1, 0), |a| (a.1, a.2))
