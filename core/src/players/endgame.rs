@@ -6,7 +6,11 @@
 //! search over every distinct decision of the player, the positions met twice (the same plays
 //! in another order) looked up instead of searched again. The few decisions the opponent still
 //! makes inside effects (what to discard, which of their characters to move …) are answered
-//! adversarially: the solver takes the worst of them for the player. A round that is not the
+//! adversarially: the solver takes the worst of them for the player. Those are where the search
+//! is cut (alpha-beta): once the opponent has an answer worse for the player than a line the
+//! player already holds elsewhere, its other answers are not searched; the value of every option
+//! asked for stays exact. (Among the player's own decisions alone nothing can be cut: only the
+//! best line's value settles a position.) A round that is not the
 //! last ends in a leaf valued by `evaluate::leaf_value`; the last ends the game, valued by its
 //! result and margin.
 //!
@@ -146,19 +150,56 @@ pub fn position_key(g: &GameState, me: i32) -> u64 {
 
 // ---- the solver ---------------------------------------------------------------------------
 
+/// What the solver knows of a position it searched: its value, or a bound of it when the search
+/// was cut off (alpha-beta) because the position could not change the value asked for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Known {
+    /// the value with best play from here
+    Exact(f64),
+    /// the value is at least this (the player to move found a line this good and stopped)
+    AtLeast(f64),
+    /// the value is at most this
+    AtMost(f64),
+}
+
+impl Known {
+    /// The value, when this is enough to settle a search of the window (`lo`, `hi`): the value
+    /// itself, or a bound outside the window, which tells the caller all it needs.
+    fn settles(self, lo: f64, hi: f64) -> Option<f64> {
+        match self {
+            Known::Exact(v) => Some(v),
+            Known::AtLeast(v) if v >= hi => Some(v),
+            Known::AtMost(v) if v <= lo => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// The positions a solver searched, by key (`position_key`), kept from one decision to the next.
+pub type Table = HashMap<u64, Known>;
+
 /// The exact search of the rest of one round, for the player `me`, on one determinisation.
+///
+/// An alpha-beta search: every position is searched for a window of values that could still
+/// change the answer asked for, and a line that settles a position outside it stops its search
+/// (the player to move has found something at least as good as what the other already holds
+/// elsewhere). The value of each option asked for at the top (`after`, `value`) is exact: only
+/// positions below it are cut, and only where their exact value could not change it. What a cut
+/// position was worth is kept as a bound, looked up when a later search's window needs no more.
 pub struct Solver {
     pub me: i32,
     round: i32,
     /// positions searched so far, and the most allowed
     pub nodes: usize,
     pub budget: usize,
-    table: HashMap<u64, f64>,
+    table: Table,
     /// what a position at the end of the round is worth to `me`
     leaf: fn(&GameState, i32) -> f64,
     /// only whether `me` can still win: 1 or 0, each decision settled by its first winning
     /// (or, for the opponent, losing) option
     wins: bool,
+    /// false: every option of every position searched to its exact value (no cut; for tests)
+    cuts: bool,
     /// states to play the positions in (one a level of the search, their buffers reused)
     /// (boxed: taken from the pool and put back at every position searched, a state moves as a
     /// pointer instead of a thousand bytes)
@@ -172,7 +213,7 @@ impl Solver {
     }
 
     pub fn with_leaf(me: i32, round: i32, budget: usize, leaf: fn(&GameState, i32) -> f64) -> Solver {
-        Solver { me, round, nodes: 0, budget, table: HashMap::new(), leaf, wins: false, pool: Vec::new() }
+        Solver { me, round, nodes: 0, budget, table: HashMap::new(), leaf, wins: false, cuts: true, pool: Vec::new() }
     }
 
     /// A solver of whether `me` can still win, the pass tried first (ending the round is the
@@ -181,14 +222,14 @@ impl Solver {
         Solver { wins: true, ..Solver::new(me, round, budget) }
     }
 
-    /// The positions solved so far (exact values: a search over budget stores only what it
+    /// The positions solved so far (values and bounds: a search over budget stores only what it
     /// finished), to carry into the next decision's solver on the same deal.
-    pub fn into_table(self) -> HashMap<u64, f64> {
+    pub fn into_table(self) -> Table {
         self.table
     }
 
     /// Start from positions solved before (by a solver of the same player, leaf and kind).
-    pub fn with_table(mut self, table: HashMap<u64, f64>) -> Solver {
+    pub fn with_table(mut self, table: Table) -> Solver {
         self.table = table;
         self
     }
@@ -206,46 +247,59 @@ impl Solver {
 
     /// The value of `g` for `me` with best play from here (None: over budget).
     pub fn value(&mut self, g: &GameState) -> Option<f64> {
-        let (key, options, mine) = match self.enter(g) {
-            Enter::Known(v) => return v,
-            Enter::Search(key, options, mine) => (key, options, mine),
-        };
-        let mut best = if mine { f64::NEG_INFINITY } else { f64::INFINITY };
-        for &a in &options {
-            let v = self.after(g, a)?;
-            if self.better(mine, v, &mut best) {
-                break;
-            }
-        }
-        Some(self.leave(key, best))
+        let mut own = g.clone();
+        own.horizon = self.round;
+        self.value_in(&mut own, f64::NEG_INFINITY, f64::INFINITY)
     }
 
-    /// `value`, on a state of the solver's own that it may play on: its last option is played
-    /// in `g` itself (no copy).
-    fn value_in(&mut self, g: &mut GameState) -> Option<f64> {
-        let (key, options, mine) = match self.enter(g) {
+    /// The value for `me` of `g`, a state of the solver's own that it may play on (its last
+    /// option is played in `g` itself, no copy), searched for the window (`lo`, `hi`): exact
+    /// when it lies inside, else a bound on the side of the window it lies (at most `lo`, at
+    /// least `hi`). None: over budget.
+    fn value_in(&mut self, g: &mut GameState, lo: f64, hi: f64) -> Option<f64> {
+        let (key, options, mine) = match self.enter(g, lo, hi) {
             Enter::Known(v) => return v,
             Enter::Search(key, options, mine) => (key, options, mine),
         };
+        let (mut a, mut b) = (lo, hi);
         let mut best = if mine { f64::NEG_INFINITY } else { f64::INFINITY };
         let last = options.len().saturating_sub(1);
-        for (i, &a) in options.iter().enumerate() {
+        for (i, &act) in options.iter().enumerate() {
             let v = if i == last {
-                apply::apply(g, a).expect("a legal action in a solved position");
-                self.value_in(g)?
+                apply::apply(g, act).expect("a legal action in a solved position");
+                self.value_in(g, a, b)?
             } else {
-                self.after(g, a)?
+                self.after_in(g, act, a, b)?
             };
             if self.better(mine, v, &mut best) {
                 break;
             }
+            if self.cuts && !self.wins {
+                // the window narrows to what could still change the value asked for
+                if mine {
+                    a = a.max(best);
+                } else {
+                    b = b.min(best);
+                }
+                if a >= b {
+                    break;
+                }
+            }
         }
-        Some(self.leave(key, best))
+        let known = if best <= lo {
+            Known::AtMost(best)
+        } else if best >= hi {
+            Known::AtLeast(best)
+        } else {
+            Known::Exact(best)
+        };
+        Some(self.leave(key, known, best))
     }
 
-    /// A position's value when it needs no search (a leaf, a position solved before, or over
-    /// budget: None), else its key, its options and whether they are `me`'s.
-    fn enter(&mut self, g: &GameState) -> Enter {
+    /// A position's value when it needs no search (a leaf, a position solved before well enough
+    /// for the window, or over budget: None), else its key, its options and whether they are
+    /// `me`'s.
+    fn enter(&mut self, g: &GameState, lo: f64, hi: f64) -> Enter {
         if g.is_terminal() || g.round != self.round {
             if self.wins {
                 return Enter::Known(Some(if g.winner == self.me { 1.0 } else { 0.0 }));
@@ -255,7 +309,7 @@ impl Solver {
         let d = g.pending.as_ref().expect("a pending decision");
         let key = (d.kind == DecisionKind::Action && g.stack.is_empty()).then(|| position_key(g, d.player));
         if let Some(k) = key
-            && let Some(&v) = self.table.get(&k)
+            && let Some(v) = self.table.get(&k).and_then(|known| known.settles(lo, hi))
         {
             return Enter::Known(Some(v));
         }
@@ -277,16 +331,21 @@ impl Solver {
         self.wins && *best == if mine { 1.0 } else { 0.0 }
     }
 
-    /// The position searched: its value kept under its key.
-    fn leave(&mut self, key: Option<u64>, best: f64) -> f64 {
+    /// The position searched: what is known of it kept under its key.
+    fn leave(&mut self, key: Option<u64>, known: Known, best: f64) -> f64 {
         if let Some(k) = key {
-            self.table.insert(k, best);
+            self.table.insert(k, known);
         }
         best
     }
 
-    /// The value of playing `a` in `g`.
+    /// The value of playing `a` in `g` (exact; None: over budget).
     pub fn after(&mut self, g: &GameState, a: Action) -> Option<f64> {
+        self.after_in(g, a, f64::NEG_INFINITY, f64::INFINITY)
+    }
+
+    /// The value of playing `a` in `g`, searched for the window (`lo`, `hi`) (`value_in`).
+    fn after_in(&mut self, g: &GameState, a: Action, lo: f64, hi: f64) -> Option<f64> {
         let mut next = match self.pool.pop() {
             Some(mut s) => {
                 (*s).clone_from(g);
@@ -297,7 +356,7 @@ impl Solver {
         // past the solver's round a position is a leaf, only valued
         next.horizon = self.round;
         apply::apply(&mut next, a).expect("a legal action in a solved position");
-        let v = self.value_in(&mut next);
+        let v = self.value_in(&mut next, lo, hi);
         self.pool.push(next);
         v
     }
@@ -323,6 +382,55 @@ pub fn solve(g: &GameState, me: i32, budget: usize) -> Option<Vec<(Action, f64)>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cut_searches_give_every_option_its_exact_value() {
+        // random games of random decks, played on until one player has passed in the last round:
+        // every option of the other solved with the cuts and without, on the same position
+        let cat = Catalog::bundled();
+        let mut rng = PyRandom::new(11);
+        let (mut compared, mut fewer, mut with_opponent) = (0, 0, 0);
+        for k in 0..60 {
+            let (a, b) = (deck(cat, &mut rng), deck(cat, &mut rng));
+            let mut g = crate::setup::new_game(cat, &a, &b, k, false, None).unwrap();
+            let mut carried: Option<(i32, Table, Table)> = None;
+            while !g.is_terminal() {
+                let d = g.pending.as_ref().unwrap();
+                let me = d.player;
+                if g.round == crate::state::ROUNDS
+                    && d.kind == DecisionKind::Action
+                    && g.stack.is_empty()
+                    && g.players[1 - me as usize].passed
+                {
+                    // the tables carried from the decision before (bounds included) must not
+                    // change a value either
+                    let (t_cut, t_full) = match carried.take() {
+                        Some((p, c, f)) if p == me => (c, f),
+                        _ => (Table::new(), Table::new()),
+                    };
+                    let mut cut = Solver::new(me, g.round, 5_000).with_table(t_cut);
+                    let mut full = Solver { cuts: false, ..Solver::new(me, g.round, 5_000) }.with_table(t_full);
+                    let mut done = true;
+                    for a in distinct(&g) {
+                        match (cut.after(&g, a), full.after(&g, a)) {
+                            (Some(x), Some(y)) => assert_eq!(x, y, "game {k}, {a}"),
+                            _ => done = false,
+                        }
+                    }
+                    if done {
+                        compared += 1;
+                        fewer += (cut.nodes < full.nodes) as usize;
+                        with_opponent += cut.table.values().any(|v| !matches!(v, Known::Exact(_))) as usize;
+                    }
+                    carried = Some((me, cut.into_table(), full.into_table()));
+                }
+                let n = d.len();
+                let act = d.nth(rng.below(n));
+                apply::apply(&mut g, act).unwrap();
+            }
+        }
+        assert!(compared >= 50 && fewer >= 5 && with_opponent >= 5, "{compared} {fewer} {with_opponent}");
+    }
     use crate::cards::{CardType, Catalog};
     use crate::rng::PyRandom;
     use crate::setup::GameDeck;

@@ -52,7 +52,7 @@ use crate::apply;
 use crate::rng::PyRandom;
 use crate::state::{Action, DecisionKind, GameState, Opt};
 
-use super::endgame::{Solver, distinct};
+use super::endgame::{Solver, Table, distinct};
 use super::evaluate::{self, LeafConsts, WEIGHTS, leaf_consts, leaf_value_with};
 use super::heuristic;
 use super::mulligan::Mulligan;
@@ -114,8 +114,8 @@ impl Default for Params {
 #[derive(Default)]
 struct Memo {
     seed: Option<i128>,
-    exact: Vec<HashMap<u64, f64>>,
-    wins: Vec<HashMap<u64, f64>>,
+    exact: Vec<Table>,
+    wins: Vec<Table>,
 }
 
 /// The search for a win alone may look at this many times the exact solver's budget.
