@@ -81,7 +81,7 @@ pub fn table(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
 
 /// `power`, read in `t`, the table of `g` as it stands ([`table`]).
 pub fn power_in(g: &GameState, t: &PowerTable, u: &Unit) -> i64 {
-    if let Some(Some(p)) = t.power.get(u.uid as usize)
+    if let Some(p) = t.power.get(u.uid as usize)
         && g.in_play(u.uid)
     {
         return *p;
@@ -105,7 +105,7 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     // for a character in play)
     let power = &mut t.power;
     if power.len() < g.units.len() {
-        power.resize(g.units.len(), None);
+        power.resize(g.units.len(), 0);
     }
     let lines = lines::lines(g);
     let zero = lines.statics(StaticKind::PowerZero);
@@ -118,7 +118,7 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     if zero.is_empty() && mods.is_empty() {
         // no Power static in force: every character's Power in one walk of the board
         drop(lines);
-        walk_sides(g, power, &mut t.sides, eager, |_, u| raw_power(g, u).max(0));
+        walk_sides(g, power, &mut t.sides, eager, |_, raw| raw.max(0));
         return;
     }
     // the statics first (they read the board, never the table): the characters each zeroes, and
@@ -157,13 +157,14 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     }
     drop(lines);
     let zeroed = &t.zeroed;
-    let added = &delta[..];
+    // (as long as the units, as the walk cuts the table: a uid checked once indexes all three)
+    let added = &delta[..g.units.len()];
     if zeroed.is_empty() {
         // (the common case: no character zeroed, one loop without the check)
-        walk_sides(g, power, &mut t.sides, eager, |uid, u| (raw_power(g, u) + added[uid as usize]).max(0));
+        walk_sides(g, power, &mut t.sides, eager, |uid, raw| (raw + added[uid as usize]).max(0));
     } else {
-        walk_sides(g, power, &mut t.sides, eager, |uid, u| {
-            let p = raw_power(g, u) + added[uid as usize];
+        walk_sides(g, power, &mut t.sides, eager, |uid, raw| {
+            let p = raw + added[uid as usize];
             if p < 0 || zeroed.contains(&uid) { 0 } else { p }
         });
     }
@@ -192,37 +193,72 @@ fn multiplies(g: &GameState, host: &Unit) -> bool {
     !host.hidden && g.unit_card(host).has_own_static(StaticKind::AttachmentPower) && !blanked(g, host)
 }
 
-/// The walk of a Power filling: each character's Power (`char_power`) into `power`; with `eager`,
-/// each side's total (its characters' and the mission's attachments') into `sides`, a mission a
-/// row.
+/// The walk of a Power filling: each character's Power (`char_power` of its printed Power, tokens
+/// and attachments) into `power`; with `eager`, each side's total (its characters' and the
+/// mission's attachments') into `sides`, a mission a row.
 #[inline(always)]
 fn walk_sides(
     g: &GameState,
-    power: &mut [Option<i64>],
+    power: &mut [i64],
     sides: &mut Vec<[Option<i64>; 2]>,
     eager: bool,
-    char_power: impl Fn(Uid, &Unit) -> i64,
+    char_power: impl Fn(Uid, i64) -> i64,
 ) {
     sides.clear();
     // (each character read straight off the units, handed to `char_power`: one lookup a character)
     let units = &g.units[..];
+    // (as long as the units: a uid that indexes one indexes the other without a second check)
+    let power = &mut power[..units.len()];
+    let cards = &g.cat.cards[..];
+    // a character or a mission with attachments is left to a second walk: their Power is worked
+    // out by a call, and a call inside this loop, rare as it is, would keep the loop's values on
+    // the stack for every character
+    let mut attached = false;
     for m in &g.missions {
         let mut totals = [None, None];
         for (si, side) in m.sides.iter().enumerate() {
             let mut total = 0;
             for &uid in side {
-                let p = char_power(uid, units[uid as usize].as_ref().expect("a unit in play"));
-                power[uid as usize] = Some(p);
+                let u = units[uid as usize].as_ref().expect("a unit in play");
+                if !u.attachments.is_empty() {
+                    attached = true;
+                    continue;
+                }
+                let printed = if u.hidden { 0 } else { cards[u.card as usize].power() };
+                let p = char_power(uid, printed + u.tokens);
+                power[uid as usize] = p;
                 total += p;
             }
+            attached |= eager && !m.attachments[si].is_empty();
             if eager {
-                for &a in &m.attachments[si] {
-                    total += attachment_power(g, a, None);
-                }
                 totals[si] = Some(total);
             }
         }
         sides.push(totals);
+    }
+    if attached {
+        for (mi, m) in g.missions.iter().enumerate() {
+            for (si, side) in m.sides.iter().enumerate() {
+                let mut more = 0;
+                for &uid in side {
+                    let u = units[uid as usize].as_ref().expect("a unit in play");
+                    if u.attachments.is_empty() {
+                        continue;
+                    }
+                    let p = char_power(uid, raw_power(g, u));
+                    power[uid as usize] = p;
+                    more += p;
+                }
+                if eager {
+                    for &a in &m.attachments[si] {
+                        more += attachment_power(g, a, None);
+                    }
+                    if let Some(t) = &mut sides[mi][si] {
+                        *t += more;
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -381,7 +417,7 @@ fn side_total(g: &GameState, mi: usize, player: i32, t: &PowerTable) -> i64 {
     let mut found = 0;
     for &uid in &g.missions[mi].sides[player as usize] {
         found += match t.power.get(uid as usize) {
-            Some(Some(p)) => *p,
+            Some(p) => *p,
             _ => power(g, g.u(uid)),
         };
     }
