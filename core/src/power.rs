@@ -48,23 +48,37 @@ static EMPTY: std::sync::LazyLock<Arc<PowerTable>> = std::sync::LazyLock::new(De
 /// The Power of the board as it stands, computed once per board version (borrowed: drop it
 /// before filling the table in). The table is filled in its own buffers when no copy of the game
 /// shares them.
+#[inline(always)]
 fn memo(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
     if !g.power_key.get().is_some_and(|k| valid(g, &k)) {
-        // taken out while it is filled: what the statics read never sees a half-made table
-        let mut t = std::mem::replace(&mut *g.power_cache.borrow_mut(), Arc::clone(&EMPTY));
-        if Arc::get_mut(&mut t).is_none() {
-            t = Arc::new(PowerTable::default());
-        }
-        // what the statics' conditions read while the table is filled (a filling inside it,
-        // asked by a condition, adds its own)
-        let before = g.power_reads.replace(0);
-        fill(g, Arc::get_mut(&mut t).expect("unshared"));
-        let read = g.power_reads.get();
-        g.power_reads.set(before | read);
-        *g.power_cache.borrow_mut() = t;
-        g.power_key.set(Some(key(g, read)));
+        refill(g);
     }
     g.power_cache.borrow()
+}
+
+/// The table filled again for the board as it stands (out of line: most looks at the memo find
+/// it filled, and do not pay for this one's registers).
+#[inline(never)]
+#[cold]
+fn refill(g: &GameState) {
+    // taken out while it is filled: what the statics read never sees a half-made table
+    let mut t = std::mem::replace(&mut *g.power_cache.borrow_mut(), Arc::clone(&EMPTY));
+    // what the statics' conditions read while the table is filled (a filling inside it, asked by
+    // a condition, adds its own)
+    let before = g.power_reads.replace(0);
+    match Arc::get_mut(&mut t) {
+        Some(mine) => fill(g, mine),
+        None => {
+            // (shared with a copy of the game: filled in a table of its own)
+            let mut own = PowerTable::default();
+            fill(g, &mut own);
+            t = Arc::new(own);
+        }
+    }
+    let read = g.power_reads.get();
+    g.power_reads.set(before | read);
+    *g.power_cache.borrow_mut() = t;
+    g.power_key.set(Some(key(g, read)));
 }
 
 /// Current Power of a character (in play, or a ghost an effect still looks at).
