@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use crate::effects::lines::{self, blanked, static_ctx};
 use crate::effects::selectors::{
-    card_fits, condition, core_power, for_each_candidate, matches, number, select, selected_upto,
+    card_fits, condition, core_power, every_candidate_fits, for_each_candidate, matches, number, select, selected_upto,
 };
-use crate::language::{Static, StaticKind};
+use crate::language::{Number, Static, StaticKind};
 use crate::state::{Ctx, GameState, Inst, Phase, PowerMemoKey, PowerTable, RANK_BONUS, Uid, Unit, reads};
 
 /// The key of a table filled now whose statics read `read` of the Edge, the hands and the phase.
@@ -150,9 +150,17 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     }
     let hit = &mut t.hit;
     hit.clear();
+    // one context for every static, its place set for each as `static_ctx` makes it (a static's
+    // context holds nothing else: no remembered value, no tie)
+    let mut ctx = Ctx::at(-1, -1, -1, -1);
     for r in mods {
-        let (ctx, s) = (static_ctx(r.unit, r.mission, r.controller, g), r.s);
-        if !condition(g, &ctx, s.cond.as_ref(), true) {
+        let s = r.s;
+        ctx.player = r.controller;
+        ctx.source = r.unit;
+        ctx.mission = r.mission;
+        ctx.card = if r.unit >= 0 { g.unit(r.unit).map_or(-1, |u| u.top()) } else { -1 };
+        // (no condition: no call)
+        if s.cond.is_some() && !condition(g, &ctx, s.cond.as_ref(), true) {
             continue;
         }
         let from = hit.len();
@@ -163,7 +171,11 @@ fn fill(g: &GameState, t: &mut PowerTable) {
         let n = match &s.opts.per {
             // (how many only: counted, no list made)
             Some(per) => s.n.as_int().unwrap_or(0) * selected_upto(g, &ctx, per, true, usize::MAX) as i64,
-            None => number(g, &ctx, &s.n, true),
+            None => match s.n {
+                // (a plain number, most statics' own: read in place)
+                Number::Int(k) => k,
+                _ => number(g, &ctx, &s.n, true),
+            },
         };
         for &x in &hit[from..] {
             delta[x as usize] += n;
@@ -289,6 +301,11 @@ fn static_targets(g: &GameState, ctx: &Ctx, s: &Static, mut f: impl FnMut(i32)) 
     }
     if sel.pick.is_some() {
         select(g, ctx, sel, true).into_iter().for_each(f);
+        return;
+    }
+    if every_candidate_fits(sel) {
+        // (every character in the places it names: no look at each)
+        for_each_candidate(g, ctx, sel, f);
         return;
     }
     for_each_candidate(g, ctx, sel, |x| {
