@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use crate::effects::lines::{self, blanked, static_ctx};
 use crate::effects::selectors::{
-    card_fits, condition, core_power, for_each_candidate, matches, number, select, selected_upto,
+    card_fits, condition, core_power, every_candidate_fits, for_each_candidate, matches, number, select, selected_upto,
 };
-use crate::language::{Static, StaticKind};
+use crate::language::{Number, Static, StaticKind};
 use crate::state::{Ctx, GameState, Inst, Phase, PowerMemoKey, PowerTable, RANK_BONUS, Uid, Unit, reads};
 
 /// The key of a table filled now whose statics read `read` of the Edge, the hands and the phase.
@@ -48,23 +48,37 @@ static EMPTY: std::sync::LazyLock<Arc<PowerTable>> = std::sync::LazyLock::new(De
 /// The Power of the board as it stands, computed once per board version (borrowed: drop it
 /// before filling the table in). The table is filled in its own buffers when no copy of the game
 /// shares them.
+#[inline(always)]
 fn memo(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
     if !g.power_key.get().is_some_and(|k| valid(g, &k)) {
-        // taken out while it is filled: what the statics read never sees a half-made table
-        let mut t = std::mem::replace(&mut *g.power_cache.borrow_mut(), Arc::clone(&EMPTY));
-        if Arc::get_mut(&mut t).is_none() {
-            t = Arc::new(PowerTable::default());
-        }
-        // what the statics' conditions read while the table is filled (a filling inside it,
-        // asked by a condition, adds its own)
-        let before = g.power_reads.replace(0);
-        fill(g, Arc::get_mut(&mut t).expect("unshared"));
-        let read = g.power_reads.get();
-        g.power_reads.set(before | read);
-        *g.power_cache.borrow_mut() = t;
-        g.power_key.set(Some(key(g, read)));
+        refill(g);
     }
     g.power_cache.borrow()
+}
+
+/// The table filled again for the board as it stands (out of line: most looks at the memo find
+/// it filled, and do not pay for this one's registers).
+#[inline(never)]
+#[cold]
+fn refill(g: &GameState) {
+    // taken out while it is filled: what the statics read never sees a half-made table
+    let mut t = std::mem::replace(&mut *g.power_cache.borrow_mut(), Arc::clone(&EMPTY));
+    // what the statics' conditions read while the table is filled (a filling inside it, asked by
+    // a condition, adds its own)
+    let before = g.power_reads.replace(0);
+    match Arc::get_mut(&mut t) {
+        Some(mine) => fill(g, mine),
+        None => {
+            // (shared with a copy of the game: filled in a table of its own)
+            let mut own = PowerTable::default();
+            fill(g, &mut own);
+            t = Arc::new(own);
+        }
+    }
+    let read = g.power_reads.get();
+    g.power_reads.set(before | read);
+    *g.power_cache.borrow_mut() = t;
+    g.power_key.set(Some(key(g, read)));
 }
 
 /// Current Power of a character (in play, or a ghost an effect still looks at).
@@ -81,7 +95,7 @@ pub fn table(g: &GameState) -> std::cell::Ref<'_, Arc<PowerTable>> {
 
 /// `power`, read in `t`, the table of `g` as it stands ([`table`]).
 pub fn power_in(g: &GameState, t: &PowerTable, u: &Unit) -> i64 {
-    if let Some(Some(p)) = t.power.get(u.uid as usize)
+    if let Some(p) = t.power.get(u.uid as usize)
         && g.in_play(u.uid)
     {
         return *p;
@@ -105,7 +119,7 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     // for a character in play)
     let power = &mut t.power;
     if power.len() < g.units.len() {
-        power.resize(g.units.len(), None);
+        power.resize(g.units.len(), 0);
     }
     let lines = lines::lines(g);
     let zero = lines.statics(StaticKind::PowerZero);
@@ -118,7 +132,7 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     if zero.is_empty() && mods.is_empty() {
         // no Power static in force: every character's Power in one walk of the board
         drop(lines);
-        walk_sides(g, power, &mut t.sides, eager, |_, u| raw_power(g, u).max(0));
+        walk_sides(g, power, &mut t.sides, eager, |_, raw| raw.max(0));
         return;
     }
     // the statics first (they read the board, never the table): the characters each zeroes, and
@@ -136,9 +150,17 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     }
     let hit = &mut t.hit;
     hit.clear();
+    // one context for every static, its place set for each as `static_ctx` makes it (a static's
+    // context holds nothing else: no remembered value, no tie)
+    let mut ctx = Ctx::at(-1, -1, -1, -1);
     for r in mods {
-        let (ctx, s) = (static_ctx(r.unit, r.mission, r.controller, g), r.s);
-        if !condition(g, &ctx, s.cond.as_ref(), true) {
+        let s = r.s;
+        ctx.player = r.controller;
+        ctx.source = r.unit;
+        ctx.mission = r.mission;
+        ctx.card = if r.unit >= 0 { g.unit(r.unit).map_or(-1, |u| u.top()) } else { -1 };
+        // (no condition: no call)
+        if s.cond.is_some() && !condition(g, &ctx, s.cond.as_ref(), true) {
             continue;
         }
         let from = hit.len();
@@ -149,7 +171,11 @@ fn fill(g: &GameState, t: &mut PowerTable) {
         let n = match &s.opts.per {
             // (how many only: counted, no list made)
             Some(per) => s.n.as_int().unwrap_or(0) * selected_upto(g, &ctx, per, true, usize::MAX) as i64,
-            None => number(g, &ctx, &s.n, true),
+            None => match s.n {
+                // (a plain number, most statics' own: read in place)
+                Number::Int(k) => k,
+                _ => number(g, &ctx, &s.n, true),
+            },
         };
         for &x in &hit[from..] {
             delta[x as usize] += n;
@@ -157,13 +183,14 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     }
     drop(lines);
     let zeroed = &t.zeroed;
-    let added = &delta[..];
+    // (as long as the units, as the walk cuts the table: a uid checked once indexes all three)
+    let added = &delta[..g.units.len()];
     if zeroed.is_empty() {
         // (the common case: no character zeroed, one loop without the check)
-        walk_sides(g, power, &mut t.sides, eager, |uid, u| (raw_power(g, u) + added[uid as usize]).max(0));
+        walk_sides(g, power, &mut t.sides, eager, |uid, raw| (raw + added[uid as usize]).max(0));
     } else {
-        walk_sides(g, power, &mut t.sides, eager, |uid, u| {
-            let p = raw_power(g, u) + added[uid as usize];
+        walk_sides(g, power, &mut t.sides, eager, |uid, raw| {
+            let p = raw + added[uid as usize];
             if p < 0 || zeroed.contains(&uid) { 0 } else { p }
         });
     }
@@ -192,37 +219,72 @@ fn multiplies(g: &GameState, host: &Unit) -> bool {
     !host.hidden && g.unit_card(host).has_own_static(StaticKind::AttachmentPower) && !blanked(g, host)
 }
 
-/// The walk of a Power filling: each character's Power (`char_power`) into `power`; with `eager`,
-/// each side's total (its characters' and the mission's attachments') into `sides`, a mission a
-/// row.
+/// The walk of a Power filling: each character's Power (`char_power` of its printed Power, tokens
+/// and attachments) into `power`; with `eager`, each side's total (its characters' and the
+/// mission's attachments') into `sides`, a mission a row.
 #[inline(always)]
 fn walk_sides(
     g: &GameState,
-    power: &mut [Option<i64>],
+    power: &mut [i64],
     sides: &mut Vec<[Option<i64>; 2]>,
     eager: bool,
-    char_power: impl Fn(Uid, &Unit) -> i64,
+    char_power: impl Fn(Uid, i64) -> i64,
 ) {
     sides.clear();
     // (each character read straight off the units, handed to `char_power`: one lookup a character)
     let units = &g.units[..];
+    // (as long as the units: a uid that indexes one indexes the other without a second check)
+    let power = &mut power[..units.len()];
+    let cards = &g.cat.cards[..];
+    // a character or a mission with attachments is left to a second walk: their Power is worked
+    // out by a call, and a call inside this loop, rare as it is, would keep the loop's values on
+    // the stack for every character
+    let mut attached = false;
     for m in &g.missions {
         let mut totals = [None, None];
         for (si, side) in m.sides.iter().enumerate() {
             let mut total = 0;
             for &uid in side {
-                let p = char_power(uid, units[uid as usize].as_ref().expect("a unit in play"));
-                power[uid as usize] = Some(p);
+                let u = units[uid as usize].as_ref().expect("a unit in play");
+                if !u.attachments.is_empty() {
+                    attached = true;
+                    continue;
+                }
+                let printed = if u.hidden { 0 } else { cards[u.card as usize].power() };
+                let p = char_power(uid, printed + u.tokens);
+                power[uid as usize] = p;
                 total += p;
             }
+            attached |= eager && !m.attachments[si].is_empty();
             if eager {
-                for &a in &m.attachments[si] {
-                    total += attachment_power(g, a, None);
-                }
                 totals[si] = Some(total);
             }
         }
         sides.push(totals);
+    }
+    if attached {
+        for (mi, m) in g.missions.iter().enumerate() {
+            for (si, side) in m.sides.iter().enumerate() {
+                let mut more = 0;
+                for &uid in side {
+                    let u = units[uid as usize].as_ref().expect("a unit in play");
+                    if u.attachments.is_empty() {
+                        continue;
+                    }
+                    let p = char_power(uid, raw_power(g, u));
+                    power[uid as usize] = p;
+                    more += p;
+                }
+                if eager {
+                    for &a in &m.attachments[si] {
+                        more += attachment_power(g, a, None);
+                    }
+                    if let Some(t) = &mut sides[mi][si] {
+                        *t += more;
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -239,6 +301,11 @@ fn static_targets(g: &GameState, ctx: &Ctx, s: &Static, mut f: impl FnMut(i32)) 
     }
     if sel.pick.is_some() {
         select(g, ctx, sel, true).into_iter().for_each(f);
+        return;
+    }
+    if every_candidate_fits(sel) {
+        // (every character in the places it names: no look at each)
+        for_each_candidate(g, ctx, sel, f);
         return;
     }
     for_each_candidate(g, ctx, sel, |x| {
@@ -381,7 +448,7 @@ fn side_total(g: &GameState, mi: usize, player: i32, t: &PowerTable) -> i64 {
     let mut found = 0;
     for &uid in &g.missions[mi].sides[player as usize] {
         found += match t.power.get(uid as usize) {
-            Some(Some(p)) => *p,
+            Some(p) => *p,
             _ => power(g, g.u(uid)),
         };
     }

@@ -970,8 +970,9 @@ pub struct PowerMemoKey {
 /// The Power of every character in play and each side's total per mission.
 #[derive(Debug, Default)]
 pub struct PowerTable {
-    /// indexed by uid (None: not in play when the table was made)
-    pub power: Vec<Option<i64>>,
+    /// indexed by uid: the Power of every character in play when the table was filled (the entry
+    /// of a character out of play is stale: a reader trusts only a character in play's)
+    pub power: Vec<i64>,
     /// filled when first asked, as the reference engine does
     pub sides: Vec<[Option<i64>; 2]>,
     /// buffers of the filling (the characters a static zeroes, the ones the statics hit, what

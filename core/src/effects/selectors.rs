@@ -110,6 +110,22 @@ pub fn matches(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -
     true
 }
 
+/// Whether every character [`for_each_candidate`] hands out for `sel` fits it, whatever the
+/// board: of the checks [`matches`] makes, `sel` asks only for the side and the mission, which the
+/// candidates are drawn by (a static on "every character in this mission" hits them all without
+/// a look at each).
+pub fn every_candidate_fits(sel: &Selector) -> bool {
+    !sel.self_
+        && sel.var.is_none()
+        && sel.not_var.is_none()
+        && !sel.other
+        && matches!(sel.where_, Where::This | Where::InPlay)
+        && sel.hidden.is_none()
+        && sel.upgraded.is_none()
+        && sel.asks & (Selector::ASKS_CARD | Selector::ASKS_STATE | Selector::ASKS_POWER | Selector::ASKS_COST) == 0
+        && !sel.extra
+}
+
 /// `matches`' checks of the card's name, group and keywords.
 fn matches_card(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
     let card = g.unit_card(u);

@@ -505,11 +505,15 @@ fn deal_into(d: &mut GameState, g: &GameState, me: i32, rng: &mut PyRandom) {
 }
 
 /// The missions redealt, and the record of the game so far (its decisions, its rounds'
-/// statistics) not dealt: no rule reads it, and a deal is copied at every playout.
+/// statistics) not dealt: no rule reads it, and a deal is copied at every playout. Its Power
+/// table is filled here, once: a copy takes it along, and a playout that reads the Power of the
+/// deal's board before changing it (a pass, an upgrade, a judgement of the board) finds it
+/// instead of filling it again in every copy.
 fn dealt(d: &mut GameState, rng: &mut PyRandom) {
     redeal_missions(d, rng);
     d.history.clear();
     d.round_log.clear();
+    drop(crate::power::table(d));
 }
 
 /// How many states for deals a search keeps from one decision to the next.
