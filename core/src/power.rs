@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use crate::effects::lines::{self, blanked, static_ctx};
 use crate::effects::selectors::{
-    card_fits, condition, core_power, every_candidate_fits, for_each_candidate, matches, number, select, selected_upto,
+    Walk, card_fits, condition, core_power, every_candidate_fits, for_each_candidate, matches, matches_in, number,
+    select, selected_upto,
 };
 use crate::language::{Number, Static, StaticKind};
 use crate::state::{Ctx, GameState, Inst, Phase, PowerMemoKey, PowerTable, RANK_BONUS, Uid, Unit, reads};
@@ -308,8 +309,9 @@ fn static_targets(g: &GameState, ctx: &Ctx, s: &Static, mut f: impl FnMut(i32)) 
         for_each_candidate(g, ctx, sel, f);
         return;
     }
+    let walk = Walk::default();
     for_each_candidate(g, ctx, sel, |x| {
-        if matches(g, ctx, sel, g.u(x), true) {
+        if matches_in(g, ctx, sel, g.u(x), true, &walk) {
             f(x)
         }
     });

@@ -30,6 +30,20 @@ fn pw(g: &GameState, u: &Unit, core: bool) -> i64 {
 
 /// Whether unit `u` fits selector `sel` seen from `ctx` (`core`: a static's check).
 pub fn matches(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -> bool {
+    matches_in(g, ctx, sel, u, core, &Walk::default())
+}
+
+/// What a walk over many characters with one selector and context works out once: the number of
+/// its "cost less than" (it reads the board and the context, never the character), the first
+/// time a character gets that far.
+#[derive(Default)]
+pub struct Walk {
+    cost_lt: std::cell::Cell<Option<i64>>,
+}
+
+/// `matches`, for one character of a walk (`walk`: what the walk worked out so far).
+#[inline]
+pub fn matches_in(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool, walk: &Walk) -> bool {
     if sel.self_ {
         if u.uid != ctx.source {
             return false;
@@ -101,7 +115,7 @@ pub fn matches(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool) -
     if sel.asks & Selector::ASKS_POWER != 0 && !matches_power(g, ctx, sel, u, core) {
         return false;
     }
-    if sel.asks & Selector::ASKS_COST != 0 && !matches_cost(g, ctx, sel, u) {
+    if sel.asks & Selector::ASKS_COST != 0 && !matches_cost(g, ctx, sel, u, walk) {
         return false;
     }
     if sel.extra && !matches_extra(g, ctx, sel, u, core) {
@@ -200,7 +214,7 @@ fn matches_power(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool)
 }
 
 /// `matches`' checks of cost.
-fn matches_cost(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
+fn matches_cost(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, walk: &Walk) -> bool {
     let card = g.unit_card(u);
     let c = cost_of(g, u);
     if sel.cost_max.is_some_and(|m| c > m) {
@@ -219,10 +233,18 @@ fn matches_cost(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
     {
         return false;
     }
-    if let Some(n) = &sel.cost_lt
-        && c >= number(g, ctx, n, false)
-    {
-        return false;
+    if let Some(n) = &sel.cost_lt {
+        let most = match walk.cost_lt.get() {
+            Some(k) => k,
+            None => {
+                let k = number(g, ctx, n, false);
+                walk.cost_lt.set(Some(k));
+                k
+            }
+        };
+        if c >= most {
+            return false;
+        }
     }
     true
 }
@@ -398,8 +420,9 @@ pub fn for_each_selected(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, m
         select(g, ctx, sel, core).into_iter().for_each(f);
         return;
     }
+    let walk = Walk::default();
     for_each_candidate(g, ctx, sel, |x| {
-        if matches(g, ctx, sel, g.u(x), core) {
+        if matches_in(g, ctx, sel, g.u(x), core, &walk) {
             f(x)
         }
     });
@@ -412,8 +435,9 @@ pub fn selected_upto(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, limit
         return select(g, ctx, sel, core).len().min(limit);
     }
     let mut n = 0;
+    let walk = Walk::default();
     for_each_candidate(g, ctx, sel, |x| {
-        if n < limit && matches(g, ctx, sel, g.u(x), core) {
+        if n < limit && matches_in(g, ctx, sel, g.u(x), core, &walk) {
             n += 1;
         }
     });
@@ -429,8 +453,9 @@ pub fn select_tied(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<
         };
     }
     let mut out: Vec<Uid> = Vec::with_capacity(8);
+    let walk = Walk::default();
     for_each_candidate(g, ctx, sel, |x| {
-        if matches(g, ctx, sel, g.u(x), core) {
+        if matches_in(g, ctx, sel, g.u(x), core, &walk) {
             out.push(x);
         }
     });

@@ -227,9 +227,10 @@ impl<'a> Observation<'a> {
             0..0
         };
         let enemy = (1 - self.player) as usize;
+        let walk = selectors::Walk::default();
         for mi in missions {
             for &x in &self.g.missions[mi].sides[enemy] {
-                if selectors::matches(self.g, &ctx, sel, self.g.u(x), false) {
+                if selectors::matches_in(self.g, &ctx, sel, self.g.u(x), false, &walk) {
                     f(x)
                 }
             }
