@@ -256,7 +256,9 @@ fn start_phase(g: &mut GameState) {
             winner: -1,
         });
         let were_current = g.lines_version.get() == g.board_version;
+        let stamped = g.stamps_current();
         g.board_version += 1;
+        g.changed_at(stamped, g.missions.len() as i32 - 1); // (a new mission: the others stand)
         lines::add_mission(g, were_current);
         let c = g.cards[card as usize];
         g.emit(Ev::Mission(c, RANKS[rank]));

@@ -295,7 +295,9 @@ pub fn attach_card(g: &mut GameState, player: i32, inst: Inst, mi: i32, host: Ui
         g.set_att_hidden(inst, true);
     }
     let current = g.lines_version.get() == g.board_version;
+    let stamped = g.stamps_current();
     g.board_version += 1;
+    g.changed_at(stamped, mi);
     if hidden && current {
         g.lines_version.set(g.board_version); // a face-down attachment brings no line: the lines in force stay
     }

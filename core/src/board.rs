@@ -49,7 +49,7 @@ pub fn new_unit(g: &mut GameState, player: i32, inst: Inst, mi: i32, hidden: boo
     // a hidden character brings no line: the lines in force stay
     let quiet = hidden || g.card(inst).continuous.is_empty();
     let were_current = g.lines_version.get() == g.board_version;
-    g.board_changed(quiet);
+    g.board_changed_at(quiet, mi);
     if !quiet {
         crate::effects::lines::add_unit(g, uid, were_current);
     }
@@ -83,7 +83,8 @@ pub fn play_card(g: &mut GameState, player: i32, inst: Inst, mi: i32, hidden: bo
         u.stack.push(inst);
         u.card = top;
         u.played_turn = turn;
-        g.board_changed(quiet);
+        let at = u.mission;
+        g.board_changed_at(quiet, at);
         g.players[pi].upgraded += 1;
         (over, base, true, vec![(vars::UPGRADED_POWER, Val::Int(up))])
     } else {
@@ -130,7 +131,7 @@ pub fn reveal(g: &mut GameState, player: i32, uid: Uid, price: i64) {
     let (c, mi) = (u.top(), u.mission);
     let quiet = g.lineless(g.u(uid));
     let were_current = g.lines_version.get() == g.board_version;
-    g.board_changed(quiet);
+    g.board_changed_at(quiet, mi);
     if !quiet {
         crate::effects::lines::add_unit(g, uid, were_current);
     }
@@ -221,10 +222,10 @@ fn replaced_by_hide(g: &mut GameState, uid: Uid, event: Event, by: i32) -> bool 
         if s.opts.from_enemy && by == u.controller {
             continue;
         }
-        let ctl = u.controller;
+        let (ctl, at) = (u.controller, u.mission);
         let quiet = g.lineless(u);
         g.um(uid).hidden = true;
-        g.board_changed(quiet);
+        g.board_changed_at(quiet, at);
         g.emit(Ev::Hide(ctl, uid));
         break_control_from(g, uid);
         return true;
@@ -245,7 +246,8 @@ pub fn move_unit(g: &mut GameState, uid: Uid, dest: i32, by: i32) -> bool {
     g.um(uid).mission = dest;
     let quiet = g.lineless(g.u(uid));
     let were_current = g.lines_version.get() == g.board_version;
-    g.board_changed(quiet);
+    g.board_changed_at(quiet, from);
+    g.also_changed_at(dest);
     g.emit(Ev::Move(ctl, uid, dest));
     let key = g.unit_card(g.u(uid)).name_key;
     if has_name_on_side(g, dest as usize, ctl, key, -1) {
@@ -277,7 +279,8 @@ pub fn hide_unit(g: &mut GameState, uid: Uid, by: i32) -> bool {
     let quiet = g.lineless(g.u(uid));
     let were_current = g.lines_version.get() == g.board_version;
     g.um(uid).hidden = true;
-    g.board_changed(quiet);
+    let at = g.u(uid).mission;
+    g.board_changed_at(quiet, at);
     if !quiet {
         crate::effects::lines::remove_unit(g, uid, Some(g.u(uid).top()), were_current);
     }
@@ -336,9 +339,9 @@ pub fn turn_face_up(g: &mut GameState, uid: Uid) {
         return;
     }
     u.hidden = false;
-    let ctl = u.controller;
+    let (ctl, at) = (u.controller, u.mission);
     let quiet = g.lineless(g.u(uid));
-    g.board_changed(quiet);
+    g.board_changed_at(quiet, at);
     g.emit(Ev::TurnedUp(ctl, uid));
 }
 
@@ -356,7 +359,7 @@ pub fn leave_play(g: &mut GameState, uid: Uid, dest: Dest) {
     let Some(u) = g.remove_unit(uid) else { return };
     g.missions[u.mission as usize].sides[u.controller as usize].retain(|&x| x != uid);
     let quiet = g.lineless(&u);
-    g.board_changed(quiet);
+    g.board_changed_at(quiet, u.mission);
     let owner = u.owner as usize;
     for &c in u.stack[..u.stack.len() - 1].iter().rev() {
         g.players[owner].discard.push(c);

@@ -130,7 +130,20 @@ fn deal_unseen(d: &mut GameState, player: i32, rng: &mut PyRandom) {
     sort_by_id(d, &mut mine);
     rng.shuffle(&mut mine);
     d.players[me].deck = mine;
+    // the missions whose hidden cards were dealt again are stamped afresh (the others stand)
+    let stamped = d.stamps_current();
     d.board_version += 1;
+    for &uid in &hidden {
+        let mi = d.u(uid).mission;
+        d.changed_at(stamped, mi);
+    }
+    for &(h, _) in &slots {
+        let mi = match h {
+            Holder::Mission(mi, _) => mi as i32,
+            Holder::Unit(uid) => d.u(uid).mission,
+        };
+        d.changed_at(stamped, mi);
+    }
     let seed = rng.getrandbits(64);
     d.rng = PyRandom::new(seed as i128);
 }

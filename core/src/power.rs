@@ -6,6 +6,11 @@
 //! condition read it while the table was filled (`state::PowerMemoKey`): those are everything a
 //! static's target or condition reads. The invariant checker compares the memo with a fresh
 //! computation ([`power_now`]).
+//!
+//! A filling does not work out again what a static that reads only its own mission's characters
+//! did while that mission stands: its result is kept, in a table of the thread, by the mission's
+//! stamp (`GameState::stamps`, drawn fresh at every change of the mission), which copies of the
+//! game share until one of them changes the mission.
 
 use std::sync::Arc;
 
@@ -14,8 +19,8 @@ use crate::effects::selectors::{
     Walk, card_fits, condition, core_power, every_candidate_fits, for_each_candidate, matches, matches_in, number,
     select, selected_upto,
 };
-use crate::language::{Number, Static, StaticKind};
-use crate::state::{Ctx, GameState, Inst, Phase, PowerMemoKey, PowerTable, RANK_BONUS, Uid, Unit, reads};
+use crate::language::{Condition, CountForm, Number, Selector, Side, Static, StaticKind, Where};
+use crate::state::{Ctx, GameState, Inst, Phase, PowerMemoKey, PowerTable, RANK_BONUS, STAMPED, Uid, Unit, reads};
 
 /// The key of a table filled now whose statics read `read` of the Edge, the hands and the phase.
 fn key(g: &GameState, read: u8) -> PowerMemoKey {
@@ -154,29 +159,38 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     // one context for every static, its place set for each as `static_ctx` makes it (a static's
     // context holds nothing else: no remembered value, no tie)
     let mut ctx = Ctx::at(-1, -1, -1, -1);
+    // the missions' stamps, read when a static that reads its own mission alone is first met
+    let mut stamps = None;
     for r in mods {
         let s = r.s;
+        let from = hit.len();
         ctx.player = r.controller;
         ctx.source = r.unit;
         ctx.mission = r.mission;
         ctx.card = if r.unit >= 0 { g.unit(r.unit).map_or(-1, |u| u.top()) } else { -1 };
-        // (no condition: no call)
-        if s.cond.is_some() && !condition(g, &ctx, s.cond.as_ref(), true) {
-            continue;
-        }
-        let from = hit.len();
-        static_targets(g, &ctx, s, |x| hit.push(x));
-        if hit.len() == from {
-            continue;
-        }
-        let n = match &s.opts.per {
-            // (how many only: counted, no list made)
-            Some(per) => s.n.as_int().unwrap_or(0) * selected_upto(g, &ctx, per, true, usize::MAX) as i64,
-            None => match s.n {
-                // (a plain number, most statics' own: read in place)
-                Number::Int(k) => k,
-                _ => number(g, &ctx, &s.n, true),
-            },
+        let n = if s.kept && (0..STAMPED as i32).contains(&r.mission) {
+            let stamp = stamps.get_or_insert_with(|| g.current_stamps())[r.mission as usize];
+            let key = Kept::key(stamp, r);
+            // (held while the static is worked out: it reads no Power, so no filling inside it
+            // looks at the kept statics)
+            KEPT.with_borrow_mut(|k| {
+                if k.is_empty() {
+                    k.resize_with(KEPT_SLOTS, || Kept::EMPTY);
+                }
+                let e = &mut k[key.slot()];
+                if e.key == key {
+                    hit.extend_from_slice(&e.hits);
+                    return e.n;
+                }
+                let n = static_does(g, &ctx, s, hit);
+                e.key = key;
+                e.n = n;
+                e.hits.clear();
+                e.hits.extend_from_slice(&hit[from..]);
+                n
+            })
+        } else {
+            static_does(g, &ctx, s, hit)
         };
         for &x in &hit[from..] {
             delta[x as usize] += n;
@@ -198,6 +212,158 @@ fn fill(g: &GameState, t: &mut PowerTable) {
     for &x in hit.iter() {
         delta[x as usize] = 0;
     }
+}
+
+/// What Power static `s` (seen from `ctx`) adds to each character it applies to, the characters
+/// pushed on `hit` (0 and none when its condition fails).
+#[inline(always)]
+fn static_does(g: &GameState, ctx: &Ctx, s: &Static, hit: &mut Vec<Uid>) -> i64 {
+    // (no condition: no call)
+    if s.cond.is_some() && !condition(g, ctx, s.cond.as_ref(), true) {
+        return 0;
+    }
+    let from = hit.len();
+    static_targets(g, ctx, s, |x| hit.push(x));
+    if hit.len() == from {
+        return 0;
+    }
+    match &s.opts.per {
+        // (how many only: counted, no list made)
+        Some(per) => s.n.as_int().unwrap_or(0) * selected_upto(g, ctx, per, true, usize::MAX) as i64,
+        None => match s.n {
+            // (a plain number, most statics' own: read in place)
+            Number::Int(k) => k,
+            _ => number(g, ctx, &s.n, true),
+        },
+    }
+}
+
+/// What a static that reads its own mission alone did, kept by its mission's stamp: every
+/// state that shows that stamp shows that mission, so the static does there what it did here.
+struct Kept {
+    key: KeptKey,
+    /// what it adds to each character it hits (0 if its condition failed or it hit nobody)
+    n: i64,
+    hits: Vec<Uid>,
+}
+
+/// Which static, and which mission as it stood: its mission's stamp, the static, its source and
+/// its controller (the source, its card and the mission's characters are the stamp's).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct KeptKey {
+    stamp: u64,
+    s: usize,
+    unit: Uid,
+    controller: i32,
+}
+
+/// How many statics are kept (in one thread): a static's slot is a hash of its key.
+const KEPT_SLOTS: usize = 256;
+
+impl Kept {
+    const EMPTY: Kept = Kept { key: KeptKey { stamp: 0, s: 0, unit: 0, controller: 0 }, n: 0, hits: Vec::new() };
+    fn key(stamp: u64, r: &crate::state::StaticRef) -> KeptKey {
+        KeptKey { stamp, s: r.s as *const Static as usize, unit: r.unit, controller: r.controller }
+    }
+}
+
+impl KeptKey {
+    #[inline(always)]
+    fn slot(&self) -> usize {
+        let h = (self.stamp ^ (self.s as u64 >> 3) ^ ((self.unit as u64) << 8)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 56) as usize % KEPT_SLOTS
+    }
+}
+
+thread_local! {
+    /// The statics kept in this thread, one a slot (stamp 0, never drawn: an empty slot), made
+    /// when first used (on the heap: a Python extension's threads have little static room).
+    static KEPT: std::cell::RefCell<Vec<Kept>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether Power static `s` reads nothing but the characters of its own mission (their cards,
+/// state, tokens and attachments, its source among them) and the place it stands in: no other
+/// mission, hand, discard, Edge, phase, remembered value, pick, play of the round or Power
+/// another static gives. What it does is then worked out from its mission's stamp alone
+/// (`GameState::stamps`). A selector's or condition's fields are let through only when they are
+/// known to read so little; any other field set keeps the static out.
+pub fn reads_own_mission(s: &Static) -> bool {
+    s.kind == StaticKind::Power
+        && matches!(s.n, Number::Int(_))
+        && s.target.as_ref().is_none_or(own_mission_selector)
+        && s.opts.per.as_ref().is_none_or(own_mission_selector)
+        && s.cond.as_ref().is_none_or(own_mission_condition)
+}
+
+/// A selector that looks only at the characters of its own mission, each at itself (its card,
+/// whether hidden or upgraded, its tokens and core Power, its attachments' cards, its owner and
+/// controller) or at its own mission's characters, and at the static's source.
+fn own_mission_selector(sel: &Selector) -> bool {
+    if sel.where_ != Where::This && !(sel.self_ && sel.where_ == Where::InPlay) {
+        return false;
+    }
+    if !matches!(sel.count, CountForm::One | CountForm::All) {
+        return false;
+    }
+    let mut rest = sel.clone();
+    rest.side = Side::Any;
+    rest.self_ = false;
+    rest.other = false;
+    rest.where_ = Where::InPlay;
+    rest.hidden = None;
+    rest.group = None;
+    rest.keyword = None;
+    rest.not_keyword = None;
+    rest.names.clear();
+    rest.not_name.clear();
+    rest.power_max = None;
+    rest.power_min = None;
+    rest.power_eq = None;
+    rest.cost_max = None;
+    rest.cost_min = None;
+    rest.printed_cost_max = None;
+    rest.upgraded = None;
+    rest.has_tokens = None;
+    rest.count = CountForm::One;
+    rest.power_lt_self = false;
+    rest.power_le_self = false;
+    rest.not_group = None;
+    rest.name_has = None;
+    rest.name_has_text = None;
+    // (an attachment's card is matched against it: no board read)
+    rest.with_attachment = None;
+    rest.controlled = None;
+    rest.owned = None;
+    rest.discounted = false;
+    rest.unique_name = false;
+    rest.sole = false;
+    rest.printed_power_min = None;
+    rest.printed_power_lt_self = false;
+    rest.power_eq_self = false;
+    rest.card_type = None;
+    rest.keywords.clear();
+    rest.extra = false;
+    rest.asks = Selector::ASKS_ALL;
+    rest == Selector::default()
+}
+
+/// A condition on its own mission's characters alone (see `own_mission_selector`).
+fn own_mission_condition(c: &Condition) -> bool {
+    let sel_ok = |s: &Option<Selector>| s.as_ref().is_none_or(own_mission_selector);
+    if !(sel_ok(&c.exists) && sel_ok(&c.absent) && sel_ok(&c.only)) {
+        return false;
+    }
+    let mut rest = c.clone();
+    rest.exists = None;
+    rest.absent = None;
+    rest.only = None;
+    rest.fewer_nonhidden_than_enemy = false;
+    rest.duel = None;
+    rest.not_duel = None;
+    // (the source's attachments' cards are matched against it)
+    rest.self_attached = None;
+    rest.extra = false;
+    rest == Condition::default()
 }
 
 /// A character's printed Power (0 face down), its tokens and its attachments' Power.

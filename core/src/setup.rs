@@ -81,6 +81,8 @@ pub fn blank(cat: &'static Catalog, seed: i128) -> GameState {
         power_key: std::cell::Cell::new(None),
         power_reads: std::cell::Cell::new(0),
         power_cache: Default::default(),
+        stamps: std::cell::Cell::new([0; crate::state::STAMPED]),
+        stamped: std::cell::Cell::new((u64::MAX, u64::MAX)),
         att_hidden: Vec::new(),
         att_power: Vec::new(),
         last_turn_moves: [Vec::new(), Vec::new()],

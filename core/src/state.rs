@@ -218,6 +218,8 @@ clone_fields!(GameState {
     power_key,
     power_reads,
     power_cache,
+    stamps,
+    stamped,
     att_hidden,
     att_power,
     last_turn_moves,
@@ -908,6 +910,16 @@ pub struct GameState {
     /// filling and keys the table by what the filling read)
     pub power_reads: std::cell::Cell<u8>,
     pub power_cache: Cache<PowerTable>,
+    /// a number per mission (the first `STAMPED`) that stands for what is on it: its characters,
+    /// their cards, state, tokens and attachments. Each is drawn fresh from a counter of the whole
+    /// program (`fresh_stamps`) when its mission changes, so two states, copies of each other or
+    /// not, that show the same stamp show the same mission, and what was worked out from a
+    /// mission alone holds wherever its stamp is met again (`power`'s kept statics). 0: none.
+    pub stamps: std::cell::Cell<[u64; STAMPED]>,
+    /// the board and token versions the stamps stand for: a change of the board that does not
+    /// say where it happened leaves them behind, and every mission is stamped afresh when they
+    /// are next read (`GameState::current_stamps`)
+    pub stamped: std::cell::Cell<(u64, u64)>,
     /// face-down attachments
     pub att_hidden: Vec<Inst>,
     /// Power overrides: a character turned attachment
@@ -939,6 +951,15 @@ impl<T: Default> Clone for Spare<T> {
         Spare(T::default())
     }
     fn clone_from(&mut self, _: &Self) {}
+}
+
+/// How many missions carry a stamp (`GameState::stamps`); a mission past them never has one.
+pub const STAMPED: usize = 6;
+
+/// `n` stamps never drawn before (the first of them): unique in the whole program.
+pub fn fresh_stamps(n: u64) -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(n, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// What continuous lines can depend on: the board, the tokens, the Edge, empty hands, the phase.
@@ -1082,6 +1103,63 @@ impl GameState {
         if quiet && current {
             self.lines_version.set(self.board_version);
         }
+    }
+    /// `board_changed`, the change made on mission `mi` alone: when the stamps stood for the
+    /// board before it, that mission is stamped afresh and the others keep theirs.
+    pub fn board_changed_at(&mut self, quiet: bool, mi: i32) {
+        let stamped = self.stamps_current();
+        self.board_changed(quiet);
+        if stamped {
+            self.restamp(mi);
+        }
+    }
+    /// A change `board_changed_at` made touched mission `mi` too (a character moved from one
+    /// mission to another): stamped afresh if the stamps stood for the board.
+    pub fn also_changed_at(&mut self, mi: i32) {
+        if self.stamps_current() {
+            self.restamp(mi);
+        }
+    }
+    /// Power tokens changed on a character of mission `mi` alone (`token_version` bumped, the
+    /// stamps kept as `board_changed_at` keeps them).
+    pub fn tokens_changed_at(&mut self, mi: i32) {
+        let stamped = self.stamps_current();
+        self.token_version += 1;
+        if stamped {
+            self.restamp(mi);
+        }
+    }
+    /// Whether the stamps stand for the board and tokens as they are.
+    #[inline(always)]
+    pub fn stamps_current(&self) -> bool {
+        self.stamped.get() == (self.board_version, self.token_version)
+    }
+    /// A change of the board or the tokens (its versions bumped) touched mission `mi`, and maybe
+    /// others each given the same way: `were` tells whether the stamps stood for the board
+    /// before the change (`stamps_current`), and then `mi` is stamped afresh and the others keep
+    /// theirs.
+    pub fn changed_at(&mut self, were: bool, mi: i32) {
+        if were {
+            self.restamp(mi);
+        }
+    }
+    /// Mission `mi` stamped afresh, the stamps then standing for the board as it is.
+    fn restamp(&mut self, mi: i32) {
+        if (0..STAMPED as i32).contains(&mi) {
+            self.stamps.get_mut()[mi as usize] = fresh_stamps(1);
+        }
+        self.stamped.set((self.board_version, self.token_version));
+    }
+    /// The missions' stamps for the board as it stands (every mission stamped afresh if a change
+    /// of the board did not say where it happened).
+    #[inline]
+    pub fn current_stamps(&self) -> [u64; STAMPED] {
+        if !self.stamps_current() {
+            let first = fresh_stamps(STAMPED as u64);
+            self.stamps.set(std::array::from_fn(|i| first + i as u64));
+            self.stamped.set((self.board_version, self.token_version));
+        }
+        self.stamps.get()
     }
     /// A character that brings no continuous line face-up or hidden: no attachment, and a top card
     /// with none.

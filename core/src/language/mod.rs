@@ -675,6 +675,10 @@ pub struct Static {
     pub target: Option<Selector>,
     pub cond: Option<Condition>,
     pub opts: StaticOpts,
+    /// a Power static whose condition, targets and amount read nothing but its own mission's
+    /// characters (worked out when read: `power::reads_own_mission`): the Power table keeps
+    /// what it did while that mission stands
+    pub kept: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

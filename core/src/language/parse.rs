@@ -955,7 +955,9 @@ impl Parser<'_> {
             Some(v) => Some(self.condition(v, where_)?),
             None => None,
         };
-        Ok(Static { kind, n, target, cond, opts: o })
+        let mut s = Static { kind, n, target, cond, opts: o, kept: false };
+        s.kept = crate::power::reads_own_mission(&s);
+        Ok(s)
     }
 
     fn trigger(&mut self, t: &Table, where_: &str) -> R<Trigger> {

@@ -42,8 +42,8 @@ pub fn powerup(g: &mut GameState, fi: usize, step: &'static Step) -> Res<()> {
         }
         let u = g.um(uid);
         u.tokens += k;
-        let ctl = u.controller;
-        g.token_version += 1;
+        let (ctl, at) = (u.controller, u.mission);
+        g.tokens_changed_at(at);
         g.emit(Ev::Powerup(ctl, uid, k));
     }
     Ok(())
@@ -76,6 +76,7 @@ pub fn remove_tokens(g: &mut GameState, fi: usize, step: &'static Step) -> Res<(
         };
         counts.push(k);
     }
+    let stamped = g.stamps_current();
     let mut total = 0;
     for (&uid, &k) in targets.iter().zip(&counts) {
         affect(g, uid, me);
@@ -91,6 +92,14 @@ pub fn remove_tokens(g: &mut GameState, fi: usize, step: &'static Step) -> Res<(
         }
     }
     g.token_version += 1;
+    // (the targets' missions, and the source's, which may have taken their tokens)
+    let src = ctx_ref(g, fi).source;
+    for &uid in targets.iter().chain([&src]) {
+        if let Some(u) = g.unit(uid) {
+            let mi = u.mission;
+            g.changed_at(stamped, mi);
+        }
+    }
     set_var(g, fi, step.as_.unwrap_or(vars::REMOVED), int(total));
     Ok(())
 }
