@@ -42,31 +42,54 @@ pub struct Walk {
 }
 
 /// `matches`, for one character of a walk (`walk`: what the walk worked out so far).
+///
+/// Almost half the selectors a walk meets ask for a side, a place and whether the character is
+/// face-down or upgraded only (`Selector::asks` has no other bit): those are checked here, in a
+/// body small enough to inline at every walk; the rest go to `matches_all`.
 #[inline]
 pub fn matches_in(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool, walk: &Walk) -> bool {
-    if sel.self_ {
-        if u.uid != ctx.source {
+    if sel.asks & !Selector::ASKS_LOOK != 0 {
+        return matches_all(g, ctx, sel, u, core, walk);
+    }
+    if sel.side != Side::Any && ctx.player >= 0 && (sel.side == Side::Friendly) != (u.controller == ctx.player) {
+        return false;
+    }
+    match sel.where_ {
+        Where::This if u.mission != ctx.mission => return false,
+        Where::OtherMissions if u.mission == ctx.mission => return false,
+        _ => {}
+    }
+    sel.hidden.is_none_or(|h| u.hidden == h) && sel.upgraded.is_none_or(|up| (u.stack.len() > 1) == up)
+}
+
+/// `matches_in`, every check the selector can ask for.
+#[inline(never)]
+fn matches_all(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool, walk: &Walk) -> bool {
+    if sel.asks & Selector::ASKS_WHO != 0 {
+        if sel.self_ {
+            if u.uid != ctx.source {
+                return false;
+            }
+            if !sel.extra {
+                return true;
+            }
+        } else if let Some(v) = sel.var {
+            return match ctx.get(v) {
+                Some(Val::Int(n)) => *n == u.uid as i64,
+                Some(Val::Bool(b)) => (*b as i64) == u.uid as i64,
+                Some(Val::List(l)) => l.contains(&u.uid),
+                _ => false,
+            };
+        }
+        if let Some(v) = sel.not_var
+            && let Some(Val::Int(n)) = ctx.get(v)
+            && *n == u.uid as i64
+        {
             return false;
         }
-        if !sel.extra {
-            return true;
+        if sel.other && u.uid == ctx.source {
+            return false;
         }
-    } else if let Some(v) = sel.var {
-        return match ctx.get(v) {
-            Some(Val::Int(n)) => *n == u.uid as i64,
-            Some(Val::Bool(b)) => (*b as i64) == u.uid as i64,
-            Some(Val::List(l)) => l.contains(&u.uid),
-            _ => false,
-        };
-    }
-    if let Some(v) = sel.not_var
-        && let Some(Val::Int(n)) = ctx.get(v)
-        && *n == u.uid as i64
-    {
-        return false;
-    }
-    if sel.other && u.uid == ctx.source {
-        return false;
     }
     if sel.side != Side::Any && ctx.player >= 0 {
         let friendly = u.controller == ctx.player;
