@@ -43,12 +43,13 @@ pub struct Walk {
 
 /// `matches`, for one character of a walk (`walk`: what the walk worked out so far).
 ///
-/// Almost half the selectors a walk meets ask for a side, a place and whether the character is
-/// face-down or upgraded only (`Selector::asks` has no other bit): those are checked here, in a
-/// body small enough to inline at every walk; the rest go to `matches_all`.
+/// Most selectors a walk meets ask for a side, a place, a look at the character (face-down,
+/// upgraded, another than the effect's own) and its card (name, group, keywords) only
+/// (`Selector::asks` has no other bit): those are checked here, in a body small enough to inline
+/// at every walk; the rest go to `matches_all`.
 #[inline]
 pub fn matches_in(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool, walk: &Walk) -> bool {
-    if sel.asks & !Selector::ASKS_LOOK != 0 {
+    if sel.asks & !(Selector::ASKS_LOOK | Selector::ASKS_CARD) != 0 {
         return matches_all(g, ctx, sel, u, core, walk);
     }
     if sel.side != Side::Any && ctx.player >= 0 && (sel.side == Side::Friendly) != (u.controller == ctx.player) {
@@ -59,7 +60,18 @@ pub fn matches_in(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool
         Where::OtherMissions if u.mission == ctx.mission => return false,
         _ => {}
     }
-    sel.hidden.is_none_or(|h| u.hidden == h) && sel.upgraded.is_none_or(|up| (u.stack.len() > 1) == up)
+    if sel.asks & Selector::ASKS_LOOK != 0 && !matches_look(ctx, sel, u) {
+        return false;
+    }
+    sel.asks & Selector::ASKS_CARD == 0 || matches_card(g, ctx, sel, u)
+}
+
+/// `matches`' checks of face-down, upgraded and another than the effect's own.
+#[inline]
+fn matches_look(ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
+    sel.hidden.is_none_or(|h| u.hidden == h)
+        && sel.upgraded.is_none_or(|up| (u.stack.len() > 1) == up)
+        && !(sel.other && u.uid == ctx.source)
 }
 
 /// `matches_in`, every check the selector can ask for.
@@ -87,9 +99,6 @@ fn matches_all(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool, w
         {
             return false;
         }
-        if sel.other && u.uid == ctx.source {
-            return false;
-        }
     }
     if sel.side != Side::Any && ctx.player >= 0 {
         let friendly = u.controller == ctx.player;
@@ -112,14 +121,7 @@ fn matches_all(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool, w
         }
         _ => {}
     }
-    if let Some(h) = sel.hidden
-        && u.hidden != h
-    {
-        return false;
-    }
-    if let Some(up) = sel.upgraded
-        && (u.stack.len() > 1) != up
-    {
+    if sel.asks & Selector::ASKS_LOOK != 0 && !matches_look(ctx, sel, u) {
         return false;
     }
     if sel.asks & Selector::ASKS_CARD != 0 && !matches_card(g, ctx, sel, u) {
@@ -164,6 +166,7 @@ pub fn every_candidate_fits(sel: &Selector) -> bool {
 }
 
 /// `matches`' checks of the card's name, group and keywords.
+#[inline(never)]
 fn matches_card(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
     let card = g.unit_card(u);
     if let Some(gr) = sel.group

@@ -208,10 +208,9 @@ impl Selector {
     pub const ASKS_POWER: u8 = 4;
     /// cost
     pub const ASKS_COST: u8 = 8;
-    /// which character it is or is not (this one, another one, a remembered one), or the mission
-    /// chosen
+    /// which character it is or is not (this one, a remembered one), or the mission chosen
     pub const ASKS_WHO: u8 = 16;
-    /// face-down or not, upgraded or not
+    /// face-down or not, upgraded or not, another than the effect's own
     pub const ASKS_LOOK: u8 = 32;
     /// a Shinobi Shiren field (`extra`)
     pub const ASKS_EXTRA: u8 = 64;
@@ -249,10 +248,10 @@ impl Selector {
         {
             asks |= Selector::ASKS_COST;
         }
-        if self.self_ || self.other || self.var.is_some() || self.not_var.is_some() || self.where_ == Where::Chosen {
+        if self.self_ || self.var.is_some() || self.not_var.is_some() || self.where_ == Where::Chosen {
             asks |= Selector::ASKS_WHO;
         }
-        if self.hidden.is_some() || self.upgraded.is_some() {
+        if self.hidden.is_some() || self.upgraded.is_some() || self.other {
             asks |= Selector::ASKS_LOOK;
         }
         if self.extra {

@@ -1104,9 +1104,10 @@ mod tests {
     #[test]
     fn a_selector_asks_for_every_check_it_needs() {
         // every selector field alone, with each value of a few kinds the parser takes: a selector
-        // whose `asks` has no bit beyond ASKS_LOOK is matched by `selectors::matches_in` on its
-        // side, its place, face-down and upgraded alone, so it must differ from a selector of
-        // those fields only in fields no match reads
+        // whose `asks` has no bit beyond ASKS_LOOK and ASKS_CARD is matched by
+        // `selectors::matches_in` on its side, its place, face-down, upgraded, another and its
+        // card's checks alone, so it must differ from a selector of those fields only in fields no
+        // match reads
         let (mut names, mut keywords, mut vars) = (Interner::default(), Interner::default(), Interner::default());
         let mut p = Parser { names: &mut names, keywords: &mut keywords, vars: &mut vars };
         let values: Vec<toml::Value> = vec![
@@ -1132,13 +1133,12 @@ mod tests {
                 let Ok(s) = p.selector(&raw, "test") else { continue };
                 parsed += 1;
                 assert_eq!(s.asks, s.asks_now(), "{field} = {v}");
-                if s.asks & !Selector::ASKS_LOOK == 0 {
+                if s.asks & !(Selector::ASKS_LOOK | Selector::ASKS_CARD) == 0 {
                     plain_seen += 1;
-                    let plain = Selector {
+                    // the fields of a group count only when its bit is set (matches_in skips the rest)
+                    let mut plain = Selector {
                         side: s.side,
                         where_: s.where_,
-                        hidden: s.hidden,
-                        upgraded: s.upgraded,
                         pick: s.pick,
                         count: s.count.clone(),
                         per_mission: s.per_mission,
@@ -1146,6 +1146,14 @@ mod tests {
                         asks: s.asks,
                         ..Selector::default()
                     };
+                    if s.asks & Selector::ASKS_LOOK != 0 {
+                        (plain.hidden, plain.upgraded, plain.other) = (s.hidden, s.upgraded, s.other);
+                    }
+                    if s.asks & Selector::ASKS_CARD != 0 {
+                        (plain.group, plain.keyword, plain.not_keyword) = (s.group, s.keyword, s.not_keyword);
+                        (plain.names, plain.not_name) = (s.names.clone(), s.not_name.clone());
+                        (plain.name_var, plain.name_var_key) = (s.name_var, s.name_var_key);
+                    }
                     assert_eq!(s, plain, "{field} = {v}");
                     assert_ne!(s.where_, Where::Chosen, "{field} = {v}");
                 }
