@@ -66,6 +66,24 @@ pub fn matches_in(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool
     sel.asks & Selector::ASKS_CARD == 0 || matches_card(g, ctx, sel, u)
 }
 
+/// `matches_in` for a character [`for_each_candidate`] handed out for `sel`: the walk drew it
+/// from the side and, for a selector of this mission, the mission the selector names (every unit
+/// listed on a side of a mission is controlled by that side's player and stands on that
+/// mission: the test `units_stand_where_they_are_listed`), so those are not checked again.
+#[inline]
+fn matches_drawn(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool, walk: &Walk) -> bool {
+    if sel.asks & !(Selector::ASKS_LOOK | Selector::ASKS_CARD) != 0 {
+        return matches_all(g, ctx, sel, u, core, walk);
+    }
+    if sel.where_ == Where::OtherMissions && u.mission == ctx.mission {
+        return false;
+    }
+    if sel.asks & Selector::ASKS_LOOK != 0 && !matches_look(ctx, sel, u) {
+        return false;
+    }
+    sel.asks & Selector::ASKS_CARD == 0 || matches_card(g, ctx, sel, u)
+}
+
 /// `matches`' checks of face-down, upgraded and another than the effect's own.
 #[inline]
 fn matches_look(ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
@@ -448,7 +466,7 @@ pub fn for_each_selected(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, m
     }
     let walk = Walk::default();
     for_each_candidate(g, ctx, sel, |x| {
-        if matches_in(g, ctx, sel, g.u(x), core, &walk) {
+        if matches_drawn(g, ctx, sel, g.u(x), core, &walk) {
             f(x)
         }
     });
@@ -463,7 +481,7 @@ pub fn selected_upto(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, limit
     let mut n = 0;
     let walk = Walk::default();
     for_each_candidate(g, ctx, sel, |x| {
-        if n < limit && matches_in(g, ctx, sel, g.u(x), core, &walk) {
+        if n < limit && matches_drawn(g, ctx, sel, g.u(x), core, &walk) {
             n += 1;
         }
     });
@@ -481,7 +499,7 @@ pub fn select_tied(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<
     let mut out: Vec<Uid> = Vec::with_capacity(8);
     let walk = Walk::default();
     for_each_candidate(g, ctx, sel, |x| {
-        if matches_in(g, ctx, sel, g.u(x), core, &walk) {
+        if matches_drawn(g, ctx, sel, g.u(x), core, &walk) {
             out.push(x);
         }
     });
@@ -894,4 +912,43 @@ fn facedown_fits(sel: &Selector) -> bool {
 
 pub fn select_attachments(g: &GameState, ctx: &Ctx, sel: Option<&Selector>) -> Vec<AttachmentAt> {
     all_attachments(g).into_iter().filter(|&at| attachment_fits(g, ctx, sel, at)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::apply;
+    use crate::cards::Catalog;
+    use crate::rng::PyRandom;
+    use crate::setup::GameDeck;
+
+    #[test]
+    fn units_stand_where_they_are_listed() {
+        // `matches_drawn` leaves the side and the mission of a character a walk hands out
+        // unchecked: every unit on a side of a mission must be controlled by that side's player
+        // and stand on that mission, at every decision of random games
+        let cat = Catalog::bundled();
+        let mut rng = PyRandom::new(17);
+        let mut checked = 0;
+        for k in 0..150 {
+            let a = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let b = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let mut g = crate::setup::new_game(cat, &a, &b, k, false, None).unwrap();
+            while !g.is_terminal() {
+                for (mi, m) in g.missions.iter().enumerate() {
+                    for (p, side) in m.sides.iter().enumerate() {
+                        for &x in side {
+                            let u = g.u(x);
+                            assert_eq!((u.controller, u.mission), (p as i32, mi as i32), "game {k}, unit {x}");
+                            checked += 1;
+                        }
+                    }
+                }
+                let d = g.pending.as_ref().unwrap();
+                let n = d.len();
+                let act = d.nth(rng.below(n));
+                apply::apply(&mut g, act).unwrap();
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
 }
