@@ -186,6 +186,46 @@ pub fn every_candidate_fits(sel: &Selector) -> bool {
 /// `matches`' checks of the card's name, group and keywords.
 #[inline(never)]
 fn matches_card(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
+    if !u.attachments.is_empty() {
+        return matches_card_attached(g, ctx, sel, u);
+    }
+    // (no attachment: the group and the keywords are the card's own)
+    let card = g.unit_card(u);
+    if let Some(gr) = sel.group
+        && (u.hidden || card.group != Some(gr))
+    {
+        return false;
+    }
+    if let Some(kw) = sel.keyword
+        && (u.hidden || !card.has_keyword(kw))
+    {
+        return false;
+    }
+    if let Some(kw) = sel.not_keyword
+        && !u.hidden
+        && card.has_keyword(kw)
+    {
+        return false;
+    }
+    if !sel.names.is_empty() && (u.hidden || !sel.names.contains(&card.name_key)) {
+        return false;
+    }
+    if !sel.not_name.is_empty() && !u.hidden && sel.not_name.contains(&card.name_key) {
+        return false;
+    }
+    if let Some(key) = sel.name_var_key {
+        let same = matches!(ctx.get(key), Some(Val::Name(n)) if *n == card.name_key.0);
+        if u.hidden || !same {
+            return false;
+        }
+    }
+    true
+}
+
+/// `matches_card` of a character with attachments (they may lend it a group or keywords).
+#[cold]
+#[inline(never)]
+fn matches_card_attached(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
     let card = g.unit_card(u);
     if let Some(gr) = sel.group
         && (u.hidden || card.group != Some(gr))
@@ -950,5 +990,51 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn a_card_without_attachments_is_matched_as_with_them() {
+        // `matches_card` reads a character without attachments by its card alone: the same answer
+        // as `matches_card_attached`, for selectors of each group, keyword and name of the catalog
+        use super::{matches_card, matches_card_attached};
+        use crate::language::Selector;
+        use crate::state::Ctx;
+        let cat = Catalog::bundled();
+        let mut sels: Vec<Selector> = Vec::new();
+        for c in cat.cards.iter().step_by(7) {
+            let mut add = |s: Selector| sels.push(Selector { asks: s.asks_now(), ..s });
+            add(Selector { group: c.group, ..Selector::default() });
+            add(Selector { names: vec![c.name_key], ..Selector::default() });
+            add(Selector { not_name: vec![c.name_key], ..Selector::default() });
+            for &k in &c.keywords {
+                add(Selector { keyword: Some(k), ..Selector::default() });
+                add(Selector { not_keyword: Some(k), group: c.group, ..Selector::default() });
+            }
+        }
+        let mut rng = PyRandom::new(23);
+        let (mut plain, mut fits) = (0, 0);
+        for k in 0..40 {
+            let a = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let b = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let mut g = crate::setup::new_game(cat, &a, &b, k, false, None).unwrap();
+            while !g.is_terminal() {
+                if g.turn % 5 == 0 {
+                    let ctx = Ctx::at(g.current, -1, -1, -1);
+                    for u in g.units.iter().flatten() {
+                        plain += u.attachments.is_empty() as usize;
+                        for sel in &sels {
+                            let fast = matches_card(&g, &ctx, sel, u);
+                            assert_eq!(fast, matches_card_attached(&g, &ctx, sel, u), "game {k}, {sel:?}");
+                            fits += fast as usize;
+                        }
+                    }
+                }
+                let d = g.pending.as_ref().unwrap();
+                let n = d.len();
+                let act = d.nth(rng.below(n));
+                apply::apply(&mut g, act).unwrap();
+            }
+        }
+        assert!(plain > 1_000 && fits > 1_000, "{plain} {fits}");
     }
 }
