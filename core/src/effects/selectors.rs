@@ -447,28 +447,31 @@ pub fn candidates(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<Uid> {
     out
 }
 
-/// `candidates`, one at a time in the same order (nothing collected).
+/// `candidates`, one at a time in the same order (nothing collected). (One loop hands them all
+/// out, so that `f` is inlined in it.)
 pub fn for_each_candidate(g: &GameState, ctx: &Ctx, sel: &Selector, mut f: impl FnMut(Uid)) {
     let this = sel.where_ == Where::This;
     let side = if ctx.player >= 0 { sel.side } else { Side::Any };
-    let missions = if sel.var.is_some() || (!this && side == Side::Any) {
-        for m in &g.missions {
-            m.sides[0].iter().chain(&m.sides[1]).for_each(|&x| f(x));
-        }
-        return;
-    } else if !this {
+    let everywhere = sel.var.is_some() || (!this && side == Side::Any);
+    let missions = if everywhere || !this {
         0..g.missions.len()
     } else if ctx.mission >= 0 {
         ctx.mission as usize..ctx.mission as usize + 1
     } else {
         0..0
     };
-    for mi in missions {
-        let m = &g.missions[mi];
-        match side {
-            Side::Any => m.sides[0].iter().chain(&m.sides[1]).for_each(|&x| f(x)),
-            Side::Friendly => m.sides[ctx.player as usize].iter().for_each(|&x| f(x)),
-            Side::Enemy => m.sides[(1 - ctx.player) as usize].iter().for_each(|&x| f(x)),
+    // the sides looked at, as a range of side indices (both: side 0, then side 1)
+    let sides = match side {
+        _ if everywhere => 0..2,
+        Side::Any => 0..2,
+        Side::Friendly => ctx.player as usize..ctx.player as usize + 1,
+        Side::Enemy => (1 - ctx.player) as usize..(2 - ctx.player) as usize,
+    };
+    for m in &g.missions[missions] {
+        for s in &m.sides[sides.clone()] {
+            for &x in s {
+                f(x);
+            }
         }
     }
 }
@@ -990,6 +993,71 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn candidates_come_in_board_order() {
+        // `for_each_candidate` in one loop hands out what the walk of each case did: every mission
+        // for a remembered character or any place on any side, else the missions named, each
+        // one's sides named (side 0, then side 1)
+        use super::candidates;
+        use crate::language::{Selector, Side, VarId, Where};
+        use crate::state::{Ctx, GameState, Uid};
+        fn reference(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<Uid> {
+            let this = sel.where_ == Where::This;
+            let side = if ctx.player >= 0 { sel.side } else { Side::Any };
+            let mut out = Vec::new();
+            let missions = if sel.var.is_some() || (!this && side == Side::Any) {
+                for m in &g.missions {
+                    out.extend(m.sides[0].iter().chain(&m.sides[1]));
+                }
+                return out;
+            } else if !this {
+                0..g.missions.len()
+            } else if ctx.mission >= 0 {
+                ctx.mission as usize..ctx.mission as usize + 1
+            } else {
+                0..0
+            };
+            for mi in missions {
+                let m = &g.missions[mi];
+                match side {
+                    Side::Any => out.extend(m.sides[0].iter().chain(&m.sides[1])),
+                    Side::Friendly => out.extend(&m.sides[ctx.player as usize]),
+                    Side::Enemy => out.extend(&m.sides[(1 - ctx.player) as usize]),
+                }
+            }
+            out
+        }
+        let cat = Catalog::bundled();
+        let mut rng = PyRandom::new(29);
+        let mut compared = 0;
+        for k in 0..20 {
+            let a = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let b = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let mut g = crate::setup::new_game(cat, &a, &b, k, false, None).unwrap();
+            while !g.is_terminal() {
+                for side in [Side::Any, Side::Friendly, Side::Enemy] {
+                    for where_ in [Where::This, Where::InPlay, Where::OtherMissions, Where::Chosen] {
+                        for var in [None, Some(VarId(0))] {
+                            let sel = Selector { side, where_, var, ..Selector::default() };
+                            for player in -1..2 {
+                                for mission in -1..g.missions.len() as i32 {
+                                    let ctx = Ctx::at(player, -1, mission, -1);
+                                    assert_eq!(candidates(&g, &ctx, &sel), reference(&g, &ctx, &sel), "game {k}");
+                                    compared += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+                let d = g.pending.as_ref().unwrap();
+                let n = d.len();
+                let act = d.nth(rng.below(n));
+                apply::apply(&mut g, act).unwrap();
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
     }
 
     #[test]
