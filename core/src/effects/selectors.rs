@@ -42,31 +42,81 @@ pub struct Walk {
 }
 
 /// `matches`, for one character of a walk (`walk`: what the walk worked out so far).
+///
+/// Most selectors a walk meets ask for a side, a place, a look at the character (face-down,
+/// upgraded, another than the effect's own) and its card (name, group, keywords) only
+/// (`Selector::asks` has no other bit): those are checked here, in a body small enough to inline
+/// at every walk; the rest go to `matches_all`.
 #[inline]
 pub fn matches_in(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool, walk: &Walk) -> bool {
-    if sel.self_ {
-        if u.uid != ctx.source {
+    if sel.asks & !(Selector::ASKS_LOOK | Selector::ASKS_CARD) != 0 {
+        return matches_all(g, ctx, sel, u, core, walk);
+    }
+    if sel.side != Side::Any && ctx.player >= 0 && (sel.side == Side::Friendly) != (u.controller == ctx.player) {
+        return false;
+    }
+    match sel.where_ {
+        Where::This if u.mission != ctx.mission => return false,
+        Where::OtherMissions if u.mission == ctx.mission => return false,
+        _ => {}
+    }
+    if sel.asks & Selector::ASKS_LOOK != 0 && !matches_look(ctx, sel, u) {
+        return false;
+    }
+    sel.asks & Selector::ASKS_CARD == 0 || matches_card(g, ctx, sel, u)
+}
+
+/// `matches_in` for a character [`for_each_candidate`] handed out for `sel`: the walk drew it
+/// from the side and, for a selector of this mission, the mission the selector names (every unit
+/// listed on a side of a mission is controlled by that side's player and stands on that
+/// mission: the test `units_stand_where_they_are_listed`), so those are not checked again.
+#[inline]
+fn matches_drawn(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool, walk: &Walk) -> bool {
+    if sel.asks & !(Selector::ASKS_LOOK | Selector::ASKS_CARD) != 0 {
+        return matches_all(g, ctx, sel, u, core, walk);
+    }
+    if sel.where_ == Where::OtherMissions && u.mission == ctx.mission {
+        return false;
+    }
+    if sel.asks & Selector::ASKS_LOOK != 0 && !matches_look(ctx, sel, u) {
+        return false;
+    }
+    sel.asks & Selector::ASKS_CARD == 0 || matches_card(g, ctx, sel, u)
+}
+
+/// `matches`' checks of face-down, upgraded and another than the effect's own.
+#[inline]
+fn matches_look(ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
+    sel.hidden.is_none_or(|h| u.hidden == h)
+        && sel.upgraded.is_none_or(|up| (u.stack.len() > 1) == up)
+        && !(sel.other && u.uid == ctx.source)
+}
+
+/// `matches_in`, every check the selector can ask for.
+#[inline(never)]
+fn matches_all(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool, walk: &Walk) -> bool {
+    if sel.asks & Selector::ASKS_WHO != 0 {
+        if sel.self_ {
+            if u.uid != ctx.source {
+                return false;
+            }
+            if !sel.extra {
+                return true;
+            }
+        } else if let Some(v) = sel.var {
+            return match ctx.get(v) {
+                Some(Val::Int(n)) => *n == u.uid as i64,
+                Some(Val::Bool(b)) => (*b as i64) == u.uid as i64,
+                Some(Val::List(l)) => l.contains(&u.uid),
+                _ => false,
+            };
+        }
+        if let Some(v) = sel.not_var
+            && let Some(Val::Int(n)) = ctx.get(v)
+            && *n == u.uid as i64
+        {
             return false;
         }
-        if !sel.extra {
-            return true;
-        }
-    } else if let Some(v) = sel.var {
-        return match ctx.get(v) {
-            Some(Val::Int(n)) => *n == u.uid as i64,
-            Some(Val::Bool(b)) => (*b as i64) == u.uid as i64,
-            Some(Val::List(l)) => l.contains(&u.uid),
-            _ => false,
-        };
-    }
-    if let Some(v) = sel.not_var
-        && let Some(Val::Int(n)) = ctx.get(v)
-        && *n == u.uid as i64
-    {
-        return false;
-    }
-    if sel.other && u.uid == ctx.source {
-        return false;
     }
     if sel.side != Side::Any && ctx.player >= 0 {
         let friendly = u.controller == ctx.player;
@@ -89,14 +139,7 @@ pub fn matches_in(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit, core: bool
         }
         _ => {}
     }
-    if let Some(h) = sel.hidden
-        && u.hidden != h
-    {
-        return false;
-    }
-    if let Some(up) = sel.upgraded
-        && (u.stack.len() > 1) != up
-    {
+    if sel.asks & Selector::ASKS_LOOK != 0 && !matches_look(ctx, sel, u) {
         return false;
     }
     if sel.asks & Selector::ASKS_CARD != 0 && !matches_card(g, ctx, sel, u) {
@@ -141,7 +184,48 @@ pub fn every_candidate_fits(sel: &Selector) -> bool {
 }
 
 /// `matches`' checks of the card's name, group and keywords.
+#[inline(never)]
 fn matches_card(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
+    if !u.attachments.is_empty() {
+        return matches_card_attached(g, ctx, sel, u);
+    }
+    // (no attachment: the group and the keywords are the card's own)
+    let card = g.unit_card(u);
+    if let Some(gr) = sel.group
+        && (u.hidden || card.group != Some(gr))
+    {
+        return false;
+    }
+    if let Some(kw) = sel.keyword
+        && (u.hidden || !card.has_keyword(kw))
+    {
+        return false;
+    }
+    if let Some(kw) = sel.not_keyword
+        && !u.hidden
+        && card.has_keyword(kw)
+    {
+        return false;
+    }
+    if !sel.names.is_empty() && (u.hidden || !sel.names.contains(&card.name_key)) {
+        return false;
+    }
+    if !sel.not_name.is_empty() && !u.hidden && sel.not_name.contains(&card.name_key) {
+        return false;
+    }
+    if let Some(key) = sel.name_var_key {
+        let same = matches!(ctx.get(key), Some(Val::Name(n)) if *n == card.name_key.0);
+        if u.hidden || !same {
+            return false;
+        }
+    }
+    true
+}
+
+/// `matches_card` of a character with attachments (they may lend it a group or keywords).
+#[cold]
+#[inline(never)]
+fn matches_card_attached(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
     let card = g.unit_card(u);
     if let Some(gr) = sel.group
         && (u.hidden || card.group != Some(gr))
@@ -363,28 +447,31 @@ pub fn candidates(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<Uid> {
     out
 }
 
-/// `candidates`, one at a time in the same order (nothing collected).
+/// `candidates`, one at a time in the same order (nothing collected). (One loop hands them all
+/// out, so that `f` is inlined in it.)
 pub fn for_each_candidate(g: &GameState, ctx: &Ctx, sel: &Selector, mut f: impl FnMut(Uid)) {
     let this = sel.where_ == Where::This;
     let side = if ctx.player >= 0 { sel.side } else { Side::Any };
-    let missions = if sel.var.is_some() || (!this && side == Side::Any) {
-        for m in &g.missions {
-            m.sides[0].iter().chain(&m.sides[1]).for_each(|&x| f(x));
-        }
-        return;
-    } else if !this {
+    let everywhere = sel.var.is_some() || (!this && side == Side::Any);
+    let missions = if everywhere || !this {
         0..g.missions.len()
     } else if ctx.mission >= 0 {
         ctx.mission as usize..ctx.mission as usize + 1
     } else {
         0..0
     };
-    for mi in missions {
-        let m = &g.missions[mi];
-        match side {
-            Side::Any => m.sides[0].iter().chain(&m.sides[1]).for_each(|&x| f(x)),
-            Side::Friendly => m.sides[ctx.player as usize].iter().for_each(|&x| f(x)),
-            Side::Enemy => m.sides[(1 - ctx.player) as usize].iter().for_each(|&x| f(x)),
+    // the sides looked at, as a range of side indices (both: side 0, then side 1)
+    let sides = match side {
+        _ if everywhere => 0..2,
+        Side::Any => 0..2,
+        Side::Friendly => ctx.player as usize..ctx.player as usize + 1,
+        Side::Enemy => (1 - ctx.player) as usize..(2 - ctx.player) as usize,
+    };
+    for m in &g.missions[missions] {
+        for s in &m.sides[sides.clone()] {
+            for &x in s {
+                f(x);
+            }
         }
     }
 }
@@ -422,7 +509,7 @@ pub fn for_each_selected(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, m
     }
     let walk = Walk::default();
     for_each_candidate(g, ctx, sel, |x| {
-        if matches_in(g, ctx, sel, g.u(x), core, &walk) {
+        if matches_drawn(g, ctx, sel, g.u(x), core, &walk) {
             f(x)
         }
     });
@@ -437,7 +524,7 @@ pub fn selected_upto(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool, limit
     let mut n = 0;
     let walk = Walk::default();
     for_each_candidate(g, ctx, sel, |x| {
-        if n < limit && matches_in(g, ctx, sel, g.u(x), core, &walk) {
+        if n < limit && matches_drawn(g, ctx, sel, g.u(x), core, &walk) {
             n += 1;
         }
     });
@@ -455,7 +542,7 @@ pub fn select_tied(g: &GameState, ctx: &Ctx, sel: &Selector, core: bool) -> Vec<
     let mut out: Vec<Uid> = Vec::with_capacity(8);
     let walk = Walk::default();
     for_each_candidate(g, ctx, sel, |x| {
-        if matches_in(g, ctx, sel, g.u(x), core, &walk) {
+        if matches_drawn(g, ctx, sel, g.u(x), core, &walk) {
             out.push(x);
         }
     });
@@ -868,4 +955,154 @@ fn facedown_fits(sel: &Selector) -> bool {
 
 pub fn select_attachments(g: &GameState, ctx: &Ctx, sel: Option<&Selector>) -> Vec<AttachmentAt> {
     all_attachments(g).into_iter().filter(|&at| attachment_fits(g, ctx, sel, at)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::apply;
+    use crate::cards::Catalog;
+    use crate::rng::PyRandom;
+    use crate::setup::GameDeck;
+
+    #[test]
+    fn units_stand_where_they_are_listed() {
+        // `matches_drawn` leaves the side and the mission of a character a walk hands out
+        // unchecked: every unit on a side of a mission must be controlled by that side's player
+        // and stand on that mission, at every decision of random games
+        let cat = Catalog::bundled();
+        let mut rng = PyRandom::new(17);
+        let mut checked = 0;
+        for k in 0..150 {
+            let a = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let b = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let mut g = crate::setup::new_game(cat, &a, &b, k, false, None).unwrap();
+            while !g.is_terminal() {
+                for (mi, m) in g.missions.iter().enumerate() {
+                    for (p, side) in m.sides.iter().enumerate() {
+                        for &x in side {
+                            let u = g.u(x);
+                            assert_eq!((u.controller, u.mission), (p as i32, mi as i32), "game {k}, unit {x}");
+                            checked += 1;
+                        }
+                    }
+                }
+                let d = g.pending.as_ref().unwrap();
+                let n = d.len();
+                let act = d.nth(rng.below(n));
+                apply::apply(&mut g, act).unwrap();
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn candidates_come_in_board_order() {
+        // `for_each_candidate` in one loop hands out what the walk of each case did: every mission
+        // for a remembered character or any place on any side, else the missions named, each
+        // one's sides named (side 0, then side 1)
+        use super::candidates;
+        use crate::language::{Selector, Side, VarId, Where};
+        use crate::state::{Ctx, GameState, Uid};
+        fn reference(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<Uid> {
+            let this = sel.where_ == Where::This;
+            let side = if ctx.player >= 0 { sel.side } else { Side::Any };
+            let mut out = Vec::new();
+            let missions = if sel.var.is_some() || (!this && side == Side::Any) {
+                for m in &g.missions {
+                    out.extend(m.sides[0].iter().chain(&m.sides[1]));
+                }
+                return out;
+            } else if !this {
+                0..g.missions.len()
+            } else if ctx.mission >= 0 {
+                ctx.mission as usize..ctx.mission as usize + 1
+            } else {
+                0..0
+            };
+            for mi in missions {
+                let m = &g.missions[mi];
+                match side {
+                    Side::Any => out.extend(m.sides[0].iter().chain(&m.sides[1])),
+                    Side::Friendly => out.extend(&m.sides[ctx.player as usize]),
+                    Side::Enemy => out.extend(&m.sides[(1 - ctx.player) as usize]),
+                }
+            }
+            out
+        }
+        let cat = Catalog::bundled();
+        let mut rng = PyRandom::new(29);
+        let mut compared = 0;
+        for k in 0..20 {
+            let a = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let b = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let mut g = crate::setup::new_game(cat, &a, &b, k, false, None).unwrap();
+            while !g.is_terminal() {
+                for side in [Side::Any, Side::Friendly, Side::Enemy] {
+                    for where_ in [Where::This, Where::InPlay, Where::OtherMissions, Where::Chosen] {
+                        for var in [None, Some(VarId(0))] {
+                            let sel = Selector { side, where_, var, ..Selector::default() };
+                            for player in -1..2 {
+                                for mission in -1..g.missions.len() as i32 {
+                                    let ctx = Ctx::at(player, -1, mission, -1);
+                                    assert_eq!(candidates(&g, &ctx, &sel), reference(&g, &ctx, &sel), "game {k}");
+                                    compared += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+                let d = g.pending.as_ref().unwrap();
+                let n = d.len();
+                let act = d.nth(rng.below(n));
+                apply::apply(&mut g, act).unwrap();
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
+    }
+
+    #[test]
+    fn a_card_without_attachments_is_matched_as_with_them() {
+        // `matches_card` reads a character without attachments by its card alone: the same answer
+        // as `matches_card_attached`, for selectors of each group, keyword and name of the catalog
+        use super::{matches_card, matches_card_attached};
+        use crate::language::Selector;
+        use crate::state::Ctx;
+        let cat = Catalog::bundled();
+        let mut sels: Vec<Selector> = Vec::new();
+        for c in cat.cards.iter().step_by(7) {
+            let mut add = |s: Selector| sels.push(Selector { asks: s.asks_now(), ..s });
+            add(Selector { group: c.group, ..Selector::default() });
+            add(Selector { names: vec![c.name_key], ..Selector::default() });
+            add(Selector { not_name: vec![c.name_key], ..Selector::default() });
+            for &k in &c.keywords {
+                add(Selector { keyword: Some(k), ..Selector::default() });
+                add(Selector { not_keyword: Some(k), group: c.group, ..Selector::default() });
+            }
+        }
+        let mut rng = PyRandom::new(23);
+        let (mut plain, mut fits) = (0, 0);
+        for k in 0..40 {
+            let a = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let b = GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let mut g = crate::setup::new_game(cat, &a, &b, k, false, None).unwrap();
+            while !g.is_terminal() {
+                if g.turn % 5 == 0 {
+                    let ctx = Ctx::at(g.current, -1, -1, -1);
+                    for u in g.units.iter().flatten() {
+                        plain += u.attachments.is_empty() as usize;
+                        for sel in &sels {
+                            let fast = matches_card(&g, &ctx, sel, u);
+                            assert_eq!(fast, matches_card_attached(&g, &ctx, sel, u), "game {k}, {sel:?}");
+                            fits += fast as usize;
+                        }
+                    }
+                }
+                let d = g.pending.as_ref().unwrap();
+                let n = d.len();
+                let act = d.nth(rng.below(n));
+                apply::apply(&mut g, act).unwrap();
+            }
+        }
+        assert!(plain > 1_000 && fits > 1_000, "{plain} {fits}");
+    }
 }

@@ -208,6 +208,12 @@ impl Selector {
     pub const ASKS_POWER: u8 = 4;
     /// cost
     pub const ASKS_COST: u8 = 8;
+    /// which character it is or is not (this one, a remembered one), or the mission chosen
+    pub const ASKS_WHO: u8 = 16;
+    /// face-down or not, upgraded or not, another than the effect's own
+    pub const ASKS_LOOK: u8 = 32;
+    /// a Shinobi Shiren field (`extra`)
+    pub const ASKS_EXTRA: u8 = 64;
     pub const ASKS_ALL: u8 = 0xff;
 
     /// The groups of checks the selector's fields ask for (`asks`).
@@ -241,6 +247,15 @@ impl Selector {
             || self.cost_lt.is_some()
         {
             asks |= Selector::ASKS_COST;
+        }
+        if self.self_ || self.var.is_some() || self.not_var.is_some() || self.where_ == Where::Chosen {
+            asks |= Selector::ASKS_WHO;
+        }
+        if self.hidden.is_some() || self.upgraded.is_some() || self.other {
+            asks |= Selector::ASKS_LOOK;
+        }
+        if self.extra {
+            asks |= Selector::ASKS_EXTRA;
         }
         asks
     }

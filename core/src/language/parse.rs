@@ -1098,3 +1098,70 @@ impl Parser<'_> {
         Ok(enc)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_selector_asks_for_every_check_it_needs() {
+        // every selector field alone, with each value of a few kinds the parser takes: a selector
+        // whose `asks` has no bit beyond ASKS_LOOK and ASKS_CARD is matched by
+        // `selectors::matches_in` on its side, its place, face-down, upgraded, another and its
+        // card's checks alone, so it must differ from a selector of those fields only in fields no
+        // match reads
+        let (mut names, mut keywords, mut vars) = (Interner::default(), Interner::default(), Interner::default());
+        let mut p = Parser { names: &mut names, keywords: &mut keywords, vars: &mut vars };
+        let values: Vec<toml::Value> = vec![
+            true.into(),
+            1.into(),
+            "friendly".into(),
+            "enemy".into(),
+            "this".into(),
+            "other_missions".into(),
+            "chosen".into(),
+            "weakest".into(),
+            "character".into(),
+            "Leaf Village".into(),
+            "x".into(),
+            toml::Value::Array(vec!["x".into()]),
+            toml::Value::Table(toml::map::Map::from_iter([("side".to_string(), "enemy".into())])),
+        ];
+        let mut plain_seen = 0;
+        for &field in SEL_FIELDS {
+            let mut parsed = 0;
+            for v in &values {
+                let raw = toml::Value::Table(toml::map::Map::from_iter([(field.to_string(), v.clone())]));
+                let Ok(s) = p.selector(&raw, "test") else { continue };
+                parsed += 1;
+                assert_eq!(s.asks, s.asks_now(), "{field} = {v}");
+                if s.asks & !(Selector::ASKS_LOOK | Selector::ASKS_CARD) == 0 {
+                    plain_seen += 1;
+                    // the fields of a group count only when its bit is set (matches_in skips the rest)
+                    let mut plain = Selector {
+                        side: s.side,
+                        where_: s.where_,
+                        pick: s.pick,
+                        count: s.count.clone(),
+                        per_mission: s.per_mission,
+                        on: s.on,
+                        asks: s.asks,
+                        ..Selector::default()
+                    };
+                    if s.asks & Selector::ASKS_LOOK != 0 {
+                        (plain.hidden, plain.upgraded, plain.other) = (s.hidden, s.upgraded, s.other);
+                    }
+                    if s.asks & Selector::ASKS_CARD != 0 {
+                        (plain.group, plain.keyword, plain.not_keyword) = (s.group, s.keyword, s.not_keyword);
+                        (plain.names, plain.not_name) = (s.names.clone(), s.not_name.clone());
+                        (plain.name_var, plain.name_var_key) = (s.name_var, s.name_var_key);
+                    }
+                    assert_eq!(s, plain, "{field} = {v}");
+                    assert_ne!(s.where_, Where::Chosen, "{field} = {v}");
+                }
+            }
+            assert!(parsed > 0, "{field}: no value parsed");
+        }
+        assert!(plain_seen > 5, "{plain_seen}");
+    }
+}
