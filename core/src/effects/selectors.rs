@@ -207,19 +207,7 @@ fn matches_card(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> bool {
     {
         return false;
     }
-    if !sel.names.is_empty() && (u.hidden || !sel.names.contains(&card.name_key)) {
-        return false;
-    }
-    if !sel.not_name.is_empty() && !u.hidden && sel.not_name.contains(&card.name_key) {
-        return false;
-    }
-    if let Some(key) = sel.name_var_key {
-        let same = matches!(ctx.get(key), Some(Val::Name(n)) if *n == card.name_key.0);
-        if u.hidden || !same {
-            return false;
-        }
-    }
-    true
+    names_fit(ctx, sel, u, card)
 }
 
 /// `matches_card` of a character with attachments (they may lend it a group or keywords).
@@ -245,6 +233,12 @@ fn matches_card_attached(g: &GameState, ctx: &Ctx, sel: &Selector, u: &Unit) -> 
     {
         return false;
     }
+    names_fit(ctx, sel, u, card)
+}
+
+/// The name checks both `matches_card` paths end with (a face-down character has no name).
+#[inline(always)]
+fn names_fit(ctx: &Ctx, sel: &Selector, u: &Unit, card: &Card) -> bool {
     if !sel.names.is_empty() && (u.hidden || !sel.names.contains(&card.name_key)) {
         return false;
     }
