@@ -957,35 +957,44 @@ mod tests {
     use crate::cards::Catalog;
     use crate::rng::PyRandom;
     use crate::setup::GameDeck;
+    use crate::state::GameState;
 
-    #[test]
-    fn units_stand_where_they_are_listed() {
-        // `matches_drawn` leaves the side and the mission of a character a walk hands out
-        // unchecked: every unit on a side of a mission must be controlled by that side's player
-        // and stand on that mission, at every decision of random games
+    /// `games` games of random legal decks played by random legal moves from `seed`, `look`
+    /// shown every position that waits for a decision (with the game's number)
+    fn each_decision(seed: i128, games: i128, mut look: impl FnMut(i128, &GameState)) {
         let cat = Catalog::bundled();
-        let mut rng = PyRandom::new(17);
-        let mut checked = 0;
-        for k in 0..150 {
+        let mut rng = PyRandom::new(seed);
+        for k in 0..games {
             let a = GameDeck::random(cat, &mut rng, |_| true, String::new());
             let b = GameDeck::random(cat, &mut rng, |_| true, String::new());
             let mut g = crate::setup::new_game(cat, &a, &b, k, false, None).unwrap();
             while !g.is_terminal() {
-                for (mi, m) in g.missions.iter().enumerate() {
-                    for (p, side) in m.sides.iter().enumerate() {
-                        for &x in side {
-                            let u = g.u(x);
-                            assert_eq!((u.controller, u.mission), (p as i32, mi as i32), "game {k}, unit {x}");
-                            checked += 1;
-                        }
-                    }
-                }
+                look(k, &g);
                 let d = g.pending.as_ref().unwrap();
                 let n = d.len();
                 let act = d.nth(rng.below(n));
                 apply::apply(&mut g, act).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn units_stand_where_they_are_listed() {
+        // `matches_drawn` leaves the side and the mission of a character a walk hands out
+        // unchecked: every unit on a side of a mission must be controlled by that side's player
+        // and stand on that mission, at every decision of random games
+        let mut checked = 0;
+        each_decision(17, 150, |k, g| {
+            for (mi, m) in g.missions.iter().enumerate() {
+                for (p, side) in m.sides.iter().enumerate() {
+                    for &x in side {
+                        let u = g.u(x);
+                        assert_eq!((u.controller, u.mission), (p as i32, mi as i32), "game {k}, unit {x}");
+                        checked += 1;
+                    }
+                }
+            }
+        });
         assert!(checked > 10_000, "{checked}");
     }
 
@@ -996,7 +1005,7 @@ mod tests {
         // one's sides named (side 0, then side 1)
         use super::candidates;
         use crate::language::{Selector, Side, VarId, Where};
-        use crate::state::{Ctx, GameState, Uid};
+        use crate::state::{Ctx, Uid};
         fn reference(g: &GameState, ctx: &Ctx, sel: &Selector) -> Vec<Uid> {
             let this = sel.where_ == Where::This;
             let side = if ctx.player >= 0 { sel.side } else { Side::Any };
@@ -1023,34 +1032,23 @@ mod tests {
             }
             out
         }
-        let cat = Catalog::bundled();
-        let mut rng = PyRandom::new(29);
         let mut compared = 0;
-        for k in 0..20 {
-            let a = GameDeck::random(cat, &mut rng, |_| true, String::new());
-            let b = GameDeck::random(cat, &mut rng, |_| true, String::new());
-            let mut g = crate::setup::new_game(cat, &a, &b, k, false, None).unwrap();
-            while !g.is_terminal() {
-                for side in [Side::Any, Side::Friendly, Side::Enemy] {
-                    for where_ in [Where::This, Where::InPlay, Where::OtherMissions, Where::Chosen] {
-                        for var in [None, Some(VarId(0))] {
-                            let sel = Selector { side, where_, var, ..Selector::default() };
-                            for player in -1..2 {
-                                for mission in -1..g.missions.len() as i32 {
-                                    let ctx = Ctx::at(player, -1, mission, -1);
-                                    assert_eq!(candidates(&g, &ctx, &sel), reference(&g, &ctx, &sel), "game {k}");
-                                    compared += 1;
-                                }
+        each_decision(29, 20, |k, g| {
+            for side in [Side::Any, Side::Friendly, Side::Enemy] {
+                for where_ in [Where::This, Where::InPlay, Where::OtherMissions, Where::Chosen] {
+                    for var in [None, Some(VarId(0))] {
+                        let sel = Selector { side, where_, var, ..Selector::default() };
+                        for player in -1..2 {
+                            for mission in -1..g.missions.len() as i32 {
+                                let ctx = Ctx::at(player, -1, mission, -1);
+                                assert_eq!(candidates(g, &ctx, &sel), reference(g, &ctx, &sel), "game {k}");
+                                compared += 1;
                             }
                         }
                     }
                 }
-                let d = g.pending.as_ref().unwrap();
-                let n = d.len();
-                let act = d.nth(rng.below(n));
-                apply::apply(&mut g, act).unwrap();
             }
-        }
+        });
         assert!(compared > 10_000, "{compared}");
     }
 
@@ -1073,30 +1071,20 @@ mod tests {
                 add(Selector { not_keyword: Some(k), group: c.group, ..Selector::default() });
             }
         }
-        let mut rng = PyRandom::new(23);
         let (mut plain, mut fits) = (0, 0);
-        for k in 0..40 {
-            let a = GameDeck::random(cat, &mut rng, |_| true, String::new());
-            let b = GameDeck::random(cat, &mut rng, |_| true, String::new());
-            let mut g = crate::setup::new_game(cat, &a, &b, k, false, None).unwrap();
-            while !g.is_terminal() {
-                if g.turn % 5 == 0 {
-                    let ctx = Ctx::at(g.current, -1, -1, -1);
-                    for u in g.units.iter().flatten() {
-                        plain += u.attachments.is_empty() as usize;
-                        for sel in &sels {
-                            let fast = matches_card(&g, &ctx, sel, u);
-                            assert_eq!(fast, matches_card_attached(&g, &ctx, sel, u), "game {k}, {sel:?}");
-                            fits += fast as usize;
-                        }
+        each_decision(23, 40, |k, g| {
+            if g.turn % 5 == 0 {
+                let ctx = Ctx::at(g.current, -1, -1, -1);
+                for u in g.units.iter().flatten() {
+                    plain += u.attachments.is_empty() as usize;
+                    for sel in &sels {
+                        let fast = matches_card(g, &ctx, sel, u);
+                        assert_eq!(fast, matches_card_attached(g, &ctx, sel, u), "game {k}, {sel:?}");
+                        fits += fast as usize;
                     }
                 }
-                let d = g.pending.as_ref().unwrap();
-                let n = d.len();
-                let act = d.nth(rng.below(n));
-                apply::apply(&mut g, act).unwrap();
             }
-        }
+        });
         assert!(plain > 1_000 && fits > 1_000, "{plain} {fits}");
     }
 }
