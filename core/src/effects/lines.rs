@@ -506,7 +506,8 @@ mod tests {
     /// A character put into play or revealed has its statics and triggers put into their groups
     /// in place (`add_unit`): after every decision of random games on random decks of the whole
     /// catalog, the groups are the lines in force grouped afresh (the invariant checker's
-    /// `groups_match`, read whenever the lines are up to the board).
+    /// `groups_match`, read whenever the lines are up to the board; the checker also holds a
+    /// settling skipped as having nothing to settle to a board with no line of a settled kind).
     #[test]
     fn a_character_s_lines_join_their_groups_in_place() {
         let cat = Catalog::bundled();
