@@ -300,7 +300,14 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
     // that may be upgraded over (face-up, owned and controlled by the player, not taken) with
     // their printed cost
     let mut sides = Sides::new(player);
-    sides.read(g);
+    // a player without chakra (a quarter of the decisions of a playout: most of them are passes)
+    // plays nothing face-down, and a card without a price of its own nothing that costs more
+    // than its chakra: its sides are read off the board where they are read (a few cards, a few
+    // hidden characters) instead of summarised
+    let broke = chakra < 1 && !any_cost_static;
+    if !broke {
+        sides.read(g);
+    }
     // one bit a version of character met in the hand (its number mod 64): a version not met before
     // needs no look back for a copy
     let mut met = 0u64;
@@ -326,6 +333,9 @@ pub fn main_options_into(g: &GameState, player: i32, out: &mut Vec<(Action, i64)
         let own_cost = has_own_cost(g, inst);
         let other_names = card.has_own_static(StaticKind::UpgradeOver);
         let priced = any_cost_static || own_cost;
+        if broke && !priced && cost > chakra {
+            continue; // (its face-up plays and upgrades cost more, and it cannot go face-down)
+        }
         for mi in 0..n {
             let winning = if only_winning {
                 let leader = match leaders.get_mut(mi) {

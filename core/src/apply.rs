@@ -304,7 +304,10 @@ fn cleanup(g: &mut GameState) {
     if g.round < g.horizon {
         scoring::log_round(g); // (a playout's last round is not recorded: its state is only valued)
     }
-    for uid in g.all_uids() {
+    // (looked for in place first: most boards end a round with no Power token)
+    let tokens = |x: &i32| g.u(*x).tokens != 0;
+    let any_tokens = g.missions.iter().any(|m| m.sides.iter().any(|s| s.iter().any(tokens)));
+    for uid in if any_tokens { g.all_uids() } else { Vec::new() } {
         let u = g.u(uid);
         if u.tokens != 0 && (u.hidden || !lines::unit_has_static(g, u, StaticKind::KeepTokens)) {
             g.um(uid).tokens = 0;

@@ -9,6 +9,11 @@ use crate::state::{Ev, GameState, Uid};
 
 /// Every character this one controls returns to its owner, same mission, other side.
 pub fn break_control_from(g: &mut GameState, controller: Uid) {
+    // (most characters control none: looked for in place before a list of the board is made)
+    let controls = |x: &Uid| g.unit(*x).is_some_and(|u| u.controlled_by == controller);
+    if !g.missions.iter().any(|m| m.sides.iter().any(|s| s.iter().any(controls))) {
+        return;
+    }
     for uid in g.all_uids() {
         if g.unit(uid).is_some_and(|u| u.controlled_by == controller) {
             return_control(g, uid);

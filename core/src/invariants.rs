@@ -97,6 +97,13 @@ pub fn check(g: &GameState) -> Result<(), String> {
             return Err("the statics and triggers in force, as grouped, differ from the lines in force".into());
         }
     }
+    if g.settle_free == g.board_version && g.tie_picks.is_empty() {
+        // settling skipped as nothing to settle: no line of a settled kind is in force
+        let l = lines::lines(g);
+        if g.cat.settled_kinds.iter().any(|&k| !l.statics(k).is_empty()) {
+            return Err("settling is skipped on a board with a line of a settled kind in force".into());
+        }
+    }
     for &uid in &seen_units {
         let u = g.u(uid);
         if u.stack.last().map(|&t| g.cards[t as usize]) != Some(u.card) {

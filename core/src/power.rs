@@ -661,20 +661,37 @@ pub fn leader_of(g: &GameState, a: i64, b: i64) -> i32 {
 pub fn mission_points_into(g: &GameState, out: &mut [i64]) {
     let lines = lines::lines(g);
     let extra = lines.statics(StaticKind::MissionPoints);
+    if extra.is_empty() {
+        // (no mission-points static in force, the usual case: each mission's card and rank, read
+        // in this loop)
+        for (x, m) in out.iter_mut().zip(&g.missions) {
+            *x = printed_points(g, m);
+        }
+        return;
+    }
     for (mi, x) in out.iter_mut().enumerate().take(g.missions.len()) {
         *x = points_with(g, mi, extra);
     }
 }
 
+/// A mission's points before any static: its card's and its rank's bonus.
+#[inline(always)]
+fn printed_points(g: &GameState, m: &crate::state::Mission) -> i64 {
+    g.card(m.card).points.unwrap_or(0) + RANK_BONUS[m.rank]
+}
+
 pub fn mission_points(g: &GameState, mi: usize) -> i64 {
-    points_with(g, mi, lines::lines(g).statics(StaticKind::MissionPoints))
+    // (with no mission-points static in force, read in place: no call)
+    let lines = lines::lines(g);
+    let extra = lines.statics(StaticKind::MissionPoints);
+    if extra.is_empty() { printed_points(g, &g.missions[mi]) } else { points_with(g, mi, extra) }
 }
 
 /// Mission `mi`'s points: its card's, its rank's bonus and what the mission-points statics in
 /// force (`extra`) add to it.
 fn points_with(g: &GameState, mi: usize, extra: &[crate::state::StaticRef]) -> i64 {
     let m = &g.missions[mi];
-    let mut pts = g.card(m.card).points.unwrap_or(0) + RANK_BONUS[m.rank];
+    let mut pts = printed_points(g, m);
     for r in extra {
         if r.mission == mi as i32 {
             pts += number(g, &static_ctx(r.unit, r.mission, r.controller, g), &r.s.n, false);

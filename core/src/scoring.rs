@@ -28,23 +28,28 @@ pub fn evaluate(g: &mut GameState, mi: usize) {
         g.players[w].missions_won += 1;
         g.players[w].score += pts;
         g.round_scores.last_mut().expect("a round")[w] += pts;
-        frames.extend(score_frame(g, winner, -1, mi as i32, -1));
+        // (a card without a SCORE line has no frame: `score_frame` is asked only of those with
+        // one, most cards having none)
+        if g.card(g.missions[mi].card).scores {
+            frames.extend(score_frame(g, winner, -1, mi as i32, -1));
+        }
         // (read by place, not copied: making the frames changes no side and no attachment)
         for k in 0..g.missions[mi].sides[w].len() {
             let uid = g.missions[mi].sides[w][k];
-            if !g.u(uid).hidden {
+            let u = g.u(uid);
+            if !u.hidden && g.unit_card(u).scores {
                 frames.extend(score_frame(g, winner, uid, mi as i32, -1));
             }
             for j in 0..g.u(uid).attachments.len() {
                 let a = g.u(uid).attachments[j];
-                if !g.att_is_hidden(a) {
+                if !g.att_is_hidden(a) && g.card(a).scores {
                     frames.extend(score_frame(g, winner, uid, mi as i32, a));
                 }
             }
         }
         for j in 0..g.missions[mi].attachments[w].len() {
             let a = g.missions[mi].attachments[w][j];
-            if !g.att_is_hidden(a) {
+            if !g.att_is_hidden(a) && g.card(a).scores {
                 frames.extend(score_frame(g, winner, -1, mi as i32, a));
             }
         }

@@ -89,6 +89,7 @@ pub fn blank(cat: &'static Catalog, seed: i128) -> GameState {
         eval_ready: -1,
         tie_picks: Vec::new(),
         settled: None,
+        settle_free: u64::MAX,
         horizon: i32::MAX,
         spare_actions: crate::state::Spare(Vec::with_capacity(64)),
     }

@@ -226,6 +226,7 @@ clone_fields!(GameState {
     eval_ready,
     tie_picks,
     settled,
+    settle_free,
     horizon,
     spare_actions
 });
@@ -932,6 +933,10 @@ pub struct GameState {
     pub tie_picks: Vec<TiePick>,
     /// the state (as the Power memo keys it) the continuous picks were last settled for
     pub settled: Option<PowerKey>,
+    /// the board version at which no line of a settled kind was in force and no tie choice
+    /// stood (`statics::settle`'s usual case): nothing is settled until the board changes or a
+    /// tie is chosen (`u64::MAX`: not known)
+    pub settle_free: u64,
     /// a playout's last round (not part of the game): past it the state is only valued, so the
     /// first decision of the next round is offered without its main actions built
     /// (`i32::MAX`: every decision is built)

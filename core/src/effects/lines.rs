@@ -153,10 +153,11 @@ pub fn add_unit(g: &GameState, uid: Uid, were_current: bool) {
             line: li as u16,
             inst,
         });
-        let mut touched = Touched::default();
-        new.clone().for_each(|l| touched.add(g.cat, &l));
+        let added = card.continuous.len();
         cache.lines.splice(at..at, new);
-        regroup(g.cat, cache, touched);
+        // (its statics and triggers put into their groups where a regrouping would put them)
+        insert_statics(g.cat, cache, at, added);
+        insert_triggers(g.cat, cache, at, added);
     }
     drop(cell);
     g.lines_version.set(g.board_version);
@@ -298,6 +299,73 @@ fn regroup_triggers(cat: &'static crate::cards::Catalog, cache: &mut LinesCache)
     );
 }
 
+/// The statics of lines `at..at + added` of the lines in force, just inserted, put into their
+/// groups as `regroup_statics` would put them (the other lines grouped already).
+fn insert_statics(cat: &'static crate::cards::Catalog, cache: &mut LinesCache, at: usize, added: usize) {
+    insert_grouped(
+        cat,
+        &cache.lines,
+        at..at + added,
+        &mut cache.static_at,
+        &mut cache.statics_flat,
+        |line| &line.statics,
+        |s| s.kind.index(),
+        |l, s| StaticRef { unit: l.unit, mission: l.mission, controller: l.controller, s },
+    );
+}
+
+/// `insert_statics` for the triggers.
+fn insert_triggers(cat: &'static crate::cards::Catalog, cache: &mut LinesCache, at: usize, added: usize) {
+    insert_grouped(
+        cat,
+        &cache.lines,
+        at..at + added,
+        &mut cache.trigger_at,
+        &mut cache.triggers_flat,
+        |line| &line.triggers,
+        |t| t.on.index(),
+        |l, t| TriggerRef { unit: l.unit, mission: l.mission, controller: l.controller, t, inst: l.inst },
+    );
+}
+
+/// What lines `new` of `lines` (inserted there, the others grouped in `flat` already) carry,
+/// each put into its kind's group after those of the lines before it: board order within a
+/// kind, as `group_by_kind` orders it, with a count of the lines before them and no look at
+/// the lines after (a character put into play is often the last of the board).
+#[allow(clippy::too_many_arguments)]
+fn insert_grouped<const N: usize, X: 'static, R: Copy>(
+    cat: &'static crate::cards::Catalog,
+    lines: &[crate::state::ActiveLine],
+    new: std::ops::Range<usize>,
+    at: &mut [u32; N],
+    flat: &mut Vec<R>,
+    items: impl Fn(&'static crate::cards::ContinuousLine) -> &'static [X],
+    kind: impl Fn(&X) -> usize,
+    make: impl Fn(&crate::state::ActiveLine, &'static X) -> R,
+) {
+    let line = |l: &crate::state::ActiveLine| &cat.cards[l.card as usize].continuous[l.line as usize];
+    if lines[new.clone()].iter().all(|l| items(line(l)).is_empty()) {
+        return; // (nothing of this sort added: the groups stand)
+    }
+    // how many of each kind the lines before carry: a new one goes after them in its group
+    let mut before = [0u32; N];
+    for l in &lines[..new.start] {
+        for x in items(line(l)) {
+            before[kind(x)] += 1;
+        }
+    }
+    for l in &lines[new] {
+        for x in items(line(l)) {
+            let k = kind(x);
+            flat.insert((at[k] + before[k]) as usize, make(l, x));
+            before[k] += 1;
+            for end in &mut at[k + 1..] {
+                *end += 1;
+            }
+        }
+    }
+}
+
 /// A counting sort of what the lines in force carry (`items`: their statics, or their triggers)
 /// into `flat`, grouped by `kind` in board order within a kind: `at[k]..at[k + 1]` is kind k's
 /// group (`at` has one entry more than there are kinds).
@@ -427,4 +495,28 @@ pub fn unit_statics(g: &GameState, u: &Unit, kind: StaticKind) -> Vec<&'static S
 pub fn unit_has_static(g: &GameState, u: &Unit, kind: StaticKind) -> bool {
     (!blanked(g, u) && g.unit_card(u).has_own_static(kind))
         || u.attachments.iter().any(|&a| !g.att_is_hidden(a) && g.card(a).has_own_static(kind))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cards::Catalog;
+    use crate::rng::PyRandom;
+    use crate::setup::GameDeck;
+
+    /// A character put into play or revealed has its statics and triggers put into their groups
+    /// in place (`add_unit`): after every decision of random games on random decks of the whole
+    /// catalog, the groups are the lines in force grouped afresh (the invariant checker's
+    /// `groups_match`, read whenever the lines are up to the board; the checker also holds a
+    /// settling skipped as having nothing to settle to a board with no line of a settled kind).
+    #[test]
+    fn a_character_s_lines_join_their_groups_in_place() {
+        let cat = Catalog::bundled();
+        let mut rng = PyRandom::new(31);
+        let decks: Vec<GameDeck> = (0..16).map(|_| GameDeck::random(cat, &mut rng, |_| true, String::new())).collect();
+        let pairs: Vec<(usize, usize)> = (0..200).map(|i| (i % 16, (i * 5 + 3) % 16)).collect();
+        let seeds: Vec<i128> = (0..200).collect();
+        let run = crate::play::random_games(cat, &decks, &pairs, &seeds, true);
+        assert!(run.failures.is_empty(), "{:?}", &run.failures[..run.failures.len().min(3)]);
+        assert!(run.decisions > 10_000, "{} decisions", run.decisions);
+    }
 }

@@ -385,10 +385,17 @@ pub fn turn_player(g: &GameState) -> i32 {
 }
 
 /// Put newly triggered effects on the chain; several at once are ordered by the turn player.
+#[inline]
 pub fn push_frames(g: &mut GameState, frames: Vec<Frame>) {
-    if frames.is_empty() {
-        return;
+    // (most moments trigger nothing: no call for them)
+    if !frames.is_empty() {
+        push_some_frames(g, frames);
     }
+}
+
+/// `push_frames` of at least one frame.
+#[inline(never)]
+fn push_some_frames(g: &mut GameState, frames: Vec<Frame>) {
     if frames.len() == 1 {
         g.stack.extend(frames);
         return;

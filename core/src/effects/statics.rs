@@ -68,6 +68,11 @@ pub fn settle(g: &mut GameState) -> bool {
     if g.cat.settled_kinds.is_empty() {
         return false;
     }
+    // (the usual case met again on the same board: the lines in force are the board's, so none
+    // of a settled kind is in force yet, and no choice stands to lapse)
+    if g.settle_free == g.board_version && g.tie_picks.is_empty() {
+        return false;
+    }
     let key = settle_key(g);
     if g.settled == Some(key) {
         return false;
@@ -78,6 +83,7 @@ pub fn settle(g: &mut GameState) -> bool {
         if g.tie_picks.is_empty() && g.cat.settled_kinds.iter().all(|&k| l.statics(k).is_empty()) {
             drop(l);
             g.settled = Some(key); // (no line to settle and no choice to lapse: the usual case)
+            g.settle_free = g.board_version;
             return false;
         }
         for &k in &g.cat.settled_kinds {

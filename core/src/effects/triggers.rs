@@ -53,6 +53,9 @@ pub enum Who<'a> {
 
 /// Collect the continuous triggers that react to `on` for `who` and chain them.
 pub fn fire(g: &mut GameState, on: TriggerOn, who: Who<'_>, vars_: &[(VarId, Val)]) {
+    if lines::lines(g).triggers(on).is_empty() {
+        return; // (no trigger of the moment in force, the usual case: no lines shared, no frames)
+    }
     let mut frames = Vec::new();
     let unit: Option<&Unit> = match who {
         Who::Nobody => None,

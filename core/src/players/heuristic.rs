@@ -920,7 +920,7 @@ pub fn answer_choice(obs: &Observation, w: &Weights) -> Action {
     let steps = context_steps(obs);
     let step = steps.first().copied();
     let pick = match d.kind {
-        DecisionKind::YesNo => Opt::Bool(line_worth(obs, steps, w) >= 0.0),
+        DecisionKind::YesNo => Opt::Bool(worth_taking(obs, steps, w)),
         DecisionKind::Target => pick_target(obs, step, opts),
         DecisionKind::Mission => pick_mission(obs, step, opts, w),
         DecisionKind::Number => {
@@ -936,6 +936,45 @@ pub fn answer_choice(obs: &Observation, w: &Weights) -> Action {
         _ => opts[0],
     };
     Action::Choose(pick)
+}
+
+/// Whether the line is worth taking: `line_worth` not below 0. A line of steps none of which can
+/// be worth less than nothing is taken without judging the board (a playout asks it at most of
+/// the lines it meets, and the board's Power table is filled for it): its worth is a sum of
+/// values that are each at least 0.
+fn worth_taking(obs: &Observation, steps: &[&'static Step], w: &Weights) -> bool {
+    if steps.iter().any(|s| reads_board(s))
+        && steps.iter().all(|s| never_negative(s))
+        && (!steps.iter().any(|s| s.verb == Verb::Powerup) || weights_not_negative(obs, w))
+    {
+        return true;
+    }
+    line_worth(obs, steps, w) >= 0.0
+}
+
+/// Whether `step_value` of the step is at least 0 on any board whose missions all weigh at
+/// least 0 (`weights_not_negative`; only a Power gain reads the weights): more Power on my side
+/// never lowers a mission's chance (`win_prob` grows with the margin), the best enemy to remove
+/// is worth at least 0 (`best_enemy` starts there), and a step that does not read the board is
+/// worth what it is worth.
+fn never_negative(step: &Step) -> bool {
+    match step.verb {
+        Verb::Powerup => step_n(step) >= 0 && step.target.as_ref().is_none_or(|t| t.self_ || t.side != Side::Enemy),
+        Verb::Hide | Verb::Defeat => step.selector().is_none_or(|sel| sel.side != Side::Friendly && !sel.self_),
+        Verb::TakeControl => true,
+        _ => board_free_step_value(step) >= 0.0,
+    }
+}
+
+/// Whether every mission in play weighs at least 0 in the board `board` would judge (its points
+/// may be lowered by a static): the weights worked out as `board` works them out, without the
+/// Power on the missions.
+fn weights_not_negative(obs: &Observation, w: &Weights) -> bool {
+    let n = obs.n_missions();
+    let mut points = PerMission::<i64>::new(n);
+    obs.mission_points_into(&mut points);
+    let later = later_rounds(obs, w);
+    points.iter().enumerate().all(|(mi, &base)| weight_with(obs, mi, base, later, w) >= 0.0)
 }
 
 fn line_worth(obs: &Observation, steps: &[&'static Step], w: &Weights) -> f64 {
@@ -1049,6 +1088,70 @@ fn pick_place(obs: &Observation, opts: &[Opt], w: &Weights) -> Opt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A line taken without judging the board (`worth_taking`'s shortcut) is one `line_worth`
+    /// values at no less than 0: at every fourth decision of random games, every encoded line of
+    /// the catalog whose steps read the board (and each such step alone, and two no card prints), under the search's weights, the neutral ones,
+    /// weights that tilt towards the newest and the higher missions and weights under which some
+    /// missions weigh less than nothing; and at every yes/no
+    /// decision, the answer is the same either way.
+    #[test]
+    fn a_line_taken_unjudged_is_worth_taking() {
+        use crate::cards::Catalog;
+        let cat = Catalog::bundled();
+        let lines: Vec<Vec<&'static Step>> = cat
+            .cards
+            .iter()
+            .flat_map(|c| c.effects.iter())
+            .filter_map(|l| l.encoding.as_ref())
+            .flat_map(|e| std::iter::once(e.steps.iter().collect()).chain(e.steps.iter().map(|s| vec![s])))
+            .filter(|steps: &Vec<&Step>| steps.iter().any(|s| reads_board(s)))
+            .collect();
+        // (and steps no card prints, made from one that does: a Power gain on an enemy, a loss)
+        let gain = lines.iter().flatten().find(|s| s.verb == Verb::Powerup && s.target.is_some()).unwrap();
+        let mut on_enemy = (*gain).clone();
+        on_enemy.target.as_mut().unwrap().side = Side::Enemy;
+        let mut loss = (*gain).clone();
+        (loss.target, loss.arg) = (None, Arg::Number(Number::Int(-2)));
+        let made: [&'static Step; 2] = [Box::leak(Box::new(on_enemy)), Box::leak(Box::new(loss))];
+        let mut lines = lines;
+        lines.extend(made.iter().map(|&s| vec![s]));
+        let tilted = Weights { newest_bias: 0.5, rank_bias: 0.25, future_rounds: 0.7, ..W0 };
+        // (missions past the first rank weighing less than nothing: no gain is taken unjudged there)
+        let upside_down = Weights { rank_bias: -2.0, ..W0 };
+        let weights = [W0, super::super::evaluate::WEIGHTS, tilted, upside_down];
+        let mut rng = PyRandom::new(29);
+        let (mut shortcut, mut answers) = (0, 0);
+        for k in 0..12 {
+            let a = crate::setup::GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let b = crate::setup::GameDeck::random(cat, &mut rng, |_| true, String::new());
+            let mut g = crate::setup::new_game(cat, &a, &b, k, false, None).unwrap();
+            while !g.is_terminal() {
+                let d = g.pending.as_ref().unwrap();
+                let obs = Observation::new(&g, d.player);
+                for w in &weights {
+                    if d.kind == DecisionKind::YesNo {
+                        let steps = context_steps(&obs);
+                        let worth = steps.is_empty() || line_worth(&obs, steps, w) >= 0.0;
+                        assert_eq!(worth_taking(&obs, steps, w), worth, "game {k}, round {}", g.round);
+                        answers += 1;
+                    }
+                    if g.decisions % 4 == 0 && !g.missions.is_empty() {
+                        for steps in &lines {
+                            if worth_taking(&obs, steps, w) {
+                                let v = line_worth(&obs, steps, w);
+                                assert!(v >= 0.0, "game {k}, round {}: {steps:?} worth {v}", g.round);
+                                shortcut += 1;
+                            }
+                        }
+                    }
+                }
+                let act = d.nth(rng.below(d.len()));
+                crate::apply::apply(&mut g, act).unwrap();
+            }
+        }
+        assert!(shortcut > 10_000 && answers > 100, "{shortcut} lines taken unjudged, {answers} answers");
+    }
 
     #[test]
     fn win_prob_is_certain_once_the_opponent_passed() {
